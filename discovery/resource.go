@@ -1,0 +1,47 @@
+package discovery
+
+import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Resource is one API resource as the catalog lists it (one row of `kubectl api-resources`).
+// It is a plain value; its slices must not be modified.
+type Resource struct {
+	Group        string
+	Version      string // the group's preferred version
+	Name         string // plural, e.g. "deployments"
+	SingularName string
+	Kind         string
+	ShortNames   []string
+	Categories   []string
+	Verbs        []string
+	Namespaced   bool
+}
+
+// GVR returns the resource's GroupVersionResource.
+func (r Resource) GVR() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Name}
+}
+
+// APIVersion returns "group/version", or "version" for the core group (the APIVERSION column).
+func (r Resource) APIVersion() string {
+	return schema.GroupVersion{Group: r.Group, Version: r.Version}.String()
+}
+
+// Has tells whether the resource supports verb.
+func (r Resource) Has(verb string) bool {
+	for _, v := range r.Verbs {
+		if v == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// FullName returns "plural.group" ("pods" for the core group), the form that resolves unambiguously.
+func (r Resource) FullName() string {
+	if r.Group == "" {
+		return r.Name
+	}
+	return r.Name + "." + r.Group
+}

@@ -1,0 +1,133 @@
+package watch
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Spec names what one view watches. It is a plain value; copy it freely.
+type Spec struct {
+	// GVR is the resource to list and watch.
+	GVR schema.GroupVersionResource
+	// Namespaced tells whether GVR is a namespaced resource.
+	Namespaced bool
+	// Namespace limits a namespaced resource to one namespace; "" means all namespaces.
+	Namespace string
+	// LabelSelector and FieldSelector are sent to the server as they are (kubectl's -l and --field-selector).
+	LabelSelector string
+	FieldSelector string
+}
+
+// AllNamespaces tells whether the view spans every namespace (and so shows a NAMESPACE column).
+func (s Spec) AllNamespaces() bool { return s.Namespaced && s.Namespace == "" }
+
+// Column describes one column of the server's Table (metav1.TableColumnDefinition), in server order.
+// In all-namespaces mode the first column is a synthetic NAMESPACE column, as in `kubectl get -A`.
+type Column struct {
+	Name        string
+	Type        string // integer, number, string, boolean, date
+	Format      string // name, date, …
+	Description string
+	// Priority > 0 marks a wide column (shown by `kubectl get -o wide` only).
+	Priority int32
+	// Age marks the column that shows the object's age; its cell is recomputed from Row.Created at draw time.
+	Age bool
+}
+
+// Row is one object as a table row. Rows are immutable once published: a change produces a new Row.
+type Row struct {
+	// Key is the informer key: "namespace/name", or "name" for cluster-scoped objects.
+	Key             string
+	Namespace       string
+	Name            string
+	UID             types.UID
+	ResourceVersion string
+	Created         time.Time
+	Labels          map[string]string
+	// Cells holds one display string per Column (wide columns included), formatted as kubectl formats them.
+	Cells []string
+}
+
+// Phase is the lifecycle state of a Source.
+type Phase int
+
+const (
+	// Listing: the first list has not completed yet.
+	Listing Phase = iota
+	// Synced: the rows reflect the server; the watch is open.
+	Synced
+	// Reconnecting: the watch failed; the reflector backs off and relists. State.Err holds the last error.
+	Reconnecting
+	// Forbidden: the user may not list or watch this resource. Terminal: the informer has stopped.
+	Forbidden
+	// NotFound: the resource is not (or no longer) served, e.g. its CRD was deleted. Terminal.
+	NotFound
+	// MethodNotSupported: the resource cannot be listed or watched. Terminal.
+	MethodNotSupported
+	// Stopped: Stop was called.
+	Stopped
+)
+
+// Terminal tells whether the phase ends the informer (no further retries).
+func (p Phase) Terminal() bool {
+	return p == Forbidden || p == NotFound || p == MethodNotSupported || p == Stopped
+}
+
+// String returns the phase as the status line shows it.
+func (p Phase) String() string {
+	switch p {
+	case Listing:
+		return "listing"
+	case Synced:
+		return "synced"
+	case Reconnecting:
+		return "reconnecting"
+	case Forbidden:
+		return "forbidden"
+	case NotFound:
+		return "not found"
+	case MethodNotSupported:
+		return "method not supported"
+	case Stopped:
+		return "stopped"
+	}
+	return "unknown"
+}
+
+// State is a Source's phase with the error that caused it, if any.
+type State struct {
+	Phase Phase
+	// Err is the last error (Reconnecting) or the terminal error; nil otherwise.
+	Err error
+	// Message is the server's own words for Err (metav1.Status.Message) where it sent one, else Err.Error().
+	Message string
+}
+
+// ChangeSet lists the keys that changed since the previous call to Source.Changes.
+type ChangeSet struct {
+	Added   []string
+	Updated []string
+	// Deleted holds the last known row of each deleted object, so the UI can show it dimmed for a moment.
+	Deleted []*Row
+}
+
+// Empty tells whether nothing changed.
+func (c ChangeSet) Empty() bool { return len(c.Added)+len(c.Updated)+len(c.Deleted) == 0 }
+
+// Query selects and orders rows for a snapshot.
+type Query struct {
+	// SortColumn indexes Source.Columns(); -1 keeps the natural order (namespace, then name).
+	SortColumn int
+	Descending bool
+	// Filter keeps only matching rows; the zero Filter keeps all.
+	Filter Filter
+}
+
+// Snapshot is an immutable, sorted and filtered list of rows at one moment; safe to share across goroutines.
+type Snapshot struct {
+	Rows []*Row
+	// Total is the number of rows before filtering.
+	Total int
+}
