@@ -1,0 +1,64 @@
+package watch
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// Filter keeps the rows a user asked for. The zero Filter keeps every row. Build one with ParseFilter;
+// a Filter is immutable and safe to use from any goroutine.
+type Filter struct {
+	text   string
+	re     *regexp.Regexp
+	labels labels.Selector
+}
+
+// ParseFilter parses what the user typed after `/`:
+//   - "-l SELECTOR" keeps rows whose labels match the label selector (kubectl syntax: app=x,tier!=db, env in (a,b));
+//   - anything else is a case-insensitive regular expression matched against the row's cells
+//     (plain text works as a substring).
+//
+// It returns a one-line error for an invalid selector or regular expression.
+func ParseFilter(text string) (Filter, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return Filter{}, nil
+	}
+	if rest, ok := strings.CutPrefix(text, "-l "); ok {
+		sel, err := labels.Parse(strings.TrimSpace(rest))
+		if err != nil {
+			return Filter{}, fmt.Errorf("invalid label selector %q: %w", strings.TrimSpace(rest), err)
+		}
+		return Filter{text: text, labels: sel}, nil
+	}
+	re, err := regexp.Compile("(?i)" + text)
+	if err != nil {
+		return Filter{}, fmt.Errorf("invalid regular expression %q: %w", text, err)
+	}
+	return Filter{text: text, re: re}, nil
+}
+
+// String returns the text the filter was parsed from.
+func (f Filter) String() string { return f.text }
+
+// Empty tells whether the filter keeps every row.
+func (f Filter) Empty() bool { return f.re == nil && f.labels == nil }
+
+// Match tells whether row passes the filter.
+func (f Filter) Match(row *Row) bool {
+	switch {
+	case f.labels != nil:
+		return f.labels.Matches(labels.Set(row.Labels))
+	case f.re != nil:
+		for _, cell := range row.Cells {
+			if f.re.MatchString(cell) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
