@@ -45,3 +45,10 @@ func (r Resource) FullName() string {
 	}
 	return r.Name + "." + r.Group
 }
+
+// Unavailable is a group-version that discovery could not read (a stale aggregated API, an APIService whose
+// service is gone); the rest of the catalog stays usable.
+type Unavailable struct {
+	GroupVersion string
+	Reason       string
+}

@@ -3,6 +3,7 @@ package watch
 import (
 	"time"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -130,4 +131,12 @@ type Snapshot struct {
 	Rows []*Row
 	// Total is the number of rows before filtering.
 	Total int
+}
+
+// ObjectEvent is one state of a single watched object (see WatchObject): the full object as the server
+// returns it, or its deletion, or an error that the stream reports before retrying or giving up.
+type ObjectEvent struct {
+	Object  *unstructured.Unstructured
+	Deleted bool
+	Err     error
 }
