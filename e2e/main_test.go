@@ -1,0 +1,168 @@
+//go:build e2e
+
+// Package e2e holds kscope's end-to-end tests. They run against the real control plane from devcluster/:
+// TestMain brings it up (or reuses a running one), seeds it and builds bin/kscope. Run them with `make test`,
+// or `go test -tags e2e ./e2e` once `make devcluster` has built the cluster binaries.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// suite is what TestMain prepared; read-only once tests run.
+type suite struct {
+	root       string // repository root
+	kubeconfig string // devcluster kubeconfig (contexts admin, viewer)
+	kscope     string // the kscope binary under test
+}
+
+var env suite
+
+func TestMain(m *testing.M) {
+	if err := setup(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e setup: %v\n", err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+func setup() error {
+	_, file, _, _ := runtime.Caller(0)
+	env.root = filepath.Dir(filepath.Dir(file))
+	cli := os.Getenv("KSCOPE_DEVCLUSTER")
+	if cli == "" {
+		cli = filepath.Join(env.root, ".cache", "devcluster", "bin", "devcluster")
+	}
+	if _, err := os.Stat(cli); err != nil {
+		return fmt.Errorf("devcluster CLI not found at %s: run `make devcluster` (or `make test`) first", cli)
+	}
+	for _, args := range [][]string{{"up"}, {"seed"}} {
+		cmd := exec.Command(cli, args...)
+		cmd.Dir = env.root
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("devcluster %s: %w", args[0], err)
+		}
+	}
+	env.kubeconfig = filepath.Join(env.root, ".cache", "devcluster", "state", "kubeconfig")
+	env.kscope = filepath.Join(env.root, "bin", "kscope")
+	build := exec.Command("go", "build", "-o", env.kscope, ".")
+	build.Dir = env.root
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("build kscope: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// kubeconfig returns the path of the devcluster's kubeconfig.
+func kubeconfig() string { return env.kubeconfig }
+
+// restConfig returns a client configuration for the named kubeconfig context ("admin" or "viewer").
+func restConfig(t testing.TB, contextName string) *rest.Config {
+	t.Helper()
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
+		&clientcmd.ClientConfigLoadingRules{ExplicitPath: env.kubeconfig},
+		&clientcmd.ConfigOverrides{CurrentContext: contextName},
+	).ClientConfig()
+	if err != nil {
+		t.Fatalf("kubeconfig context %s: %v", contextName, err)
+	}
+	return cfg
+}
+
+// testNamespace creates a namespace unique to t and deletes it when t ends.
+// It waits for the namespace's default ServiceAccount, so pods can be created at once.
+func testNamespace(t testing.TB) string {
+	t.Helper()
+	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
+	name := "e2e-" + strings.ToLower(sanitize(t.Name()))
+	if len(name) > 50 {
+		name = name[:50]
+	}
+	name = strings.TrimRight(name, "-") + "-" + randomSuffix()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kscope-e2e": "true"}}}
+	if _, err := cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create namespace %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := cs.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+			t.Errorf("delete namespace %s: %v", name, err)
+		}
+	})
+	for {
+		if _, err := cs.CoreV1().ServiceAccounts(name).Get(ctx, "default", metav1.GetOptions{}); err == nil {
+			return name
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("namespace %s: default ServiceAccount never appeared", name)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// kubectl runs kubectl against the devcluster and returns its standard output; it fails t on error.
+func kubectl(t testing.TB, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("kubectl", append([]string{"--kubeconfig", env.kubeconfig}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// runKscope runs the built kscope binary against the devcluster and returns its output and exit code.
+func runKscope(t testing.TB, args ...string) (stdout, stderr string, exitCode int) {
+	t.Helper()
+	cmd := exec.Command(env.kscope, append([]string{"--kubeconfig", env.kubeconfig}, args...)...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		exitCode = exitErr.ExitCode()
+	case err != nil:
+		t.Fatalf("run kscope: %v", err)
+	}
+	return out.String(), errOut.String(), exitCode
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, s)
+}
+
+func randomSuffix() string {
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
