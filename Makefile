@@ -1,0 +1,64 @@
+# kscope — see README.md. `make demo` runs kscope on a seeded local cluster; `make test` runs every test.
+SHELL        := /bin/bash
+GO           ?= go
+VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+CACHE        := $(CURDIR)/.cache/devcluster
+DEVCLUSTER   := $(CACHE)/bin/devcluster
+DEV_KUBECONFIG := $(CACHE)/state/kubeconfig
+E2E_TIMEOUT  ?= 45m
+
+.PHONY: build devcluster-cli devcluster up seed churn demo down wipe test unit e2e lint bench clean
+
+## build: bin/kscope
+build:
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/kscope .
+
+## devcluster-cli: the devcluster command (its own Go module, never built by the root module's tests)
+devcluster-cli:
+	cd devcluster && $(GO) build -o $(DEVCLUSTER) .
+
+## devcluster: build etcd, kube-apiserver, controller-manager, scheduler and kwok (skipped when up to date)
+devcluster: devcluster-cli
+	$(DEVCLUSTER) build
+
+## up: start the local cluster (reuses a running one)
+up: devcluster
+	$(DEVCLUSTER) up
+
+## seed: demo content on the local cluster
+seed: up
+	$(DEVCLUSTER) seed
+
+## churn: keep the local cluster changing (Ctrl-C to stop)
+churn: devcluster-cli
+	$(DEVCLUSTER) churn --rate 2
+
+## demo: kscope on the seeded local cluster, with churn running in the background
+demo: seed build
+	@$(DEVCLUSTER) churn --rate 2 >$(CACHE)/state/logs/churn.log 2>&1 & churn=$$!; \
+	trap "kill $$churn 2>/dev/null" EXIT; \
+	./bin/kscope --kubeconfig $(DEV_KUBECONFIG) $(ARGS)
+
+## down: stop the local cluster; wipe: and delete its state
+down: devcluster-cli
+	$(DEVCLUSTER) down
+wipe: devcluster-cli
+	$(DEVCLUSTER) down --wipe
+
+## test: lint, unit tests, then end-to-end tests on the local cluster (started if needed)
+test: lint unit e2e
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) vet -tags e2e ./e2e/...
+	cd devcluster && $(GO) vet .
+
+unit:
+	$(GO) test -count=1 ./...
+
+e2e: devcluster
+	$(GO) test -tags e2e -count=1 -timeout $(E2E_TIMEOUT) ./e2e/...
+
+clean:
+	rm -rf bin
