@@ -1,0 +1,224 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// view is one screen of the navigation stack.
+type view interface {
+	kind() viewKind
+	// crumb names the view in the breadcrumbs.
+	crumb() string
+	primitive() tview.Primitive
+	// activate runs when the view becomes the top of the stack (again).
+	activate()
+	// close releases the view's watches; the view is not used afterwards.
+	close()
+}
+
+// App is kscope's terminal UI: header, a stack of views (picker, live tables, YAML, help), the prompt line
+// and the status line. Every method except Run and Stop must run on the tview goroutine (the callers are key
+// handlers and QueueUpdate functions).
+type App struct {
+	opts    Options
+	tv      *tview.Application
+	cluster Cluster
+	keys    []Binding
+
+	header *Header
+	status *StatusLine
+	bar    *CommandBar
+	body   *tview.Pages
+	root   *tview.Flex
+	modal  tview.Primitive
+
+	stack       []view
+	namespace   string // "" = all namespaces
+	unsubscribe func()
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	failMu sync.Mutex
+	failed error
+}
+
+// New builds the UI for opts.Cluster. Nothing runs until Run.
+func New(opts Options) *App {
+	opts.defaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &App{opts: opts, tv: tview.NewApplication(), keys: KeyMap(), ctx: ctx, cancel: cancel}
+	a.header = NewHeader()
+	a.status = NewStatusLine()
+	a.bar = NewCommandBar(a)
+	a.body = tview.NewPages()
+	a.root = tview.NewFlex().SetDirection(tview.FlexRow).
+		AddItem(a.header.view, 2, 0, false).
+		AddItem(a.body, 0, 1, true).
+		AddItem(a.bar.line, 1, 0, false).
+		AddItem(a.status.view, 1, 0, false)
+	a.tv.SetRoot(a.root, true).SetInputCapture(a.capture)
+	a.attach(opts.Cluster)
+	return a
+}
+
+// SetScreen makes the app draw on screen instead of the terminal (tests use a tcell.SimulationScreen).
+func (a *App) SetScreen(screen tcell.Screen) { a.tv.SetScreen(screen) }
+
+// Run shows the UI until the user quits. The terminal is restored however it ends; a panic in the UI is
+// returned as an error.
+func (a *App) Run() (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
+		}
+		a.shutdown()
+	}()
+	if err := a.tv.Run(); err != nil {
+		return err
+	}
+	a.failMu.Lock()
+	defer a.failMu.Unlock()
+	return a.failed
+}
+
+// Stop ends Run from any goroutine.
+func (a *App) Stop() { a.tv.Stop() }
+
+// shutdown closes every view and the connection.
+func (a *App) shutdown() {
+	a.cancel()
+	for _, v := range a.stack {
+		v.close()
+	}
+	a.stack = nil
+	if a.unsubscribe != nil {
+		a.unsubscribe()
+	}
+	if a.cluster != nil {
+		a.cluster.Close()
+	}
+}
+
+// goSafe runs fn on its own goroutine; a panic there stops the UI and makes Run return it.
+func (a *App) goSafe(fn func()) {
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				a.failMu.Lock()
+				a.failed = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
+				a.failMu.Unlock()
+				a.tv.Stop()
+			}
+		}()
+		fn()
+	}()
+}
+
+// attach connects the UI to cluster: header, catalog subscription, first view.
+func (a *App) attach(c Cluster) {
+	a.cluster = c
+	info := c.Info()
+	a.namespace = info.Namespace
+	if info.AllNamespaces {
+		a.namespace = ""
+	}
+	picker := NewResourcePicker(a)
+	a.unsubscribe = c.Catalog().Subscribe(func() { a.tv.QueueUpdateDraw(picker.reload) })
+	a.push(picker)
+	if a.opts.Resource != "" {
+		a.command(a.opts.Resource)
+	}
+	a.refreshChrome()
+}
+
+// top returns the view on top of the stack.
+func (a *App) top() view {
+	if len(a.stack) == 0 {
+		return nil
+	}
+	return a.stack[len(a.stack)-1]
+}
+
+// push shows v on top of the stack.
+func (a *App) push(v view) {
+	a.stack = append(a.stack, v)
+	a.show()
+}
+
+// pop closes the top view (never the last one) and shows the one below.
+func (a *App) pop() {
+	if len(a.stack) <= 1 {
+		return
+	}
+	a.top().close()
+	a.stack = a.stack[:len(a.stack)-1]
+	a.show()
+}
+
+// popTo closes views until n remain.
+func (a *App) popTo(n int) {
+	for len(a.stack) > n && len(a.stack) > 1 {
+		a.top().close()
+		a.stack = a.stack[:len(a.stack)-1]
+	}
+}
+
+// show displays the top view.
+func (a *App) show() {
+	v := a.top()
+	a.body.AddAndSwitchToPage("view", v.primitive(), true)
+	a.tv.SetFocus(v.primitive())
+	v.activate()
+	a.refreshChrome()
+}
+
+// refreshChrome redraws the header and status line text.
+func (a *App) refreshChrome() {
+	crumbs := make([]string, 0, len(a.stack))
+	for _, v := range a.stack {
+		crumbs = append(crumbs, v.crumb())
+	}
+	a.header.Set(a.cluster.Info(), a.namespace, a.opts.Version, a.opts.ReadOnly, crumbs)
+	if t, ok := a.top().(*LiveTable); ok {
+		t.updateStatus()
+	} else {
+		a.status.SetView("", a.cluster.Catalog().Unavailable())
+	}
+}
+
+// message shows a one-line note on the prompt line; errors are red.
+func (a *App) message(text string) { a.bar.Message(text, false) }
+func (a *App) errorf(format string, args ...any) {
+	a.bar.Message(fmt.Sprintf(format, args...), true)
+}
+
+// capture routes a key: prompt and modal first, then the key table for the top view, then the widget.
+func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
+	if a.bar.Active() || a.modal != nil {
+		if ev.Key() == tcell.KeyCtrlC {
+			a.quit()
+			return nil
+		}
+		return ev
+	}
+	a.bar.ClearMessage()
+	v := a.top()
+	if b := a.binding(v.kind(), ev); b != nil {
+		b.run(a)
+		return nil
+	}
+	if p, ok := v.(*ResourcePicker); ok && p.typed(ev) {
+		return nil
+	}
+	return ev
+}
+
+// quit stops the UI.
+func (a *App) quit() { a.tv.Stop() }

@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+// RowSource is the live rows of one view; *watch.Source satisfies it. The UI calls Start once, reads the rest
+// from its own goroutine and calls Stop when the view closes. Implementations must be safe for concurrent use.
+type RowSource interface {
+	Spec() watch.Spec
+	Start(ctx context.Context)
+	Stop()
+	State() watch.State
+	Columns() []watch.Column
+	// Notify receives (coalesced) after rows or state changed.
+	Notify() <-chan struct{}
+	// Changes drains the change marks gathered since the previous call.
+	Changes() watch.ChangeSet
+	Snapshot(q watch.Query) watch.Snapshot
+	Row(key string) (*watch.Row, bool)
+}
+
+// Catalog lists and resolves API resources; *discovery.Catalog satisfies it. Safe for concurrent use;
+// Subscribe's callback runs on a catalog goroutine and must not touch tview.
+type Catalog interface {
+	Resources() []discovery.Resource
+	Unavailable() []discovery.Unavailable
+	Resolve(input string) (discovery.Resource, error)
+	Subscribe(fn func()) (cancel func())
+}
+
+// ClusterInfo is what the header shows about the connection.
+type ClusterInfo struct {
+	Context       string
+	Cluster       string
+	User          string
+	Server        string
+	ServerVersion string
+	// Namespace is the namespace to start in ("" with AllNamespaces).
+	Namespace     string
+	AllNamespaces bool
+	// Contexts lists the kubeconfig's context names (for :ctx completion).
+	Contexts []string
+}
+
+// Cluster is one connection to an API server: its catalog and the requests the UI makes. Implementations
+// must be safe for concurrent use; methods that take a context block for at most a request's duration.
+type Cluster interface {
+	Info() ClusterInfo
+	Catalog() Catalog
+	// NewSource builds (does not start) the live rows for spec.
+	NewSource(spec watch.Spec) (RowSource, error)
+	// WatchObject streams the latest state of one object until ctx ends (see watch.WatchObject).
+	WatchObject(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) <-chan watch.ObjectEvent
+	// Get reads one full object.
+	Get(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, error)
+	// Delete deletes one object (default propagation, like kubectl delete).
+	Delete(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) error
+	// Close releases the connection's background work (catalog refresh).
+	Close()
+}
+
+// Options configure an App. The zero value of each optional field has the documented default.
+type Options struct {
+	// Cluster is the connection to start with (required).
+	Cluster Cluster
+	// Connect opens a connection for a kubeconfig context (for `:ctx NAME`); nil disables context switching.
+	// It is called off the UI goroutine and may block.
+	Connect func(ctx context.Context, contextName string) (Cluster, error)
+	// Resource, when set, is opened at start instead of the resource picker (resolved through the catalog).
+	Resource string
+	// ReadOnly refuses every change to the cluster (delete) without sending a request.
+	ReadOnly bool
+	// Version is kscope's version for the header.
+	Version string
+	// Now returns the current time (AGE, flashes); default time.Now. Tests fix it.
+	Now func() time.Time
+	// FlashFor and GhostFor set how long added/modified rows flash and deleted rows stay dimmed
+	// (defaults 1.5 s and 3 s).
+	FlashFor, GhostFor time.Duration
+	// MinRedraw is the least time between two table refreshes (default 50 ms: at most 20 redraws a second).
+	MinRedraw time.Duration
+	// Tick is the AGE refresh period when idle (default 1 s); negative disables it (tests).
+	Tick time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.FlashFor == 0 {
+		o.FlashFor = 1500 * time.Millisecond
+	}
+	if o.GhostFor == 0 {
+		o.GhostFor = 3 * time.Second
+	}
+	if o.MinRedraw == 0 {
+		o.MinRedraw = 50 * time.Millisecond
+	}
+	if o.Tick == 0 {
+		o.Tick = time.Second
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+}

@@ -1,0 +1,31 @@
+package ui
+
+// switchContext connects to another kubeconfig context (off the UI goroutine) and, once connected, replaces
+// every view with the new cluster's resource picker. On failure the current connection stays.
+func (a *App) switchContext(name string) {
+	if a.opts.Connect == nil {
+		a.errorf("switching context is not available here: restart kscope with --context %s", name)
+		return
+	}
+	a.message("connecting to context " + name + " …")
+	a.goSafe(func() {
+		c, err := a.opts.Connect(a.ctx, name)
+		a.tv.QueueUpdateDraw(func() {
+			if err != nil {
+				a.errorf("context %s: %s", name, err)
+				return
+			}
+			for _, v := range a.stack {
+				v.close()
+			}
+			a.stack = nil
+			if a.unsubscribe != nil {
+				a.unsubscribe()
+			}
+			a.cluster.Close()
+			a.opts.Resource = ""
+			a.attach(c)
+			a.message("switched to context " + name)
+		})
+	})
+}

@@ -1,0 +1,253 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+// LiveTable shows one RowSource as a table: the server's columns, rows sorted and filtered by the source,
+// changed rows flashing and deleted ones dimmed for a moment, the selection following its object. A
+// goroutine of its own waits for the source's notifications and schedules at most one refresh per
+// Options.MinRedraw; the refresh itself (Changes + Snapshot) runs on the UI goroutine.
+type LiveTable struct {
+	app     *App
+	res     discovery.Resource
+	src     RowSource
+	title   string
+	table   *tview.Table
+	content *RowContent
+
+	query watch.Query
+	wide  bool
+	// fixed tables (events of one object) keep their namespace when the user switches.
+	fixed bool
+	// selectKey is selected as soon as it appears (owner jump); cleared then.
+	selectKey string
+	total     int
+	cancel    context.CancelFunc
+}
+
+// NewLiveTable returns a table over src (not started until shown).
+func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *LiveTable {
+	t := &LiveTable{app: a, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}}
+	t.content = NewRowContent(a.opts.Now, a.opts.FlashFor, a.opts.GhostFor)
+	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
+	t.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
+	t.table.SetBorder(true)
+	return t
+}
+
+func (t *LiveTable) kind() viewKind             { return inTable }
+func (t *LiveTable) crumb() string              { return t.title }
+func (t *LiveTable) primitive() tview.Primitive { return t.table }
+
+// activate starts the source on first show, and refreshes on every show.
+func (t *LiveTable) activate() {
+	if t.cancel == nil {
+		t.start()
+	}
+	t.refresh()
+}
+
+func (t *LiveTable) start() {
+	ctx, cancel := context.WithCancel(t.app.ctx)
+	t.cancel = cancel
+	t.src.Start(ctx)
+	src := t.src
+	t.app.goSafe(func() { t.loop(ctx, src) })
+}
+
+func (t *LiveTable) close() {
+	if t.cancel != nil {
+		t.cancel()
+		t.cancel = nil
+	}
+	t.src.Stop()
+}
+
+// loop turns the source's notifications into batched refreshes, and ticks AGE once a second.
+func (t *LiveTable) loop(ctx context.Context, src RowSource) {
+	var tick <-chan time.Time
+	if t.app.opts.Tick > 0 {
+		ticker := time.NewTicker(t.app.opts.Tick)
+		defer ticker.Stop()
+		tick = ticker.C
+	}
+	var last time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-src.Notify():
+			if wait := t.app.opts.MinRedraw - time.Since(last); wait > 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(wait):
+				}
+			}
+			last = time.Now()
+			t.app.tv.QueueUpdateDraw(func() {
+				if ctx.Err() == nil && t.src == src {
+					t.refresh()
+				}
+			})
+		case <-tick:
+			t.app.tv.QueueUpdate(func() {
+				if ctx.Err() == nil && t.src == src && t.app.top() == t {
+					t.tick()
+				}
+			})
+		}
+	}
+}
+
+// tick redraws for AGE (and expires flashes); nothing when the table shows no age and nothing expires.
+func (t *LiveTable) tick() {
+	if t.content.Pending() {
+		t.refresh()
+		t.app.tv.Draw()
+		return
+	}
+	for _, c := range t.src.Columns() {
+		if c.Age && len(t.content.Rows()) > 0 {
+			t.app.tv.Draw()
+			return
+		}
+	}
+}
+
+// refresh takes the source's changes and a new snapshot, keeping the selection on the same object.
+func (t *LiveTable) refresh() {
+	selected := t.selectedKey()
+	want := selected
+	if t.selectKey != "" {
+		want = t.selectKey
+	}
+	oldRow, _ := t.table.GetSelection()
+	t.content.SetColumns(t.src.Columns(), t.wide)
+	t.content.SetSort(t.query.SortColumn, t.query.Descending)
+	changes := t.src.Changes()
+	snap := t.src.Snapshot(t.query)
+	t.total = snap.Total
+	t.content.Update(snap, changes, t.query.Filter.Match)
+	row := -1
+	if want != "" {
+		row = t.content.IndexOf(want)
+	}
+	if row > 0 && want == t.selectKey {
+		t.selectKey = ""
+	}
+	if row < 0 {
+		row = min(max(oldRow, 1), len(t.content.Rows()))
+	}
+	t.table.Select(max(row, 1), 0)
+	t.updateTitle()
+	if t.app.top() == t {
+		t.updateStatus()
+	}
+}
+
+// selectedKey returns the key of the row under the cursor, or "".
+func (t *LiveTable) selectedKey() string {
+	if r := t.selectedRow(); r != nil {
+		return r.Key
+	}
+	return ""
+}
+
+// selectedRow returns the row under the cursor (possibly a deleted one), or nil.
+func (t *LiveTable) selectedRow() *watch.Row {
+	r, _ := t.table.GetSelection()
+	row, _ := t.content.RowAt(r)
+	return row
+}
+
+func (t *LiveTable) updateTitle() {
+	spec := t.src.Spec()
+	scope := ""
+	switch {
+	case t.fixed:
+	case spec.AllNamespaces():
+		scope = "(all)"
+	case spec.Namespaced:
+		scope = "(" + spec.Namespace + ")"
+	}
+	title := fmt.Sprintf(" [aqua::b]%s%s[white][%d] ", tview.Escape(t.title), tview.Escape(scope), len(t.content.Rows()))
+	if f := t.query.Filter.String(); f != "" {
+		title += fmt.Sprintf("[orange::b]</%s> ", tview.Escape(f))
+	}
+	t.table.SetTitle(title)
+}
+
+// updateStatus writes the sync state, row counts, sort and last error to the status line.
+func (t *LiveTable) updateStatus() {
+	st := t.src.State()
+	color := "green"
+	if st.Phase != watch.Synced {
+		color = "yellow"
+	}
+	if st.Phase.Terminal() && st.Phase != watch.Stopped {
+		color = "red"
+	}
+	text := fmt.Sprintf("[%s]%s[-]  %d/%d", color, st.Phase, t.shownLive(), t.total)
+	if c := t.query.SortColumn; c >= 0 && c < len(t.src.Columns()) {
+		dir := "↑"
+		if t.query.Descending {
+			dir = "↓"
+		}
+		text += "  sort:" + tview.Escape(t.src.Columns()[c].Name) + dir
+	}
+	if st.Err != nil || st.Message != "" {
+		msg := st.Message
+		if msg == "" {
+			msg = st.Err.Error()
+		}
+		text += "  [red]" + tview.Escape(oneLine(msg)) + "[-]"
+	}
+	t.app.status.SetView(text, t.app.cluster.Catalog().Unavailable())
+}
+
+// shownLive counts the displayed rows that are not deleted ones.
+func (t *LiveTable) shownLive() int {
+	n := 0
+	for i := range t.content.Rows() {
+		if _, ghost := t.content.RowAt(i + 1); !ghost {
+			n++
+		}
+	}
+	return n
+}
+
+// setNamespace restarts the table's source in namespace ns ("" = all).
+func (t *LiveTable) setNamespace(ns string) {
+	spec := t.src.Spec()
+	if spec.Namespace == ns {
+		return
+	}
+	spec.Namespace = ns
+	src, err := t.app.cluster.NewSource(spec)
+	if err != nil {
+		t.app.errorf("open %s: %s", t.res.FullName(), err)
+		return
+	}
+	t.close()
+	t.src = src
+	t.content = NewRowContent(t.app.opts.Now, t.app.opts.FlashFor, t.app.opts.GhostFor)
+	t.table.SetContent(t.content)
+	t.start()
+	t.refresh()
+}
+
+// setQuery applies a new sort or filter.
+func (t *LiveTable) setQuery(q watch.Query) {
+	t.query = q
+	t.refresh()
+}

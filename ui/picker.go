@@ -1,0 +1,166 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"kscope/discovery"
+)
+
+// ResourcePicker is the start screen: every API resource the catalog knows, filtered as the user types,
+// resources that cannot be listed and watched dimmed with the reason. It reloads when the catalog changes.
+// UI goroutine only.
+type ResourcePicker struct {
+	app    *App
+	table  *tview.Table
+	filter string
+	wide   bool
+	shown  []discovery.Resource
+}
+
+// NewResourcePicker returns the picker over a's catalog.
+func NewResourcePicker(a *App) *ResourcePicker {
+	p := &ResourcePicker{app: a, table: tview.NewTable()}
+	p.table.SetFixed(1, 0).SetSelectable(true, false).SetBorder(true)
+	p.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
+	p.reload()
+	return p
+}
+
+func (p *ResourcePicker) kind() viewKind             { return inPicker }
+func (p *ResourcePicker) crumb() string              { return "resources" }
+func (p *ResourcePicker) primitive() tview.Primitive { return p.table }
+func (p *ResourcePicker) activate()                  { p.reload() }
+func (p *ResourcePicker) close()                     {}
+
+// typed handles a key the key table did not: characters of resource names extend the filter, Backspace
+// shortens it. It tells whether it used the key.
+func (p *ResourcePicker) typed(ev *tcell.EventKey) bool {
+	switch ev.Key() {
+	case tcell.KeyRune:
+		r := ev.Rune()
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
+			p.filter += string(r)
+			p.reload()
+			return true
+		}
+	case tcell.KeyBackspace, tcell.KeyBackspace2:
+		if p.filter != "" {
+			p.filter = p.filter[:len(p.filter)-1]
+			p.reload()
+		}
+		return true
+	}
+	return false
+}
+
+// selected returns the resource under the cursor.
+func (p *ResourcePicker) selected() (discovery.Resource, bool) {
+	row, _ := p.table.GetSelection()
+	if row < 1 || row > len(p.shown) {
+		return discovery.Resource{}, false
+	}
+	return p.shown[row-1], true
+}
+
+// reload rebuilds the rows from the catalog and the filter, keeping the selected resource if still shown.
+func (p *ResourcePicker) reload() {
+	prev, hadPrev := p.selected()
+	all := p.app.cluster.Catalog().Resources()
+	p.shown = p.shown[:0]
+	for _, r := range all {
+		if matchesResource(r, p.filter) {
+			p.shown = append(p.shown, r)
+		}
+	}
+	p.table.Clear()
+	headers := []string{"NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"}
+	if p.wide {
+		headers = append(headers, "VERBS", "CATEGORIES")
+	}
+	headers = append(headers, "NOTE")
+	for c, h := range headers {
+		p.table.SetCell(0, c, tview.NewTableCell(h).SetStyle(styleHeader).SetSelectable(false))
+	}
+	exact, kept := -1, -1
+	for i, r := range p.shown {
+		cells := []string{r.Name, strings.Join(r.ShortNames, ","), r.APIVersion(), fmt.Sprint(r.Namespaced), r.Kind}
+		if p.wide {
+			cells = append(cells, strings.Join(r.Verbs, ","), strings.Join(r.Categories, ","))
+		}
+		note := unlistableReason(r)
+		cells = append(cells, note)
+		color := colorNormal
+		if note != "" {
+			color = colorDimText
+		}
+		for c, text := range cells {
+			p.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(color))
+		}
+		if hadPrev && r.FullName() == prev.FullName() {
+			kept = i
+		}
+		if exact < 0 && p.filter != "" && exactResource(r, p.filter) {
+			exact = i
+		}
+	}
+	sel := max(kept, 0)
+	if exact >= 0 {
+		sel = exact
+	}
+	p.table.Select(sel+1, 0)
+	title := fmt.Sprintf(" [aqua::b]resources[white][%d] ", len(p.shown))
+	if p.filter != "" {
+		title += fmt.Sprintf("[orange::b]</%s> ", tview.Escape(p.filter))
+	}
+	p.table.SetTitle(title)
+}
+
+// enter opens the selected resource.
+func (p *ResourcePicker) enter() {
+	if r, ok := p.selected(); ok {
+		p.app.openResource(r, "")
+	}
+}
+
+// matchesResource tells whether r's name, short names, kind or group contain filter (case-insensitive).
+func matchesResource(r discovery.Resource, filter string) bool {
+	if filter == "" {
+		return true
+	}
+	f := strings.ToLower(filter)
+	for _, s := range append([]string{r.Name, r.Kind, r.Group, r.SingularName}, r.ShortNames...) {
+		if strings.Contains(strings.ToLower(s), f) {
+			return true
+		}
+	}
+	return false
+}
+
+// exactResource tells whether filter names r exactly (name, singular, short name or kind).
+func exactResource(r discovery.Resource, filter string) bool {
+	f := strings.ToLower(filter)
+	for _, s := range append([]string{r.Name, r.SingularName, strings.ToLower(r.Kind), r.FullName()}, r.ShortNames...) {
+		if s == f {
+			return true
+		}
+	}
+	return false
+}
+
+// unlistableReason says why r cannot be shown as a live table, or "" if it can.
+func unlistableReason(r discovery.Resource) string {
+	var missing []string
+	for _, v := range []string{"list", "watch"} {
+		if !r.Has(v) {
+			missing = append(missing, v)
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return "no " + strings.Join(missing, "/") + " (verbs: " + strings.Join(r.Verbs, ",") + ")"
+}

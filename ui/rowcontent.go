@@ -1,0 +1,231 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"kscope/watch"
+)
+
+// Row colours: fresh rows flash, deleted rows linger dimmed.
+var (
+	styleHeader  = tcell.StyleDefault.Foreground(tcell.ColorWhite).Bold(true)
+	colorNormal  = tcell.ColorAqua
+	colorFlash   = tcell.ColorGreen
+	colorGhost   = tcell.ColorGray
+	colorDimText = tcell.ColorGray
+)
+
+// ghost is a deleted row kept on screen, dimmed, until it expires.
+type ghost struct {
+	row   *watch.Row
+	until time.Time
+	index int // position in the displayed rows
+}
+
+// RowContent is a tview.TableContent over the current watch.Snapshot plus the rows deleted moments ago.
+// Row 0 is the header. Only the cells tview asks for (the visible rows) are built, AGE from Row.Created at
+// draw time. It is used on the UI goroutine only.
+type RowContent struct {
+	tview.TableContentReadOnly
+
+	columns []watch.Column
+	visible []int // indexes into columns that are shown
+	rows    []*watch.Row
+	ghosted map[*watch.Row]bool
+
+	sortColumn int
+	descending bool
+
+	now      func() time.Time
+	flashFor time.Duration
+	ghostFor time.Duration
+	flashes  map[string]time.Time // key → flash ends
+	ghosts   map[string]*ghost
+}
+
+// NewRowContent returns empty content using now for AGE and expiry.
+func NewRowContent(now func() time.Time, flashFor, ghostFor time.Duration) *RowContent {
+	return &RowContent{
+		now: now, flashFor: flashFor, ghostFor: ghostFor, sortColumn: -1,
+		flashes: map[string]time.Time{}, ghosts: map[string]*ghost{}, ghosted: map[*watch.Row]bool{},
+	}
+}
+
+// SetColumns sets the server's columns; wide ones are shown only when wide is set.
+func (c *RowContent) SetColumns(columns []watch.Column, wide bool) {
+	c.columns = columns
+	c.visible = c.visible[:0]
+	for i, col := range columns {
+		if wide || col.Priority == 0 {
+			c.visible = append(c.visible, i)
+		}
+	}
+}
+
+// SetSort marks the sorted column (an index into the columns, -1 for none) in the header.
+func (c *RowContent) SetSort(column int, descending bool) {
+	c.sortColumn, c.descending = column, descending
+}
+
+// Update takes a new snapshot and the changes since the previous one: changed rows start flashing,
+// deleted rows (that still pass keep) stay dimmed where they were.
+func (c *RowContent) Update(snap watch.Snapshot, changes watch.ChangeSet, keep func(*watch.Row) bool) {
+	now := c.now()
+	for _, keys := range [][]string{changes.Added, changes.Updated} {
+		for _, k := range keys {
+			c.flashes[k] = now.Add(c.flashFor)
+		}
+	}
+	if len(changes.Deleted) > 0 {
+		index := make(map[string]int, len(c.rows))
+		for i, r := range c.rows {
+			index[r.Key] = i
+		}
+		for _, r := range changes.Deleted {
+			delete(c.flashes, r.Key)
+			if keep != nil && !keep(r) {
+				continue
+			}
+			i, ok := index[r.Key]
+			if !ok {
+				i = len(c.rows)
+			}
+			c.ghosts[r.Key] = &ghost{row: r, until: now.Add(c.ghostFor), index: i}
+		}
+	}
+	c.expire(now)
+	c.merge(snap.Rows)
+}
+
+// expire forgets flashes and ghosts whose time is over.
+func (c *RowContent) expire(now time.Time) {
+	for k, until := range c.flashes {
+		if !now.Before(until) {
+			delete(c.flashes, k)
+		}
+	}
+	for k, g := range c.ghosts {
+		if !now.Before(g.until) {
+			delete(c.ghosts, k)
+		}
+	}
+}
+
+// merge builds the displayed rows: the snapshot with the ghosts inserted at their last positions.
+func (c *RowContent) merge(rows []*watch.Row) {
+	clear(c.ghosted)
+	if len(c.ghosts) == 0 {
+		c.rows = rows
+		return
+	}
+	live := make(map[string]bool, len(c.ghosts))
+	for _, r := range rows {
+		if _, ok := c.ghosts[r.Key]; ok {
+			live[r.Key] = true
+		}
+	}
+	var order []*ghost
+	for k, g := range c.ghosts {
+		if live[k] { // recreated: the live row wins
+			delete(c.ghosts, k)
+			continue
+		}
+		order = append(order, g)
+	}
+	sortGhosts(order)
+	merged := make([]*watch.Row, 0, len(rows)+len(order))
+	next := 0
+	for _, g := range order {
+		for len(merged) < g.index && next < len(rows) {
+			merged = append(merged, rows[next])
+			next++
+		}
+		g.index = len(merged)
+		merged = append(merged, g.row)
+		c.ghosted[g.row] = true
+	}
+	c.rows = append(merged, rows[next:]...)
+}
+
+func sortGhosts(gs []*ghost) {
+	for i := 1; i < len(gs); i++ {
+		for j := i; j > 0 && (gs[j].index < gs[j-1].index ||
+			gs[j].index == gs[j-1].index && gs[j].row.Key < gs[j-1].row.Key); j-- {
+			gs[j], gs[j-1] = gs[j-1], gs[j]
+		}
+	}
+}
+
+// Pending tells whether flashes or ghosts are waiting to expire (the table must refresh to clear them).
+func (c *RowContent) Pending() bool { return len(c.flashes)+len(c.ghosts) > 0 }
+
+// Rows returns the displayed rows (ghosts included); do not modify.
+func (c *RowContent) Rows() []*watch.Row { return c.rows }
+
+// RowAt returns the row shown at table row r (r ≥ 1), and whether it is a deleted one.
+func (c *RowContent) RowAt(r int) (*watch.Row, bool) {
+	if r < 1 || r > len(c.rows) {
+		return nil, false
+	}
+	row := c.rows[r-1]
+	return row, c.ghosted[row]
+}
+
+// IndexOf returns the table row showing key, or -1.
+func (c *RowContent) IndexOf(key string) int {
+	for i, r := range c.rows {
+		if r.Key == key {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// GetRowCount implements tview.TableContent.
+func (c *RowContent) GetRowCount() int { return len(c.rows) + 1 }
+
+// GetColumnCount implements tview.TableContent.
+func (c *RowContent) GetColumnCount() int { return len(c.visible) }
+
+// GetCell implements tview.TableContent.
+func (c *RowContent) GetCell(row, column int) *tview.TableCell {
+	if column < 0 || column >= len(c.visible) || row < 0 || row > len(c.rows) {
+		return nil
+	}
+	idx := c.visible[column]
+	col := c.columns[idx]
+	if row == 0 {
+		name := col.Name
+		if idx == c.sortColumn {
+			name += map[bool]string{false: "↑", true: "↓"}[c.descending]
+		}
+		return tview.NewTableCell(name).SetStyle(styleHeader).SetSelectable(false)
+	}
+	r := c.rows[row-1]
+	text := ""
+	if idx < len(r.Cells) {
+		text = r.Cells[idx]
+	}
+	if col.Age && !r.Created.IsZero() {
+		text = formatAge(c.now().Sub(r.Created))
+	}
+	cell := tview.NewTableCell(tview.Escape(text)).SetTextColor(colorNormal)
+	switch {
+	case c.ghosted[r]:
+		cell.SetTextColor(colorGhost).SetAttributes(tcell.AttrDim)
+	case c.flashing(r.Key):
+		cell.SetTextColor(colorFlash).SetAttributes(tcell.AttrBold)
+	}
+	if col.Type == "integer" || col.Type == "number" {
+		cell.SetAlign(tview.AlignRight)
+	}
+	return cell
+}
+
+func (c *RowContent) flashing(key string) bool {
+	until, ok := c.flashes[key]
+	return ok && c.now().Before(until)
+}

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rivo/tview"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"kscope/watch"
+)
+
+// YAMLView shows one object as YAML, live: managedFields hidden and Secret values masked unless toggled, a
+// `/` search highlighting every match with `n` moving to the next. A goroutine forwards the object's watch
+// events to the UI goroutine; everything else runs on the UI goroutine.
+type YAMLView struct {
+	app  *App
+	from *LiveTable
+	row  *watch.Row
+	text *tview.TextView
+
+	obj         *unstructured.Unstructured
+	deleted     bool
+	err         error
+	showManaged bool
+	reveal      bool
+	search      string
+	matches     int
+	current     int
+	cancel      context.CancelFunc
+}
+
+// NewYAMLView returns the YAML view of row, a row of table from.
+func NewYAMLView(a *App, from *LiveTable, row *watch.Row) *YAMLView {
+	v := &YAMLView{app: a, from: from, row: row}
+	v.text = tview.NewTextView().SetDynamicColors(true).SetRegions(true).SetWrap(false)
+	v.text.SetBorder(true)
+	v.text.SetText("loading …")
+	return v
+}
+
+func (v *YAMLView) kind() viewKind             { return inYAML }
+func (v *YAMLView) crumb() string              { return v.row.Name }
+func (v *YAMLView) primitive() tview.Primitive { return v.text }
+
+func (v *YAMLView) activate() {
+	if v.cancel == nil {
+		ctx, cancel := context.WithCancel(v.app.ctx)
+		v.cancel = cancel
+		events := v.app.cluster.WatchObject(ctx, v.from.res.GVR(), v.row.Namespace, v.row.Name)
+		v.app.goSafe(func() {
+			for ev := range events {
+				v.app.tv.QueueUpdateDraw(func() {
+					if ctx.Err() == nil {
+						v.apply(ev)
+					}
+				})
+			}
+		})
+	}
+	v.render()
+}
+
+func (v *YAMLView) close() {
+	if v.cancel != nil {
+		v.cancel()
+	}
+}
+
+// apply takes one event of the object's watch.
+func (v *YAMLView) apply(ev watch.ObjectEvent) {
+	switch {
+	case ev.Err != nil:
+		v.err = ev.Err
+	case ev.Deleted:
+		v.deleted, v.err = true, nil
+	case ev.Object != nil:
+		v.obj, v.deleted, v.err = ev.Object, false, nil
+	}
+	v.render()
+}
+
+// render rewrites the text, keeping the scroll position.
+func (v *YAMLView) render() {
+	title := fmt.Sprintf(" [aqua::b]%s[white] %s ", tview.Escape(v.from.res.Name), tview.Escape(v.row.Key))
+	switch {
+	case v.deleted:
+		title += "[red::b](deleted) "
+	case v.err != nil:
+		title += "[red]" + tview.Escape(oneLine(v.err.Error())) + " "
+	}
+	if v.search != "" {
+		title += fmt.Sprintf("[orange::b]</%s> %d/%d ", tview.Escape(v.search), min(v.current+1, v.matches), v.matches)
+	}
+	v.text.SetTitle(title)
+	if v.obj != nil {
+		text, err := renderYAML(v.obj, v.showManaged, v.reveal)
+		if err != nil {
+			v.app.errorf("%s", err.Error())
+			return
+		}
+		markup, n := markupYAML(text, v.search)
+		v.matches = n
+		row, col := v.text.GetScrollOffset()
+		v.text.SetText(markup)
+		v.text.ScrollTo(row, col)
+		if v.current >= n {
+			v.current = 0
+		}
+		if n > 0 {
+			v.text.Highlight(fmt.Sprintf("m%d", v.current))
+		}
+	}
+	if v.app.top() == v {
+		v.updateStatus()
+	}
+}
+
+func (v *YAMLView) updateStatus() {
+	managed, secret := "managedFields hidden (m)", ""
+	if v.showManaged {
+		managed = "managedFields shown (m)"
+	}
+	if v.obj != nil && v.obj.GetKind() == "Secret" {
+		secret = "  data masked (x)"
+		if v.reveal {
+			secret = "  [red]data revealed (x)[-]"
+		}
+	}
+	state := "[green]live[-]"
+	if v.deleted {
+		state = "[red]deleted[-]"
+	}
+	v.app.status.SetView(state+"  "+managed+secret, v.app.cluster.Catalog().Unavailable())
+}
+
+// setSearch highlights text (case-insensitive) and scrolls to its first match.
+func (v *YAMLView) setSearch(text string) {
+	v.search, v.current = text, 0
+	v.render()
+	if v.search != "" && v.matches == 0 {
+		v.app.errorf("%q not found", text)
+	}
+	if v.matches > 0 {
+		v.text.ScrollToHighlight()
+	}
+}
+
+func (a *App) nextMatch() {
+	if v, ok := a.top().(*YAMLView); ok && v.matches > 0 {
+		v.current = (v.current + 1) % v.matches
+		v.render()
+		v.text.ScrollToHighlight()
+	}
+}
+
+func (a *App) toggleManagedFields() {
+	if v, ok := a.top().(*YAMLView); ok {
+		v.showManaged = !v.showManaged
+		v.render()
+	}
+}
+
+func (a *App) toggleReveal() {
+	if v, ok := a.top().(*YAMLView); ok {
+		v.reveal = !v.reveal
+		v.render()
+	}
+}
