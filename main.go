@@ -34,7 +34,7 @@ func run(args []string, streams genericiooptions.IOStreams) int {
 
 // newRootCommand builds the kscope command tree with kubectl's connection flags.
 func newRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
-	flags := genericclioptions.NewConfigFlags(true).WithDeprecatedPasswordFlag().WithDiscoveryBurst(300).WithDiscoveryQPS(50.0)
+	flags := genericclioptions.NewConfigFlags(true).WithDiscoveryBurst(300).WithDiscoveryQPS(50.0)
 	root := &cobra.Command{
 		Use:           "kscope",
 		Short:         "kscope explores any Kubernetes resource, live, in the terminal",

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+)
+
+func TestDescribeServerError(t *testing.T) {
+	host := "https://10.1.2.3:6443"
+	refused := &url.Error{Op: "Get", URL: host + "/version", Err: &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}}
+	noRoute := &url.Error{Op: "Get", URL: host + "/version", Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("no route to host")}}
+	forbidden := apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New("user \"viewer\" cannot list"))
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"refused", refused, "cannot reach the API server at https://10.1.2.3:6443: connection refused"},
+		{"no route", noRoute, "cannot reach the API server at https://10.1.2.3:6443: no route to host"},
+		{"unauthorized", apierrors.NewUnauthorized("Unauthorized"), "the API server at https://10.1.2.3:6443 refused the credentials: Unauthorized"},
+		{"forbidden", forbidden, `forbidden: pods is forbidden: user "viewer" cannot list`},
+		{"other, multi-line", fmt.Errorf("first\n  second"), "https://10.1.2.3:6443: first second"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := describeServerError(host, tt.err).Error(); got != tt.want {
+				t.Errorf("got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRunBadKubeconfig(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken")
+	if err := os.WriteFile(broken, []byte("clusters: [\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"malformed", []string{"--kubeconfig", broken, "version"}, "error: kubeconfig: error loading config file"},
+		{"missing file", []string{"--kubeconfig", filepath.Join(dir, "absent"), "version"}, "error: kubeconfig:"},
+		{"unreachable", []string{"--server", "https://127.0.0.1:1", "version"}, "error: cannot reach the API server at https://127.0.0.1:1"},
+		{"unknown command flag", []string{"version", "--bogus"}, "error: unknown flag: --bogus"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(tt.args, genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+			if code == 0 {
+				t.Fatalf("exit code 0, want non-zero; stderr %q", errOut.String())
+			}
+			msg := errOut.String()
+			if strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, tt.want) {
+				t.Errorf("stderr %q: want one line starting with %q", msg, tt.want)
+			}
+		})
+	}
+}
+
+func TestVersionClientOnly(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"version", "--client"}, genericiooptions.IOStreams{Out: &out, ErrOut: &errOut})
+	if code != 0 || !strings.HasPrefix(out.String(), "Client Version: kscope dev (client-go v0.37.2)\n") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
