@@ -1,0 +1,220 @@
+package watch
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unique"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// internMaxLen bounds the cells that are interned: short cells repeat across rows ("Running", "1/1", node names);
+// long ones are mostly unique.
+const internMaxLen = 40
+
+// converter turns decoded Tables (or plain lists and objects) into rows. It remembers the column definitions,
+// which the server sends only with a list and the first watch event. It is safe for concurrent use.
+type converter struct {
+	allNamespaces bool
+	// onColumns is called (without locks held) when the column definitions change.
+	onColumns func()
+
+	mu      sync.Mutex
+	server  []metav1.TableColumnDefinition
+	columns []Column
+	nameCol int    // index of the name column in the server's cells, or -1
+	plain   bool   // the server answered without a Table: columns are NAME and AGE
+	version uint64 // counts column changes
+}
+
+func newConverter(allNamespaces bool, onColumns func()) *converter {
+	return &converter{allNamespaces: allNamespaces, onColumns: onColumns, nameCol: -1}
+}
+
+// Columns returns the current columns (nil until known). The slice must not be modified.
+func (c *converter) Columns() []Column {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.columns
+}
+
+// columnsVersion returns the current columns and a number that changes whenever they do.
+func (c *converter) columnsVersion() ([]Column, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.columns, c.version
+}
+
+// plainColumnDefs are the columns of a server that does not print Tables, as kubectl shows them.
+var plainColumnDefs = []metav1.TableColumnDefinition{
+	{Name: "Name", Type: "string", Format: "name"},
+	{Name: "Age", Type: "date"},
+}
+
+// setColumns records the server's column definitions. It returns the state needed to convert rows.
+func (c *converter) setColumns(defs []metav1.TableColumnDefinition, plain bool) {
+	c.mu.Lock()
+	changed := !sameDefs(c.server, defs) || c.plain != plain || c.columns == nil
+	if changed {
+		c.server, c.plain = defs, plain
+		c.columns = buildColumns(defs, c.allNamespaces)
+		c.version++
+		c.nameCol = -1
+		for i, d := range defs {
+			if d.Format == "name" {
+				c.nameCol = i
+				break
+			}
+		}
+	}
+	c.mu.Unlock()
+	if changed && c.onColumns != nil {
+		c.onColumns()
+	}
+}
+
+func sameDefs(a, b []metav1.TableColumnDefinition) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// buildColumns converts the server's definitions to Columns, with a NAMESPACE column first in all-namespaces mode.
+func buildColumns(defs []metav1.TableColumnDefinition, allNamespaces bool) []Column {
+	cols := make([]Column, 0, len(defs)+1)
+	if allNamespaces {
+		cols = append(cols, Column{Name: "Namespace", Type: "string", Description: "The object's namespace."})
+	}
+	for _, d := range defs {
+		cols = append(cols, Column{
+			Name: d.Name, Type: d.Type, Format: d.Format, Description: d.Description, Priority: d.Priority,
+			Age: isAgeColumn(d),
+		})
+	}
+	return cols
+}
+
+// isAgeColumn tells whether the column shows the object's age (computed from creationTimestamp): the server
+// names it Age and describes it with ObjectMeta's creationTimestamp documentation.
+func isAgeColumn(d metav1.TableColumnDefinition) bool {
+	return strings.EqualFold(d.Name, "age") &&
+		(d.Description == "" || strings.HasPrefix(d.Description, "CreationTimestamp"))
+}
+
+// convert turns a decoded list or watch object into rows, recording column definitions when it carries them.
+// A Status yields its error.
+func (c *converter) convert(t *wireTable) ([]*rowObject, error) {
+	if st, ok := t.status(); ok {
+		return nil, statusError(st)
+	}
+	if t.isTable() {
+		if len(t.ColumnDefinitions) > 0 {
+			c.setColumns(t.ColumnDefinitions, false)
+		}
+		out := make([]*rowObject, 0, len(t.Rows))
+		for i := range t.Rows {
+			out = append(out, c.tableRow(&t.Rows[i].Object.Metadata, t.Rows[i].Cells))
+		}
+		return out, nil
+	}
+	c.setColumns(plainColumnDefs, true)
+	if t.Items != nil || strings.HasSuffix(t.Kind, "List") {
+		out := make([]*rowObject, 0, len(t.Items))
+		for i := range t.Items {
+			out = append(out, c.plainRow(&t.Items[i].Metadata))
+		}
+		return out, nil
+	}
+	return []*rowObject{c.plainRow(&t.Metadata)}, nil
+}
+
+// tableRow builds the row of one Table row.
+func (c *converter) tableRow(m *wireMeta, cells []wireCell) *rowObject {
+	c.mu.Lock()
+	n, nameCol := len(c.server), c.nameCol
+	c.mu.Unlock()
+	if n == 0 {
+		n = len(cells)
+	}
+	off := 0
+	if c.allNamespaces {
+		off = 1
+	}
+	out := make([]string, n+off)
+	if off == 1 {
+		out[0] = intern(m.Namespace)
+	}
+	for i := 0; i < n && i < len(cells); i++ {
+		s := string(cells[i])
+		if i != nameCol {
+			s = intern(s)
+		}
+		out[i+off] = s
+	}
+	return newRowObject(m, out)
+}
+
+// plainRow builds a NAME, AGE row for a server that does not print Tables.
+func (c *converter) plainRow(m *wireMeta) *rowObject {
+	var out []string
+	if c.allNamespaces {
+		out = append(out, intern(m.Namespace))
+	}
+	out = append(out, m.Name, FormatAge(time.Since(m.CreationTimestamp.Time)))
+	return newRowObject(m, out)
+}
+
+func newRowObject(m *wireMeta, cells []string) *rowObject {
+	r := &Row{
+		Key:             rowKey(m.Namespace, m.Name),
+		Namespace:       m.Namespace,
+		Name:            m.Name,
+		UID:             m.UID,
+		ResourceVersion: m.ResourceVersion,
+		Created:         m.CreationTimestamp.Time,
+		Labels:          internLabels(m.Labels),
+		Cells:           cells,
+	}
+	var ann map[string]string
+	if len(m.Annotations) > 0 {
+		ann = m.Annotations
+	}
+	return &rowObject{row: r, annotations: ann}
+}
+
+// intern returns a canonical copy of a short string so that rows share repeated cell texts.
+func intern(s string) string {
+	if len(s) == 0 || len(s) > internMaxLen {
+		return s
+	}
+	return unique.Make(s).Value()
+}
+
+// internLabels interns the keys and short values of a label map in place.
+func internLabels(l map[string]string) map[string]string {
+	if len(l) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(l))
+	for k, v := range l {
+		out[intern(k)] = intern(v)
+	}
+	return out
+}
+
+// statusError turns a Status the server sent into an API error.
+func statusError(st *metav1.Status) error {
+	if st.Status == metav1.StatusSuccess {
+		return fmt.Errorf("unexpected status %q", st.Message)
+	}
+	return apierrors.FromObject(st)
+}

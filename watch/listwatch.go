@@ -1,0 +1,267 @@
+package watch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
+)
+
+// tableAccept asks for Table rows, falling back to plain JSON on servers that cannot print Tables.
+const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
+
+// tableListWatch lists and watches one resource as Table rows (includeObject=Metadata) and turns each row
+// into a rowObject. It implements cache.ListerWatcher and cache.ListerWatcherWithContext.
+type tableListWatch struct {
+	client *rest.RESTClient
+	spec   Spec
+	conv   *converter
+	// noWatchList declares streaming lists (sendInitialEvents) unsupported, so the reflector LISTs instead.
+	noWatchList bool
+	// connected is called after each successful list or watch request.
+	connected func()
+}
+
+// newTableClient returns a REST client whose errors decode to API status errors; requests set their own paths.
+func newTableClient(cfg *rest.Config) (*rest.RESTClient, error) {
+	s := runtime.NewScheme()
+	metav1.AddToGroupVersion(s, schema.GroupVersion{Version: "v1"})
+	c := rest.CopyConfig(cfg)
+	c.GroupVersion = &schema.GroupVersion{Version: "v1"}
+	c.APIPath = "/api"
+	c.NegotiatedSerializer = serializer.NewCodecFactory(s).WithoutConversion()
+	if c.UserAgent == "" {
+		c.UserAgent = rest.DefaultKubernetesUserAgent()
+	}
+	return rest.RESTClientFor(c)
+}
+
+// resourcePath returns the URL path of a resource collection, limited to namespace unless it is empty.
+func resourcePath(gvr schema.GroupVersionResource, namespace string) string {
+	p := "/apis/" + gvr.Group + "/" + gvr.Version
+	if gvr.Group == "" {
+		p = "/api/" + gvr.Version
+	}
+	if namespace != "" {
+		p += "/namespaces/" + namespace
+	}
+	return p + "/" + gvr.Resource
+}
+
+func (lw *tableListWatch) request(opts metav1.ListOptions) *rest.Request {
+	opts.LabelSelector = lw.spec.LabelSelector
+	opts.FieldSelector = lw.spec.FieldSelector
+	ns := lw.spec.Namespace
+	if !lw.spec.Namespaced {
+		ns = ""
+	}
+	return lw.client.Get().
+		AbsPath(resourcePath(lw.spec.GVR, ns)).
+		SpecificallyVersionedParams(&opts, metav1.ParameterCodec, metav1.SchemeGroupVersion).
+		Param("includeObject", string(metav1.IncludeMetadata)).
+		SetHeader("Accept", tableAccept)
+}
+
+// ListWithContext lists the resource as Table rows.
+func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	opts.Watch = false
+	body, err := lw.request(opts).Stream(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
+	}
+	defer body.Close()
+	t, err := decodeList(body)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
+	}
+	items, err := lw.conv.convert(t)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
+	}
+	if lw.connected != nil {
+		lw.connected()
+	}
+	return &rowList{
+		ListMeta: metav1.ListMeta{
+			ResourceVersion:    t.Metadata.ResourceVersion,
+			Continue:           t.Metadata.Continue,
+			RemainingItemCount: t.Metadata.RemainingItemCount,
+		},
+		Items: items,
+	}, nil
+}
+
+// WatchWithContext watches the resource as one-row Tables.
+func (lw *tableListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	opts.Watch = true
+	body, err := lw.request(opts).Stream(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("watch %s: %w", lw.spec.GVR.String(), err)
+	}
+	if lw.connected != nil {
+		lw.connected()
+	}
+	dec := &tableWatchDecoder{body: body, dec: json.NewDecoder(body), conv: lw.conv}
+	reporter := apierrors.NewClientErrorReporter(http.StatusInternalServerError, "GET", "ClientWatchDecoding")
+	return watch.NewStreamWatcher(dec, reporter), nil
+}
+
+// List implements cache.Lister.
+func (lw *tableListWatch) List(opts metav1.ListOptions) (runtime.Object, error) {
+	return lw.ListWithContext(context.Background(), opts)
+}
+
+// Watch implements cache.Watcher.
+func (lw *tableListWatch) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	return lw.WatchWithContext(context.Background(), opts)
+}
+
+// IsWatchListSemanticsUnSupported tells the reflector whether it may use a streaming list.
+func (lw *tableListWatch) IsWatchListSemanticsUnSupported() bool { return lw.noWatchList }
+
+// tableWatchDecoder decodes a watch stream of one-row Tables into rowObjects (watch.Decoder).
+type tableWatchDecoder struct {
+	body io.ReadCloser
+	dec  *json.Decoder
+	conv *converter
+}
+
+type wireEvent struct {
+	Type   watch.EventType `json:"type"`
+	Object wireTable       `json:"object"`
+}
+
+// Decode returns the next event.
+func (d *tableWatchDecoder) Decode() (watch.EventType, runtime.Object, error) {
+	var ev wireEvent
+	if err := d.dec.Decode(&ev); err != nil {
+		return "", nil, err
+	}
+	return d.conv.event(&ev)
+}
+
+// Close closes the stream.
+func (d *tableWatchDecoder) Close() { d.body.Close() }
+
+// event converts one decoded watch event.
+func (c *converter) event(ev *wireEvent) (watch.EventType, runtime.Object, error) {
+	switch ev.Type {
+	case watch.Error:
+		st, ok := ev.Object.status()
+		if !ok {
+			return "", nil, fmt.Errorf("watch error event without a Status: kind %q", ev.Object.Kind)
+		}
+		return watch.Error, st, nil
+	case watch.Bookmark:
+		if ev.Object.isTable() && len(ev.Object.ColumnDefinitions) > 0 {
+			c.setColumns(ev.Object.ColumnDefinitions, false)
+		}
+		m := &ev.Object.Metadata
+		if ev.Object.isTable() && len(ev.Object.Rows) > 0 {
+			m = &ev.Object.Rows[0].Object.Metadata
+		}
+		o := &rowObject{row: &Row{ResourceVersion: m.ResourceVersion}}
+		if len(m.Annotations) > 0 {
+			o.annotations = m.Annotations
+		}
+		return watch.Bookmark, o, nil
+	case watch.Added, watch.Modified, watch.Deleted:
+		rows, err := c.convert(&ev.Object)
+		if err != nil {
+			return "", nil, err
+		}
+		if len(rows) != 1 {
+			return "", nil, fmt.Errorf("watch %s event with %d rows, want 1", ev.Type, len(rows))
+		}
+		return ev.Type, rows[0], nil
+	}
+	return "", nil, fmt.Errorf("unknown watch event type %q", ev.Type)
+}
+
+// decodeList decodes a list response, streaming its rows (or items) one by one so the body is never held whole.
+func decodeList(r io.Reader) (*wireTable, error) {
+	dec := json.NewDecoder(r)
+	t := &wireTable{}
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "rows":
+			err = decodeArray(dec, func() error {
+				t.Rows = append(t.Rows, wireRow{})
+				return dec.Decode(&t.Rows[len(t.Rows)-1])
+			})
+		case "items":
+			t.Items = []wireObject{}
+			err = decodeArray(dec, func() error {
+				t.Items = append(t.Items, wireObject{})
+				return dec.Decode(&t.Items[len(t.Items)-1])
+			})
+		default:
+			err = decodeField(dec, t, key)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("decode %q: %w", key, err)
+		}
+	}
+	return t, expectDelim(dec, '}')
+}
+
+// decodeField decodes the value of one top-level key into the matching field of t (others are skipped).
+func decodeField(dec *json.Decoder, t *wireTable, key string) error {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return err
+	}
+	if raw == nil || string(raw) == "null" {
+		return nil
+	}
+	b := make([]byte, 0, len(key)+len(raw)+5)
+	b = append(append(append(append(b, `{"`...), key...), `":`...), raw...)
+	return json.Unmarshal(append(b, '}'), t)
+}
+
+func decodeArray(dec *json.Decoder, each func() error) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil {
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return fmt.Errorf("expected an array, got %v", tok)
+	}
+	for dec.More() {
+		if err := each(); err != nil {
+			return err
+		}
+	}
+	return expectDelim(dec, ']')
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("expected %v, got %v", want, tok)
+	}
+	return nil
+}

@@ -1,0 +1,139 @@
+package watch
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+)
+
+// Retry delays of WatchObject after an error.
+const (
+	objectRetryMin = 500 * time.Millisecond
+	objectRetryMax = 30 * time.Second
+)
+
+// WatchObject streams one object's full state until ctx ends: a GET, then a watch on that one object
+// (reconnecting from the last resourceVersion, re-reading it after 410 Gone). The returned channel keeps only
+// the latest unread event, so a slow reader never blocks the watch; it is closed when ctx ends.
+// A deletion is sent as Deleted with the last state; the watch goes on, so a re-created object shows up again.
+// Errors (including NotFound before the object exists) are sent as Err and retried with a growing delay.
+func WatchObject(ctx context.Context, client dynamic.Interface, gvr schema.GroupVersionResource, namespace, name string) <-chan ObjectEvent {
+	out := make(chan ObjectEvent, 1)
+	w := &objectWatch{res: client.Resource(gvr).Namespace(namespace), gvr: gvr, name: name, out: out}
+	go func() {
+		defer close(out)
+		w.run(ctx)
+	}()
+	return out
+}
+
+type objectWatch struct {
+	res  dynamic.ResourceInterface
+	gvr  schema.GroupVersionResource
+	name string
+	out  chan ObjectEvent
+}
+
+// send replaces any unread event with ev. Only this goroutine sends, so the second send cannot block.
+func (w *objectWatch) send(ev ObjectEvent) {
+	select {
+	case w.out <- ev:
+		return
+	default:
+	}
+	select {
+	case <-w.out:
+	default:
+	}
+	w.out <- ev
+}
+
+func (w *objectWatch) run(ctx context.Context) {
+	rv := ""
+	delay := objectRetryMin
+	for ctx.Err() == nil {
+		var err error
+		if rv == "" {
+			rv, err = w.get(ctx)
+		} else {
+			rv, err = w.watch(ctx, rv)
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			delay = objectRetryMin
+			continue
+		}
+		w.send(ObjectEvent{Err: err})
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, objectRetryMax)
+	}
+}
+
+// get reads the object and returns its resourceVersion.
+func (w *objectWatch) get(ctx context.Context) (string, error) {
+	obj, err := w.res.Get(ctx, w.name, metav1.GetOptions{})
+	if err != nil {
+		return "", fmt.Errorf("get %s %q: %w", w.gvr.Resource, w.name, err)
+	}
+	w.send(ObjectEvent{Object: obj})
+	return obj.GetResourceVersion(), nil
+}
+
+// watch follows the object from rv until the watch ends; it returns the last resourceVersion seen, or "" when
+// the object must be read again (410 Gone).
+func (w *objectWatch) watch(ctx context.Context, rv string) (string, error) {
+	wi, err := w.res.Watch(ctx, metav1.ListOptions{
+		FieldSelector:       fields.OneTermEqualSelector("metadata.name", w.name).String(),
+		ResourceVersion:     rv,
+		AllowWatchBookmarks: true,
+	})
+	if err != nil {
+		if apierrors.IsGone(err) || apierrors.IsResourceExpired(err) {
+			return "", nil
+		}
+		return rv, fmt.Errorf("watch %s %q: %w", w.gvr.Resource, w.name, err)
+	}
+	defer wi.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return rv, nil
+		case ev, ok := <-wi.ResultChan():
+			if !ok {
+				return rv, nil
+			}
+			if ev.Type == watch.Error {
+				err := apierrors.FromObject(ev.Object)
+				if apierrors.IsGone(err) || apierrors.IsResourceExpired(err) {
+					return "", nil
+				}
+				return rv, fmt.Errorf("watch %s %q: %w", w.gvr.Resource, w.name, err)
+			}
+			obj, ok := ev.Object.(*unstructured.Unstructured)
+			if !ok {
+				continue
+			}
+			rv = obj.GetResourceVersion()
+			switch ev.Type {
+			case watch.Added, watch.Modified:
+				w.send(ObjectEvent{Object: obj})
+			case watch.Deleted:
+				w.send(ObjectEvent{Object: obj, Deleted: true})
+			}
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package watch
+
+import (
+	"slices"
+	"sort"
+	"sync"
+)
+
+// maxSnapshotCaches is how many Queries keep a cached, incrementally patched snapshot.
+const maxSnapshotCaches = 4
+
+// snapshotCache is the last snapshot of one Query: all rows sorted, and the filtered ones.
+type snapshotCache struct {
+	sortColumn int
+	descending bool
+	filter     string
+	columns    uint64 // the converter's columns version the order was built for
+
+	order  rowOrder
+	match  Filter
+	seq    uint64 // the store's sequence number the snapshot reflects
+	sorted []*Row
+	snap   Snapshot
+	used   uint64
+}
+
+// snapshotter answers Snapshot queries from caches patched with the store's change log, so that one change
+// at 50k rows costs a binary search and a copy, not a sort. It is safe for concurrent use.
+type snapshotter struct {
+	mu     sync.Mutex
+	caches []*snapshotCache
+	clock  uint64
+}
+
+// snapshot returns the rows of store for q, ordered by cols (whose version is colsVersion).
+func (s *snapshotter) snapshot(store *rowStore, q Query, cols []Column, colsVersion uint64) Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	order := newRowOrder(q, cols)
+	c := s.find(order.col, q.Descending, q.Filter.String(), colsVersion)
+	if c == nil {
+		c = &snapshotCache{sortColumn: order.col, descending: q.Descending, filter: q.Filter.String(),
+			columns: colsVersion, order: order, match: q.Filter}
+		s.add(c)
+		c.rebuild(store.since(0, false))
+	} else {
+		d := store.since(c.seq, true)
+		if d.full {
+			c.rebuild(d)
+		} else {
+			c.patch(d)
+		}
+	}
+	s.clock++
+	c.used = s.clock
+	oldest := c.seq
+	for _, o := range s.caches {
+		oldest = min(oldest, o.seq)
+	}
+	store.trim(oldest)
+	return c.snap
+}
+
+func (s *snapshotter) find(col int, desc bool, filter string, colsVersion uint64) *snapshotCache {
+	for _, c := range s.caches {
+		if c.sortColumn == col && c.descending == desc && c.filter == filter && c.columns == colsVersion {
+			return c
+		}
+	}
+	return nil
+}
+
+// add keeps c, evicting the least recently used cache when full.
+func (s *snapshotter) add(c *snapshotCache) {
+	if len(s.caches) < maxSnapshotCaches {
+		s.caches = append(s.caches, c)
+		return
+	}
+	lru := 0
+	for i, o := range s.caches {
+		if o.used < s.caches[lru].used {
+			lru = i
+		}
+	}
+	s.caches[lru] = c
+}
+
+// reset drops every cache (the columns changed or the source stopped).
+func (s *snapshotter) reset() {
+	s.mu.Lock()
+	s.caches = nil
+	s.mu.Unlock()
+}
+
+// rebuild sorts and filters all rows.
+func (c *snapshotCache) rebuild(d delta) {
+	c.seq = d.seq
+	c.sorted = sortRows(d.all, c.order)
+	c.refilter()
+}
+
+func (c *snapshotCache) refilter() {
+	rows := c.sorted
+	if !c.match.Empty() {
+		rows = make([]*Row, 0, len(c.sorted))
+		for _, r := range c.sorted {
+			if c.match.Match(r) {
+				rows = append(rows, r)
+			}
+		}
+	}
+	c.snap = Snapshot{Rows: rows, Total: len(c.sorted)}
+}
+
+// patch applies a delta to the sorted and filtered rows, producing new slices (published ones never change).
+func (c *snapshotCache) patch(d delta) {
+	c.seq = d.seq
+	if len(d.removed) == 0 && len(d.current) == 0 {
+		return
+	}
+	inserts := sortRows(d.current, c.order)
+	c.sorted = patchRows(c.sorted, d.removed, inserts, c.order)
+	if c.match.Empty() {
+		c.snap = Snapshot{Rows: c.sorted, Total: len(c.sorted)}
+		return
+	}
+	var rem, ins []*Row
+	for _, r := range d.removed {
+		if c.match.Match(r) {
+			rem = append(rem, r)
+		}
+	}
+	for _, r := range inserts {
+		if c.match.Match(r) {
+			ins = append(ins, r)
+		}
+	}
+	rows := c.snap.Rows
+	if len(rem)+len(ins) > 0 {
+		rows = patchRows(rows, rem, ins, c.order)
+	}
+	c.snap = Snapshot{Rows: rows, Total: len(c.sorted)}
+}
+
+// keyedRow is a row with its precomputed sort key.
+type keyedRow struct {
+	k sortKey
+	r *Row
+}
+
+// sortRows returns rows sorted by order in a new slice, parsing each cell once.
+func sortRows(rows []*Row, order rowOrder) []*Row {
+	ks := make([]keyedRow, len(rows))
+	for i, r := range rows {
+		ks[i] = keyedRow{k: order.key(r), r: r}
+	}
+	slices.SortFunc(ks, func(a, b keyedRow) int { return order.compareKeyed(a.r, a.k, b.r, b.k) })
+	out := make([]*Row, len(ks))
+	for i := range ks {
+		out[i] = ks[i].r
+	}
+	return out
+}
+
+// search returns the position of the first row of sorted that orders after r (or at r, if atOrAfter).
+func search(sorted []*Row, r *Row, order rowOrder) int {
+	k := order.key(r)
+	return sort.Search(len(sorted), func(i int) bool {
+		return order.compareKeyed(sorted[i], order.key(sorted[i]), r, k) >= 0
+	})
+}
+
+// patchRows returns sorted without the rows in removed (those not present are ignored) and with inserts
+// (sorted by order) merged in. It costs O(n) copying plus O((removed+inserts)·log n) comparisons.
+func patchRows(sorted, removed, inserts []*Row, order rowOrder) []*Row {
+	idx := make([]int, 0, len(removed))
+	for _, r := range removed {
+		if i := search(sorted, r, order); i < len(sorted) && sorted[i] == r {
+			idx = append(idx, i)
+		}
+	}
+	slices.Sort(idx)
+	idx = slices.Compact(idx)
+	out := make([]*Row, 0, len(sorted)-len(idx)+len(inserts))
+	next := 0 // index into idx
+	copyRange := func(from, to int) {
+		for next < len(idx) && idx[next] < to {
+			out = append(out, sorted[from:idx[next]]...)
+			from = idx[next] + 1
+			next++
+		}
+		out = append(out, sorted[from:to]...)
+	}
+	prev := 0
+	for _, r := range inserts {
+		p := search(sorted, r, order)
+		copyRange(prev, p)
+		out = append(out, r)
+		prev = p
+	}
+	copyRange(prev, len(sorted))
+	return out
+}

@@ -1,0 +1,243 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Source is the live row set of one Spec: a SharedIndexInformer over the server's Table rows, its state, a
+// coalesced change feed and sorted, filtered snapshots. All methods are safe for concurrent use; informer
+// callbacks never block on a reader.
+type Source struct {
+	spec   Spec
+	client *rest.RESTClient
+	conv   *converter
+	store  *rowStore
+	snaps  snapshotter
+	notify chan struct{}
+	// noWatchList makes the reflector LIST instead of streaming the initial rows (for measurements).
+	noWatchList bool
+
+	mu      sync.Mutex
+	state   State
+	synced  bool // the first list completed
+	started bool
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when the informer has returned
+}
+
+// NewSource returns a Source for spec using cfg (it creates its own clients). It does not start it.
+func NewSource(cfg *rest.Config, spec Spec) (*Source, error) {
+	if spec.GVR.Resource == "" || spec.GVR.Version == "" {
+		return nil, fmt.Errorf("watch: incomplete resource %q", spec.GVR.String())
+	}
+	client, err := newTableClient(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("watch %s: %w", spec.GVR.String(), err)
+	}
+	s := &Source{
+		spec:   spec,
+		client: client,
+		store:  newRowStore(),
+		notify: make(chan struct{}, 1),
+		state:  State{Phase: Listing},
+	}
+	s.conv = newConverter(spec.AllNamespaces(), s.signal)
+	return s, nil
+}
+
+// Spec returns what the source watches.
+func (s *Source) Spec() Spec { return s.spec }
+
+// Start starts the informer and returns at once. Calling it again, or after Stop, does nothing. The informer
+// stops when ctx ends, when Stop is called, or on a terminal error.
+func (s *Source) Start(ctx context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return
+	}
+	s.started = true
+	ctx, s.cancel = context.WithCancel(ctx)
+	s.done = make(chan struct{})
+	lw := &tableListWatch{client: s.client, spec: s.spec, conv: s.conv, noWatchList: s.noWatchList,
+		connected: s.connected}
+	inf := cache.NewSharedIndexInformerWithOptions(lw, &rowObject{},
+		cache.SharedIndexInformerOptions{ObjectDescription: s.spec.GVR.String()})
+	// Errors here only mean the informer already started, which cannot be the case.
+	_ = inf.SetTransform(keepRowMetadata)
+	_ = inf.SetWatchErrorHandlerWithContext(s.watchError)
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    s.onAdd,
+		UpdateFunc: func(_, obj any) { s.onAdd(obj) },
+		DeleteFunc: s.onDelete,
+	})
+	if err != nil {
+		s.setStateLocked(State{Phase: Stopped, Err: err, Message: err.Error()})
+		close(s.done)
+		return
+	}
+	go func() {
+		defer close(s.done)
+		inf.RunWithContext(ctx)
+	}()
+	go func() {
+		select {
+		case <-reg.HasSyncedChecker().Done():
+			s.setSynced()
+		case <-ctx.Done():
+		}
+	}()
+}
+
+// Stop stops the informer and waits until its goroutines have returned, then releases the rows (later
+// snapshots are empty). It is
+// idempotent. A terminal state (Forbidden, NotFound, MethodNotSupported) is kept; any other becomes Stopped.
+func (s *Source) Stop() {
+	s.mu.Lock()
+	cancel, done := s.cancel, s.done
+	if !s.state.Phase.Terminal() {
+		s.setStateLocked(State{Phase: Stopped})
+	}
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+	s.snaps.reset()
+	s.store.clear()
+}
+
+// State returns the current phase and error.
+func (s *Source) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// Columns returns the current column definitions, wide ones included (Priority > 0); nil until known.
+// The slice must not be modified.
+func (s *Source) Columns() []Column { return s.conv.Columns() }
+
+// Notify returns a channel (capacity 1) that receives whenever rows, columns or state changed. Signals are
+// coalesced: one receive may stand for many changes.
+func (s *Source) Notify() <-chan struct{} { return s.notify }
+
+// Changes returns the keys added and updated and the rows deleted since the previous call, and resets them.
+func (s *Source) Changes() ChangeSet { return s.store.drain() }
+
+// Snapshot returns the rows matching q.Filter sorted by q, at this moment. After a few changes it is patched
+// from the previous snapshot of the same query rather than re-sorted.
+func (s *Source) Snapshot(q Query) Snapshot {
+	cols, version := s.conv.columnsVersion()
+	return s.snaps.snapshot(s.store, q, cols, version)
+}
+
+// Row returns the current row with key.
+func (s *Source) Row(key string) (*Row, bool) { return s.store.get(key) }
+
+// Len returns the number of rows.
+func (s *Source) Len() int { return s.store.len() }
+
+// signal wakes a reader of Notify without ever blocking.
+func (s *Source) signal() {
+	select {
+	case s.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Source) onAdd(obj any) {
+	if o, ok := obj.(*rowObject); ok && o.row != nil && s.store.put(o.row) {
+		s.signal()
+	}
+}
+
+func (s *Source) onDelete(obj any) {
+	var key string
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		key, obj = d.Key, d.Obj
+	}
+	o, _ := obj.(*rowObject)
+	var last *Row
+	if o != nil && o.row != nil {
+		last, key = o.row, o.row.Key
+	}
+	if key != "" && s.store.remove(key, last) {
+		s.signal()
+	}
+}
+
+// keepRowMetadata is the informer transform: a stored row keeps only what rows need. The decoder already skips
+// managedFields and every annotation but k8s.io/initial-events-end, which only a BOOKMARK needs; stored
+// objects drop it.
+func keepRowMetadata(obj any) (any, error) {
+	if o, ok := obj.(*rowObject); ok && o.annotations != nil {
+		c := *o
+		c.annotations = nil
+		return &c, nil
+	}
+	return obj, nil
+}
+
+func (s *Source) setSynced() {
+	s.mu.Lock()
+	s.synced = true
+	if s.state.Phase == Listing || s.state.Phase == Reconnecting {
+		s.setStateLocked(State{Phase: Synced})
+	}
+	s.mu.Unlock()
+}
+
+// connected is called after each successful list or watch request: a reconnecting source is synced again.
+func (s *Source) connected() {
+	s.mu.Lock()
+	if s.synced && s.state.Phase == Reconnecting {
+		s.setStateLocked(State{Phase: Synced})
+	}
+	s.mu.Unlock()
+}
+
+// watchError records a list or watch failure. Forbidden, NotFound and MethodNotSupported stop the informer;
+// anything else leaves the reflector to back off and relist.
+func (s *Source) watchError(_ context.Context, _ *cache.Reflector, err error) {
+	phase := Reconnecting
+	switch {
+	case apierrors.IsForbidden(err):
+		phase = Forbidden
+	case apierrors.IsNotFound(err):
+		phase = NotFound
+	case apierrors.IsMethodNotSupported(err):
+		phase = MethodNotSupported
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state.Phase.Terminal() {
+		return
+	}
+	s.setStateLocked(State{Phase: phase, Err: err, Message: errorMessage(err)})
+	if phase.Terminal() && s.cancel != nil {
+		s.cancel()
+	}
+}
+
+// setStateLocked sets the state and signals readers; the caller holds s.mu.
+func (s *Source) setStateLocked(st State) {
+	s.state = st
+	s.signal()
+}
+
+// errorMessage returns the server's message for err (metav1.Status.Message), else err.Error().
+func errorMessage(err error) string {
+	var st apierrors.APIStatus
+	if errors.As(err, &st) && st.Status().Message != "" {
+		return st.Status().Message
+	}
+	return err.Error()
+}

@@ -1,0 +1,221 @@
+package watch
+
+import (
+	"sort"
+	"sync"
+)
+
+// change is one entry of the store's change log: old is nil for an addition, new is nil for a deletion.
+type change struct {
+	old, new *Row
+}
+
+// rowStore is the Source's view of the informer's rows: the current row per key, a coalesced change feed for
+// Changes, and a log of recent changes that lets cached snapshots be patched instead of rebuilt.
+// It is safe for concurrent use; its methods never block for long (no sorting under its lock).
+type rowStore struct {
+	mu   sync.Mutex
+	rows map[string]*Row
+	// seq counts every change; log holds the changes numbered logBase+1 … seq while keepLog is set.
+	seq     uint64
+	logBase uint64
+	log     []change
+	keepLog bool
+
+	added   map[string]struct{}
+	updated map[string]struct{}
+	deleted map[string]*Row
+}
+
+func newRowStore() *rowStore {
+	return &rowStore{
+		rows:    map[string]*Row{},
+		added:   map[string]struct{}{},
+		updated: map[string]struct{}{},
+		deleted: map[string]*Row{},
+	}
+}
+
+// maxLog bounds the change log; past it, cached snapshots are rebuilt rather than patched.
+func (s *rowStore) maxLog() int { return max(4096, len(s.rows)/4) }
+
+// put adds or replaces the row with r.Key. It tells whether anything changed.
+func (s *rowStore) put(r *Row) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.rows[r.Key]
+	if old == r || (old != nil && old.ResourceVersion == r.ResourceVersion && old.UID == r.UID &&
+		r.ResourceVersion != "" && len(old.Cells) == len(r.Cells)) {
+		return false
+	}
+	s.rows[r.Key] = r
+	s.record(change{old: old, new: r})
+	if old == nil {
+		if _, gone := s.deleted[r.Key]; gone {
+			delete(s.deleted, r.Key)
+			s.updated[r.Key] = struct{}{}
+		} else {
+			s.added[r.Key] = struct{}{}
+		}
+	} else if _, isNew := s.added[r.Key]; !isNew {
+		s.updated[r.Key] = struct{}{}
+	}
+	return true
+}
+
+// remove deletes the row with key; last is the deleted object's final row as the informer knew it.
+func (s *rowStore) remove(key string, last *Row) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, ok := s.rows[key]
+	if !ok {
+		return false
+	}
+	delete(s.rows, key)
+	s.record(change{old: old})
+	if _, isNew := s.added[key]; isNew {
+		delete(s.added, key) // never shown: nothing to report
+		return true
+	}
+	delete(s.updated, key)
+	if last == nil {
+		last = old
+	}
+	s.deleted[key] = last
+	return true
+}
+
+// record appends to the change log; the caller holds s.mu.
+func (s *rowStore) record(c change) {
+	s.seq++
+	if !s.keepLog {
+		s.logBase = s.seq
+		return
+	}
+	if len(s.log) >= s.maxLog() {
+		s.log = nil
+		s.logBase = s.seq
+		return
+	}
+	s.log = append(s.log, c)
+}
+
+// get returns the row with key.
+func (s *rowStore) get(key string) (*Row, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.rows[key]
+	return r, ok
+}
+
+// len returns the number of rows.
+func (s *rowStore) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.rows)
+}
+
+// drain returns and resets the change feed. Keys are sorted for a deterministic order.
+func (s *rowStore) drain() ChangeSet {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var cs ChangeSet
+	if len(s.added) > 0 {
+		cs.Added = sortedKeys(s.added)
+		s.added = map[string]struct{}{}
+	}
+	if len(s.updated) > 0 {
+		cs.Updated = sortedKeys(s.updated)
+		s.updated = map[string]struct{}{}
+	}
+	if len(s.deleted) > 0 {
+		cs.Deleted = make([]*Row, 0, len(s.deleted))
+		for _, r := range s.deleted {
+			cs.Deleted = append(cs.Deleted, r)
+		}
+		sort.Slice(cs.Deleted, func(i, j int) bool { return cs.Deleted[i].Key < cs.Deleted[j].Key })
+		s.deleted = map[string]*Row{}
+	}
+	return cs
+}
+
+func sortedKeys(m map[string]struct{}) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// delta is what a snapshot cache built at sequence since needs to catch up: either all rows (full) or the rows
+// removed and the current rows of the keys changed since then.
+type delta struct {
+	seq     uint64
+	full    bool
+	all     []*Row
+	removed []*Row
+	current []*Row
+}
+
+// since returns the changes after sequence number from; when they are no longer logged it returns all rows.
+// It turns the log on, so that the next call can be answered with a patch.
+func (s *rowStore) since(from uint64, have bool) delta {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := delta{seq: s.seq}
+	if !have || !s.keepLog || from < s.logBase || from > s.seq {
+		s.keepLog = true
+		d.full = true
+		d.all = make([]*Row, 0, len(s.rows))
+		for _, r := range s.rows {
+			d.all = append(d.all, r)
+		}
+		return d
+	}
+	pending := s.log[from-s.logBase:]
+	seen := make(map[string]struct{}, len(pending))
+	for _, c := range pending {
+		if c.old != nil {
+			d.removed = append(d.removed, c.old)
+		}
+		key := ""
+		if c.new != nil {
+			key = c.new.Key
+		} else {
+			key = c.old.Key
+		}
+		if _, dup := seen[key]; dup {
+			continue
+		}
+		seen[key] = struct{}{}
+		if r, ok := s.rows[key]; ok {
+			d.current = append(d.current, r)
+		}
+	}
+	return d
+}
+
+// trim drops log entries at or before sequence number upTo (no cached snapshot needs them any more).
+func (s *rowStore) trim(upTo uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if upTo <= s.logBase {
+		return
+	}
+	n := int(min(upTo-s.logBase, uint64(len(s.log))))
+	s.log = append([]change(nil), s.log[n:]...)
+	s.logBase += uint64(n)
+}
+
+// clear drops every row, the change feed and the log.
+func (s *rowStore) clear() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rows = map[string]*Row{}
+	s.added = map[string]struct{}{}
+	s.updated = map[string]struct{}{}
+	s.deleted = map[string]*Row{}
+	s.seq++
+	s.log, s.logBase, s.keepLog = nil, s.seq, false
+}
