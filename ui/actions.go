@@ -56,7 +56,7 @@ func (a *App) enter() {
 func (a *App) openFilterBar() {
 	switch v := a.top().(type) {
 	case *LiveTable:
-		a.bar.Open("/", v.query.Filter.String(), func(text string) {
+		a.bar.Open("/", "", func(text string) {
 			f, err := watch.ParseFilter(text)
 			if err != nil {
 				a.errorf("%s", err.Error())
@@ -67,12 +67,12 @@ func (a *App) openFilterBar() {
 			v.setQuery(q)
 		}, nil)
 	case *ResourcePicker:
-		a.bar.Open("/", v.filter, func(text string) {
+		a.bar.Open("/", "", func(text string) {
 			v.filter = text
 			v.reload()
 		}, nil)
 	case *YAMLView:
-		a.bar.Open("/", v.search, v.setSearch, nil)
+		a.bar.Open("/", "", v.setSearch, nil)
 	}
 }
 

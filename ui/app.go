@@ -186,9 +186,15 @@ func (a *App) refreshChrome() {
 		crumbs = append(crumbs, v.crumb())
 	}
 	a.header.Set(a.cluster.Info(), a.namespace, a.opts.Version, a.opts.ReadOnly, crumbs)
-	if t, ok := a.top().(*LiveTable); ok {
-		t.updateStatus()
-	} else {
+	switch v := a.top().(type) {
+	case *LiveTable:
+		v.updateStatus()
+	case *YAMLView:
+		v.updateStatus()
+	case *ResourcePicker:
+		a.status.SetView("[gray]type to filter · enter: open · ctrl-w: wide · :command · ?: help · ctrl-c: quit[-]",
+			a.cluster.Catalog().Unavailable())
+	default:
 		a.status.SetView("", a.cluster.Catalog().Unavailable())
 	}
 }

@@ -82,17 +82,6 @@ func (v *YAMLView) apply(ev watch.ObjectEvent) {
 
 // render rewrites the text, keeping the scroll position.
 func (v *YAMLView) render() {
-	title := fmt.Sprintf(" [aqua::b]%s[white] %s ", tview.Escape(v.from.res.Name), tview.Escape(v.row.Key))
-	switch {
-	case v.deleted:
-		title += "[red::b](deleted) "
-	case v.err != nil:
-		title += "[red]" + tview.Escape(oneLine(v.err.Error())) + " "
-	}
-	if v.search != "" {
-		title += fmt.Sprintf("[orange::b]</%s> %d/%d ", tview.Escape(v.search), min(v.current+1, v.matches), v.matches)
-	}
-	v.text.SetTitle(title)
 	if v.obj != nil {
 		text, err := renderYAML(v.obj, v.showManaged, v.reveal)
 		if err != nil {
@@ -111,6 +100,17 @@ func (v *YAMLView) render() {
 			v.text.Highlight(fmt.Sprintf("m%d", v.current))
 		}
 	}
+	title := fmt.Sprintf(" [aqua::b]%s[white] %s ", tview.Escape(v.from.res.Name), tview.Escape(v.row.Key))
+	switch {
+	case v.deleted:
+		title += "[red::b](deleted) "
+	case v.err != nil:
+		title += "[red]" + tview.Escape(oneLine(v.err.Error())) + " "
+	}
+	if v.search != "" {
+		title += fmt.Sprintf("[orange::b]</%s> %d/%d ", tview.Escape(v.search), min(v.current+1, v.matches), v.matches)
+	}
+	v.text.SetTitle(title)
 	if v.app.top() == v {
 		v.updateStatus()
 	}

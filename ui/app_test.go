@@ -1,0 +1,376 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+func TestPickerStartScreen(t *testing.T) {
+	h := start(t, 100, 30, nil)
+	h.golden("picker_100x30")
+	st, ok := h.style("tokenreviews")
+	if fg, _, _ := st.Decompose(); !ok || fg != colorDimText {
+		t.Errorf("tokenreviews (no list/watch) is not dimmed: %v %v", ok, fg)
+	}
+}
+
+func TestPickerTypeToFilterAndOpen(t *testing.T) {
+	h := start(t, 80, 24, nil)
+	h.typeText("deploy")
+	h.golden("picker_filtered_80x24")
+	h.press(tcell.KeyEnter, 0)
+	h.contains("deployments(shop)[1]")
+	h.contains("web")
+}
+
+func TestPickerUnlistableRefused(t *testing.T) {
+	h := start(t, 100, 30, nil)
+	h.typeText("tokenreviews\n")
+	h.contains("tokenreviews.authentication.k8s.io cannot be listed and watched (verbs: create)")
+	if _, ok := h.app.top().(*ResourcePicker); !ok {
+		t.Error("a table opened for a resource without list/watch")
+	}
+}
+
+func TestPickerShowsNewResourceLive(t *testing.T) {
+	h := start(t, 100, 30, nil)
+	h.lacks("gadgets")
+	h.cluster.catalog.add(discovery.Resource{Group: "shop.example.com", Version: "v1", Name: "gadgets",
+		Kind: "Gadget", Verbs: []string{"list", "watch"}, Namespaced: true})
+	h.contains("gadgets")
+}
+
+func TestPickerWide(t *testing.T) {
+	h := start(t, 160, 30, nil)
+	h.lacks("VERBS")
+	h.press(tcell.KeyCtrlW, 0)
+	h.contains("VERBS")
+	h.contains("CATEGORIES")
+}
+
+func TestPodsTable(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.golden("pods_100x30")
+	h.press(tcell.KeyRune, 'w')
+	h.contains("kwok-node-1")
+	h.contains("IP")
+}
+
+func TestPodsTableSmallTerminalAndResize(t *testing.T) {
+	h := start(t, 80, 24, func(o *Options) { o.Resource = "po" })
+	h.golden("pods_80x24")
+	h.ui(func() { h.screen.SetSize(60, 12) })
+	h.ui(func() { h.app.tv.Sync() })
+	h.contains("web-7d9f-abcde")
+}
+
+func TestAgeIsRecomputedAtDrawTime(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.contains("5m")
+	h.advance(2 * time.Minute)
+	h.sync()
+	h.contains("7m")
+}
+
+func TestCommandBar(t *testing.T) {
+	h := start(t, 100, 30, nil)
+	h.typeText(":deploy\n")
+	h.contains("deployments(shop)[1]")
+	h.typeText(":widgets.shop.example.com\n")
+	h.contains("widgets(shop)[0]")
+	h.typeText(":deployments.v1.apps\n")
+	h.contains("deployments(shop)[1]")
+	h.typeText(":nope\n")
+	h.golden("unknown_resource_100x30")
+}
+
+func TestCommandBarTabCompletion(t *testing.T) {
+	h := start(t, 100, 30, nil)
+	h.typeText(":deploym")
+	h.press(tcell.KeyTab, 0)
+	if got := h.app.bar.input.GetText(); got != "deployment" {
+		t.Errorf("completed to %q, want the common prefix %q", got, "deployment")
+	}
+	h.contains("deployment  deployments")
+	h.press(tcell.KeyEscape, 0)
+	h.typeText(":ctx v")
+	h.press(tcell.KeyTab, 0)
+	if got := h.app.bar.input.GetText(); got != "ctx viewer" {
+		t.Errorf("completed to %q, want %q", got, "ctx viewer")
+	}
+}
+
+func TestFilter(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.typeText("/web\n")
+	h.contains("pods(shop)[2] </web>")
+	h.lacks("api-5c4b")
+	h.typeText("/-l app=api\n")
+	h.contains("api-5c4b-zzzzz")
+	h.lacks("web-7d9f-abcde")
+	h.typeText("/-l app in (\n")
+	h.contains("invalid label selector")
+	h.contains("</-l app=api>") // the previous filter stays
+	h.typeText("/[\n")
+	h.contains("invalid regular expression")
+	h.press(tcell.KeyEscape, 0)
+	h.contains("pods(shop)[3]")
+}
+
+func TestSort(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyRune, 'N')
+	h.press(tcell.KeyRune, 'N')
+	h.golden("pods_sorted_name_desc")
+	h.press(tcell.KeyRune, 'A')
+	lines := strings.Split(h.text(), "\n")
+	if i, j := indexOf(lines, "web-7d9f-abcde"), indexOf(lines, "api-5c4b-zzzzz"); i > j {
+		t.Errorf("sorted by age, the 5m pod is below the 3d one:\n%s", h.text())
+	}
+	h.contains("AGE↑")
+	h.press(tcell.KeyRune, 'r')
+	h.contains("AGE↓")
+	h.press(tcell.KeyRune, 's') // after AGE the next shown column: none (natural order)
+	h.lacks("↑")
+	h.press(tcell.KeyRune, 's')
+	h.contains("NAME↑")
+}
+
+func indexOf(lines []string, s string) int {
+	return slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, s) })
+}
+
+func TestSelectionFollowsObjectFlashAndGhost(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	src := h.cluster.lastSource()
+	h.press(tcell.KeyDown, 0) // natural order: api, web-abcde, web-fghij → web-abcde
+	selected := func() string {
+		var k string
+		h.ui(func() { k = h.app.top().(*LiveTable).selectedKey() })
+		return k
+	}
+	if got := selected(); got != "shop/web-7d9f-abcde" {
+		t.Fatalf("selected %q", got)
+	}
+	src.put(&watch.Row{Key: "shop/aaa-1", Namespace: "shop", Name: "aaa-1", Created: t0,
+		Cells: []string{"aaa-1", "0/1", "Pending", "0", ""}})
+	h.refresh()
+	if got := selected(); got != "shop/web-7d9f-abcde" {
+		t.Errorf("after a row was added above, selection moved to %q", got)
+	}
+	if st, _ := h.style("aaa-1"); fg(st) != colorFlash {
+		t.Errorf("added row does not flash: %v", fg(st))
+	}
+	src.remove("shop/api-5c4b-zzzzz")
+	h.refresh()
+	h.contains("api-5c4b-zzzzz")
+	if st, _ := h.style("api-5c4b-zzzzz"); fg(st) != colorGhost {
+		t.Errorf("deleted row is not dimmed: %v", fg(st))
+	}
+	h.contains("synced  3/3")
+	h.advance(3 * time.Second)
+	h.refresh()
+	h.lacks("api-5c4b-zzzzz")
+	if st, _ := h.style("aaa-1"); fg(st) != colorNormal {
+		t.Errorf("flash did not end: %v", fg(st))
+	}
+	if got := selected(); got != "shop/web-7d9f-abcde" {
+		t.Errorf("after rows moved, selection is %q", got)
+	}
+}
+
+func fg(st tcell.Style) tcell.Color { c, _, _ := st.Decompose(); return c }
+
+func TestLiveLoopRedrawsOnNotify(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.cluster.lastSource().put(&watch.Row{Key: "shop/new-1", Namespace: "shop", Name: "new-1", Created: t0,
+		Cells: []string{"new-1", "1/1", "Running", "0", ""}})
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(h.text(), "new-1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the table never showed the new row:\n%s", h.text())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestNamespaces(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyRune, '0')
+	h.contains("pods(all)[4]")
+	h.contains("NAMESPACE")
+	h.typeText(":ns data\n")
+	h.contains("pods(data)[1]")
+	h.typeText(":ns\n")
+	h.contains("namespaces[2]")
+	h.press(tcell.KeyDown, 0) // data, shop → shop
+	h.press(tcell.KeyEnter, 0)
+	h.contains("pods(shop)[3]")
+	h.contains("Namespace: shop")
+}
+
+func TestYAMLView(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyDown, 0)
+	h.press(tcell.KeyRune, 'y')
+	h.golden("yaml_100x30")
+	h.lacks("manager: kube-controller-manager")
+	h.press(tcell.KeyRune, 'm')
+	h.contains("manager: kube-controller-manager")
+	h.typeText("/nginx\n")
+	h.contains("</nginx> 1/1")
+	h.press(tcell.KeyEscape, 0) // clears the search
+	h.lacks("</nginx>")
+	h.press(tcell.KeyEscape, 0) // back
+	h.contains("pods(shop)[3]")
+}
+
+func TestSecretMasked(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "secrets" })
+	h.press(tcell.KeyEnter, 0)
+	h.contains("password: '********'")
+	h.lacks("aHVudGVyMg==")
+	h.press(tcell.KeyRune, 'x')
+	h.contains("aHVudGVyMg==")
+}
+
+func TestEvents(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyDown, 0)
+	h.press(tcell.KeyRune, 'e')
+	spec := h.cluster.lastSource().Spec()
+	if spec.GVR.Resource != "events" || spec.Namespace != "shop" || spec.FieldSelector != "involvedObject.uid=uid-web-7d9f-abcde" {
+		t.Errorf("events spec = %+v", spec)
+	}
+	h.contains("events(web-7d9f-abcde)[0]")
+	h.contains("<pods> <events(web-7d9f-abcde)>")
+}
+
+func TestOwnerJump(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyDown, 0)
+	h.press(tcell.KeyRune, 'o')
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(h.text(), "replicasets(shop)") {
+		if time.Now().After(deadline) {
+			t.Fatalf("owner table not shown:\n%s", h.text())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var key string
+	h.ui(func() { key = h.app.top().(*LiveTable).selectedKey() })
+	if key != "shop/web-7d9f" {
+		t.Errorf("owner selected = %q", key)
+	}
+}
+
+func TestDeleteConfirm(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyCtrlD, 0)
+	h.golden("delete_confirm_100x30")
+	h.press(tcell.KeyEnter, 0) // Cancel has the focus
+	if d := h.cluster.deleted(); len(d) != 0 {
+		t.Fatalf("cancel deleted %v", d)
+	}
+	h.press(tcell.KeyCtrlD, 0)
+	h.press(tcell.KeyTab, 0)
+	h.press(tcell.KeyEnter, 0)
+	deadline := time.Now().Add(5 * time.Second)
+	for len(h.cluster.deleted()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if d := h.cluster.deleted(); !slices.Equal(d, []string{"pods/shop/api-5c4b-zzzzz"}) {
+		t.Errorf("deleted %v", d)
+	}
+	h.contains("deleted pods shop/api-5c4b-zzzzz")
+}
+
+func TestReadOnlyRefusesDelete(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.ReadOnly = true })
+	h.press(tcell.KeyCtrlD, 0)
+	h.contains("read-only mode: not deleting pods shop/api-5c4b-zzzzz")
+	h.contains("READ-ONLY")
+	if h.app.modal != nil || len(h.cluster.deleted()) != 0 {
+		t.Error("read-only mode asked or deleted")
+	}
+}
+
+func TestHelp(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyRune, '?')
+	h.golden("help_100x30")
+	h.press(tcell.KeyEscape, 0)
+	h.contains("pods(shop)[3]")
+}
+
+func TestQuit(t *testing.T) {
+	for _, k := range []struct {
+		key tcell.Key
+		r   rune
+	}{{tcell.KeyRune, 'q'}, {tcell.KeyCtrlC, 0}} {
+		h := start(t, 80, 24, func(o *Options) { o.Resource = "pods" })
+		h.app.tv.QueueEvent(tcell.NewEventKey(k.key, k.r, tcell.ModNone))
+		select {
+		case err := <-h.done:
+			if err != nil {
+				t.Errorf("quit returned %v", err)
+			}
+			h.done <- nil // for Cleanup
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%v did not quit", k)
+		}
+	}
+}
+
+func TestPanicStopsUIWithError(t *testing.T) {
+	h := start(t, 80, 24, nil)
+	h.app.goSafe(func() { panic("boom") })
+	select {
+	case err := <-h.done:
+		if err == nil || !strings.Contains(err.Error(), "internal error: boom") {
+			t.Errorf("Run returned %v", err)
+		}
+		h.done <- nil
+	case <-time.After(5 * time.Second):
+		t.Fatal("a panic did not stop the UI")
+	}
+}
+
+func TestContextSwitch(t *testing.T) {
+	other := fixtureCluster()
+	other.info.Context = "viewer"
+	h := start(t, 100, 30, func(o *Options) {
+		o.Resource = "pods"
+		o.Connect = func(_ context.Context, name string) (Cluster, error) {
+			if name != "viewer" {
+				return nil, fmt.Errorf("context %q does not exist", name)
+			}
+			return other, nil
+		}
+	})
+	h.typeText(":ctx nope\n")
+	waitFor(t, h, "context nope: context \"nope\" does not exist")
+	h.typeText(":ctx viewer\n")
+	waitFor(t, h, "Context: viewer")
+	h.contains("resources[9]")
+}
+
+func waitFor(t *testing.T, h *harness, s string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(h.text(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("screen never showed %q:\n%s", s, h.text())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

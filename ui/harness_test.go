@@ -1,0 +1,284 @@
+package ui
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden screens under testdata/")
+
+// t0 is the fake clock's start.
+var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// harness runs an App on a simulation screen against a fakeCluster.
+type harness struct {
+	t       *testing.T
+	app     *App
+	screen  tcell.SimulationScreen
+	cluster *fakeCluster
+	mu      sync.Mutex
+	now     time.Time
+	done    chan error
+}
+
+func (h *harness) clock() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.now
+}
+
+func (h *harness) advance(d time.Duration) {
+	h.mu.Lock()
+	h.now = h.now.Add(d)
+	h.mu.Unlock()
+}
+
+// start runs the UI at w×h; opts (may be nil) adjusts the options.
+func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
+	t.Helper()
+	h := &harness{t: t, cluster: fixtureCluster(), now: t0, done: make(chan error, 1)}
+	o := Options{Cluster: h.cluster, Version: "v0.1.0", Now: h.clock, Tick: -1, MinRedraw: time.Millisecond}
+	if opts != nil {
+		opts(&o)
+	}
+	h.app = New(o)
+	h.screen = tcell.NewSimulationScreen("UTF-8")
+	h.app.SetScreen(h.screen)
+	h.screen.SetSize(w, hgt)
+	go func() { h.done <- h.app.Run() }()
+	t.Cleanup(func() {
+		h.app.Stop()
+		select {
+		case <-h.done:
+		case <-time.After(5 * time.Second):
+			t.Error("the UI did not stop")
+		}
+	})
+	h.sync()
+	return h
+}
+
+// ui runs fn on the UI goroutine, redraws, and waits for both.
+func (h *harness) ui(fn func()) {
+	h.t.Helper()
+	done := make(chan struct{})
+	h.app.tv.QueueUpdateDraw(fn)
+	h.app.tv.QueueUpdate(func() { close(done) })
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		h.t.Fatal("the UI goroutine did not answer")
+	}
+}
+
+func (h *harness) sync() { h.ui(func() {}) }
+
+// press delivers a key as tview's event loop does: input capture, then the focused primitive.
+func (h *harness) press(k tcell.Key, r rune) {
+	h.t.Helper()
+	h.ui(func() {
+		ev := tcell.NewEventKey(k, r, tcell.ModNone)
+		if ev = h.app.capture(ev); ev == nil {
+			return
+		}
+		if handler := h.app.root.InputHandler(); handler != nil {
+			handler(ev, func(p tview.Primitive) { h.app.tv.SetFocus(p) })
+		}
+	})
+}
+
+// typeText presses each character of s, then Enter if s ends with "\n".
+func (h *harness) typeText(s string) {
+	h.t.Helper()
+	for _, r := range s {
+		if r == '\n' {
+			h.press(tcell.KeyEnter, 0)
+			continue
+		}
+		h.press(tcell.KeyRune, r)
+	}
+}
+
+// refresh makes the top table take its source's changes now (instead of waiting for its loop).
+func (h *harness) refresh() {
+	h.ui(func() {
+		if t, ok := h.app.top().(*LiveTable); ok {
+			t.refresh()
+		}
+	})
+}
+
+// text returns the screen as lines of text, trailing spaces trimmed.
+func (h *harness) text() string {
+	h.sync()
+	cells, w, hgt := h.screen.GetContents()
+	var b strings.Builder
+	for y := 0; y < hgt; y++ {
+		var line strings.Builder
+		for x := 0; x < w; x++ {
+			c := cells[y*w+x]
+			if len(c.Runes) == 0 {
+				line.WriteByte(' ')
+				continue
+			}
+			line.WriteString(string(c.Runes))
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+	return b.String()
+}
+
+// style returns the style of the first cell on the screen whose line contains substr at that cell.
+func (h *harness) style(substr string) (tcell.Style, bool) {
+	lines := strings.Split(h.text(), "\n")
+	cells, w, _ := h.screen.GetContents()
+	for y, l := range lines {
+		if i := strings.Index(l, substr); i >= 0 {
+			x := len([]rune(l[:i]))
+			return cells[y*w+x].Style, true
+		}
+	}
+	return tcell.StyleDefault, false
+}
+
+// golden compares the screen with testdata/name.txt (rewritten with -update).
+func (h *harness) golden(name string) {
+	h.t.Helper()
+	got := h.text()
+	path := filepath.Join("testdata", name+".txt")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			h.t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			h.t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		h.t.Fatalf("read golden screen (run with -update to create it): %v", err)
+	}
+	if got != string(want) {
+		h.t.Errorf("screen differs from %s:\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// contains fails unless the screen shows substr.
+func (h *harness) contains(substr string) {
+	h.t.Helper()
+	if s := h.text(); !strings.Contains(s, substr) {
+		h.t.Errorf("screen lacks %q:\n%s", substr, s)
+	}
+}
+
+func (h *harness) lacks(substr string) {
+	h.t.Helper()
+	if s := h.text(); strings.Contains(s, substr) {
+		h.t.Errorf("screen shows %q:\n%s", substr, s)
+	}
+}
+
+// fixtureCluster is a small cluster: pods, deployments, replicasets, namespaces, secrets, a CRD, and
+// a resource that cannot be listed.
+func fixtureCluster() *fakeCluster {
+	verbs := []string{"create", "delete", "get", "list", "patch", "update", "watch"}
+	res := func(group, version, name, kind string, namespaced bool, short ...string) discovery.Resource {
+		return discovery.Resource{Group: group, Version: version, Name: name, SingularName: strings.ToLower(kind),
+			Kind: kind, ShortNames: short, Verbs: verbs, Namespaced: namespaced}
+	}
+	cat := &fakeCatalog{resources: []discovery.Resource{
+		res("", "v1", "configmaps", "ConfigMap", true, "cm"),
+		res("", "v1", "events", "Event", true, "ev"),
+		res("", "v1", "namespaces", "Namespace", false, "ns"),
+		res("", "v1", "pods", "Pod", true, "po"),
+		res("", "v1", "secrets", "Secret", true),
+		res("apps", "v1", "deployments", "Deployment", true, "deploy"),
+		res("apps", "v1", "replicasets", "ReplicaSet", true, "rs"),
+		{Group: "authentication.k8s.io", Version: "v1", Name: "tokenreviews", SingularName: "tokenreview",
+			Kind: "TokenReview", Verbs: []string{"create"}},
+		res("shop.example.com", "v1", "widgets", "Widget", true, "wd"),
+	}}
+	name := watch.Column{Name: "NAME", Type: "string", Format: "name"}
+	age := watch.Column{Name: "AGE", Type: "date", Age: true}
+	row := func(ns, n string, age time.Duration, cells ...string) *watch.Row {
+		key := n
+		if ns != "" {
+			key = ns + "/" + n
+		}
+		return &watch.Row{Key: key, Namespace: ns, Name: n, UID: types.UID("uid-" + n), Created: t0.Add(-age),
+			Labels: map[string]string{"app": strings.Split(n, "-")[0]}, Cells: append([]string{n}, cells...)}
+	}
+	return &fakeCluster{
+		info: ClusterInfo{Context: "admin", Cluster: "devcluster", User: "admin", ServerVersion: "v1.37.2",
+			Namespace: "shop", Contexts: []string{"admin", "viewer"}},
+		catalog: cat,
+		columns: map[string][]watch.Column{
+			"pods": {name, {Name: "READY", Type: "string"}, {Name: "STATUS", Type: "string"},
+				{Name: "RESTARTS", Type: "integer"}, age, {Name: "IP", Type: "string", Priority: 1},
+				{Name: "NODE", Type: "string", Priority: 1}},
+			"deployments": {name, {Name: "READY", Type: "string"}, {Name: "UP-TO-DATE", Type: "integer"},
+				{Name: "AVAILABLE", Type: "integer"}, age, {Name: "IMAGES", Type: "string", Priority: 1}},
+			"replicasets": {name, {Name: "DESIRED", Type: "integer"}, {Name: "CURRENT", Type: "integer"},
+				{Name: "READY", Type: "integer"}, age},
+			"namespaces": {name, {Name: "STATUS", Type: "string"}, age},
+			"secrets":    {name, {Name: "TYPE", Type: "string"}, {Name: "DATA", Type: "integer"}, age},
+			"events": {{Name: "LAST SEEN", Type: "string"}, {Name: "TYPE", Type: "string"},
+				{Name: "REASON", Type: "string"}, {Name: "OBJECT", Type: "string"}, {Name: "MESSAGE", Type: "string"}},
+		},
+		rows: map[string][]*watch.Row{
+			"pods": {
+				row("shop", "web-7d9f-abcde", 5*time.Minute, "1/1", "Running", "0", "<age>", "10.0.0.5", "kwok-node-0"),
+				row("shop", "web-7d9f-fghij", 2*time.Hour, "1/1", "Running", "2", "<age>", "10.0.0.6", "kwok-node-1"),
+				row("shop", "api-5c4b-zzzzz", 72*time.Hour, "0/1", "Pending", "0", "<age>", "<none>", "<none>"),
+				row("data", "db-0", 30*24*time.Hour, "1/1", "Running", "0", "<age>", "10.0.1.2", "kwok-node-0"),
+			},
+			"deployments": {row("shop", "web", 3*time.Hour, "2/2", "2", "2", "<age>", "nginx:1.27")},
+			"replicasets": {row("shop", "web-7d9f", 3*time.Hour, "2", "2", "2", "<age>")},
+			"secrets":     {row("shop", "creds", time.Hour, "Opaque", "1", "<age>")},
+			"namespaces": {row("", "data", 40*24*time.Hour, "Active", "<age>"),
+				row("", "shop", 40*24*time.Hour, "Active", "<age>")},
+		},
+		objects: map[string]*unstructured.Unstructured{
+			"pods/shop/web-7d9f-abcde": podObject(),
+			"secrets/shop/creds":       secretObject(),
+		},
+	}
+}
+
+func podObject() *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{
+			"name": "web-7d9f-abcde", "namespace": "shop", "uid": "uid-web-7d9f-abcde",
+			"labels":        map[string]any{"app": "web"},
+			"managedFields": []any{map[string]any{"manager": "kube-controller-manager", "operation": "Update"}},
+			"ownerReferences": []any{map[string]any{"apiVersion": "apps/v1", "kind": "ReplicaSet",
+				"name": "web-7d9f", "uid": "uid-web-7d9f", "controller": true}},
+		},
+		"spec":   map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx:1.27"}}},
+		"status": map[string]any{"phase": "Running"},
+	}}
+}
+
+func secretObject() *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Secret",
+		"metadata":   map[string]any{"name": "creds", "namespace": "shop"},
+		"data":       map[string]any{"password": "aHVudGVyMg=="},
+		"type":       "Opaque",
+	}}
+}
