@@ -52,7 +52,7 @@ func (s *fakeSource) State() watch.State {
 	defer s.mu.Unlock()
 	return s.state
 }
-func (s *fakeSource) Columns() []watch.Column  { return s.columns }
+func (s *fakeSource) Columns() []watch.Column { return s.columns }
 func (s *fakeSource) Notify() <-chan struct{} { return s.notify }
 func (s *fakeSource) Changes() watch.ChangeSet {
 	s.mu.Lock()

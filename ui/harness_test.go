@@ -277,8 +277,8 @@ func podObject() *unstructured.Unstructured {
 func secretObject() *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "Secret",
-		"metadata":   map[string]any{"name": "creds", "namespace": "shop"},
-		"data":       map[string]any{"password": "aHVudGVyMg=="},
-		"type":       "Opaque",
+		"metadata": map[string]any{"name": "creds", "namespace": "shop"},
+		"data":     map[string]any{"password": "aHVudGVyMg=="},
+		"type":     "Opaque",
 	}}
 }
