@@ -44,6 +44,7 @@ func newRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
 	flags.AddFlags(root.PersistentFlags())
+	addTUI(root, flags, streams)
 	root.AddCommand(newVersionCommand(flags, streams))
 	return root
 }

@@ -3,13 +3,10 @@ package ui
 import (
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/duration"
+	"kscope/watch"
 )
 
-// formatAge renders an object's age as the AGE column shows it (kubectl's short form: 45s, 3m10s, 5d).
+// formatAge renders an object's age as the AGE column shows it (watch.FormatAge; never negative).
 func formatAge(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	return duration.HumanDuration(d)
+	return watch.FormatAge(max(d, 0))
 }

@@ -74,6 +74,9 @@ func (v *YAMLView) apply(ev watch.ObjectEvent) {
 		v.err = ev.Err
 	case ev.Deleted:
 		v.deleted, v.err = true, nil
+		if ev.Object != nil {
+			v.obj = ev.Object
+		}
 	case ev.Object != nil:
 		v.obj, v.deleted, v.err = ev.Object, false, nil
 	}
