@@ -1,6 +1,9 @@
 package discovery
 
 import (
+	"sort"
+	"strings"
+
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -51,4 +54,21 @@ func (r Resource) FullName() string {
 type Unavailable struct {
 	GroupVersion string
 	Reason       string
+}
+
+// IncompleteError reports the group-versions that discovery could not read. Its text is kubectl's
+// ("unable to retrieve the complete list of server APIs: g/v: reason, …"), so `kscope api-resources` fails
+// with the same line as `kubectl api-resources`.
+type IncompleteError struct {
+	Unavailable []Unavailable
+}
+
+// Error returns kubectl's one-line message, group-versions in lexical order.
+func (e *IncompleteError) Error() string {
+	parts := make([]string, 0, len(e.Unavailable))
+	for _, u := range e.Unavailable {
+		parts = append(parts, u.GroupVersion+": "+u.Reason)
+	}
+	sort.Strings(parts)
+	return "unable to retrieve the complete list of server APIs: " + strings.Join(parts, ", ")
 }

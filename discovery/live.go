@@ -1,0 +1,163 @@
+package discovery
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/metadata/metadatainformer"
+	"k8s.io/client-go/tools/cache"
+)
+
+// settleDelays are the waits before each re-read after a CRD or APIService change: the first lets a burst
+// of events pass, the later ones cover the server's discovery lagging behind the object (a CRD is served a
+// moment after it is Established). Their sum stays well under 5 s.
+func settleDelays() []time.Duration {
+	return []time.Duration{200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, 1600 * time.Millisecond}
+}
+
+// watchedResources are the objects whose changes change what discovery serves.
+func watchedResources() []schema.GroupVersionResource {
+	return []schema.GroupVersionResource{
+		{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"},
+		{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"},
+	}
+}
+
+// Run keeps the catalog current until ctx ends. It watches CRDs and APIServices with metadata informers
+// where the user may list and watch them, and after each add, update or delete re-reads discovery
+// (debounced; changes show within about 3 s) and notifies subscribers. Once the watches have synced it
+// re-reads discovery once, so a catalog loaded from the disk cache catches up. Where a watch is not
+// permitted (or the API is not served) it is not attempted again: the catalog then changes only on Refresh
+// or when Resolve meets a name it does not know. Watch errors are retried with the informers' backoff and
+// never logged. Run blocks; call it once per catalog.
+func (c *Catalog) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		c.refreshLoop(ctx)
+	}()
+
+	var synced []cache.InformerSynced
+	for _, inf := range c.startInformers(ctx, &wg) {
+		synced = append(synced, inf.HasSynced)
+	}
+	if cache.WaitForCacheSync(ctx.Done(), synced...) {
+		c.wake()
+	}
+	<-ctx.Done()
+}
+
+// startInformers starts, for each watched resource, a goroutine that probes whether the user may list it
+// and then runs a metadata informer for it.
+func (c *Catalog) startInformers(ctx context.Context, wg *sync.WaitGroup) []cache.SharedIndexInformer {
+	cfg, err := c.getter.ToRESTConfig()
+	if err != nil {
+		return nil
+	}
+	client, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		return nil
+	}
+	var started []cache.SharedIndexInformer
+	for _, gvr := range watchedResources() {
+		if err := probeList(ctx, client, gvr); err != nil {
+			continue
+		}
+		inf := c.newInformer(client, gvr)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			inf.RunWithContext(ctx)
+		}()
+		started = append(started, inf)
+	}
+	return started
+}
+
+// newInformer returns a metadata informer for gvr that wakes the refresher on every change after its
+// initial list. Its watch errors are left to the reflector's backoff, silently.
+func (c *Catalog) newInformer(client metadata.Interface, gvr schema.GroupVersionResource) cache.SharedIndexInformer {
+	inf := metadatainformer.NewFilteredMetadataInformer(client, gvr, "", 0, nil, nil).Informer()
+	_ = inf.SetWatchErrorHandlerWithContext(func(context.Context, *cache.Reflector, error) {})
+	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
+		AddFunc: func(_ any, initial bool) {
+			if !initial {
+				c.wake()
+			}
+		},
+		UpdateFunc: func(_, _ any) { c.wake() },
+		DeleteFunc: func(any) { c.wake() },
+	})
+	return inf
+}
+
+// probeList tells whether the user may list gvr. A refusal or an API the server does not serve is final;
+// other errors (the server unreachable) are retried with a capped backoff until ctx ends.
+func probeList(ctx context.Context, client metadata.Interface, gvr schema.GroupVersionResource) error {
+	backoff := time.Second
+	for {
+		_, err := client.Resource(gvr).List(ctx, metav1.ListOptions{Limit: 1})
+		switch {
+		case err == nil:
+			return nil
+		case apierrors.IsForbidden(err), apierrors.IsNotFound(err), apierrors.IsUnauthorized(err):
+			return fmt.Errorf("list %s: %w", gvr, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 30*time.Second)
+	}
+}
+
+// wake asks Run's refresher to re-read discovery soon; it never blocks.
+func (c *Catalog) wake() {
+	select {
+	case c.kick <- struct{}{}:
+	default: // a wake-up is already pending
+	}
+}
+
+// refreshLoop re-reads discovery after each wake-up until ctx ends.
+func (c *Catalog) refreshLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.kick:
+			c.settle(ctx)
+		}
+	}
+}
+
+// settle re-reads discovery after each of settleDelays until the catalog changes. Wake-ups that arrive
+// meanwhile are absorbed by the next re-read.
+func (c *Catalog) settle(ctx context.Context) {
+	for _, d := range settleDelays() {
+		timer := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C:
+		}
+		select {
+		case <-c.kick:
+		default:
+		}
+		changed, err := c.refresh(ctx)
+		if err == nil && changed {
+			return
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package discovery
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"k8s.io/cli-runtime/pkg/printers"
+)
+
+// OutputFormats are the values ResourcePrinter.Output accepts.
+var OutputFormats = []string{"", "wide", "name"}
+
+// ResourcePrinter writes resources exactly as `kubectl api-resources` does: a table through cli-runtime's
+// tab writer (NAME SHORTNAMES APIVERSION NAMESPACED KIND, plus VERBS CATEGORIES for "wide"), or one
+// "plural.group" per line for "name". A ResourcePrinter is a plain value, safe for concurrent use.
+type ResourcePrinter struct {
+	// Output is "" (table), "wide" or "name".
+	Output string
+	// NoHeaders leaves out the table's header line.
+	NoHeaders bool
+}
+
+// Validate rejects an output format kubectl api-resources does not print.
+func (p ResourcePrinter) Validate() error {
+	if !slices.Contains(OutputFormats, p.Output) {
+		return fmt.Errorf("--output %s is not available; use wide or name", p.Output)
+	}
+	return nil
+}
+
+// Print writes rs, in the given order, to w.
+func (p ResourcePrinter) Print(w io.Writer, rs []Resource) error {
+	if p.Output == "name" {
+		var b strings.Builder
+		for _, r := range rs {
+			b.WriteString(r.FullName())
+			b.WriteByte('\n')
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	tw := printers.GetNewTabWriter(w)
+	if !p.NoHeaders {
+		columns := []string{"NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"}
+		if p.Output == "wide" {
+			columns = append(columns, "VERBS", "CATEGORIES")
+		}
+		fmt.Fprintln(tw, strings.Join(columns, "\t"))
+	}
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s", r.Name, strings.Join(r.ShortNames, ","), r.APIVersion(), r.Namespaced, r.Kind)
+		if p.Output == "wide" {
+			fmt.Fprintf(tw, "\t%s\t%s", strings.Join(r.Verbs, ","), strings.Join(r.Categories, ","))
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
