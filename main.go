@@ -46,6 +46,7 @@ func newRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	flags.AddFlags(root.PersistentFlags())
 	addTUI(root, flags, streams)
 	root.AddCommand(newVersionCommand(flags, streams))
+	root.AddCommand(newAPIResourcesCommand(flags, streams))
 	return root
 }
 
