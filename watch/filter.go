@@ -11,8 +11,11 @@ import (
 // Filter keeps the rows a user asked for. The zero Filter keeps every row. Build one with ParseFilter;
 // a Filter is immutable and safe to use from any goroutine.
 type Filter struct {
-	text   string
-	re     *regexp.Regexp
+	text string
+	re   *regexp.Regexp
+	// lit is the lower-cased text when it is plain ASCII without regular-expression syntax; it is matched as a
+	// case-insensitive substring without the regexp engine (same result, several times faster).
+	lit    string
 	labels labels.Selector
 }
 
@@ -38,7 +41,51 @@ func ParseFilter(text string) (Filter, error) {
 	if err != nil {
 		return Filter{}, fmt.Errorf("invalid regular expression %q: %w", text, err)
 	}
-	return Filter{text: text, re: re}, nil
+	f := Filter{text: text, re: re}
+	if regexp.QuoteMeta(text) == text && isASCII(text) {
+		f.lit = strings.ToLower(text)
+	}
+	return f, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFoldASCII tells whether s contains lower (lower-case ASCII), ignoring ASCII case.
+func containsFoldASCII(s, lower string) bool {
+	n := len(lower)
+	if n == 0 {
+		return true
+	}
+	first, upper := lower[0], lower[0]
+	if first >= 'a' && first <= 'z' {
+		upper = first - 'a' + 'A'
+	}
+	for i := 0; i+n <= len(s); i++ {
+		if c := s[i]; c != first && c != upper {
+			continue
+		}
+		j := 1
+		for ; j < n; j++ {
+			c := s[i+j]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lower[j] {
+				break
+			}
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
 }
 
 // String returns the text the filter was parsed from.
@@ -52,6 +99,13 @@ func (f Filter) Match(row *Row) bool {
 	switch {
 	case f.labels != nil:
 		return f.labels.Matches(labels.Set(row.Labels))
+	case f.lit != "":
+		for _, cell := range row.Cells {
+			if containsFoldASCII(cell, f.lit) {
+				return true
+			}
+		}
+		return false
 	case f.re != nil:
 		for _, cell := range row.Cells {
 			if f.re.MatchString(cell) {

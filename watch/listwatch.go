@@ -2,11 +2,12 @@ package watch
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
+	jsoniter "github.com/json-iterator/go"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -79,11 +80,7 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 		return nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
 	}
 	defer body.Close()
-	t, err := decodeList(body)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
-	}
-	items, err := lw.conv.convert(t)
+	t, items, err := decodeList(body, lw.conv)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
 	}
@@ -110,7 +107,7 @@ func (lw *tableListWatch) WatchWithContext(ctx context.Context, opts metav1.List
 	if lw.connected != nil {
 		lw.connected()
 	}
-	dec := &tableWatchDecoder{body: body, dec: json.NewDecoder(body), conv: lw.conv}
+	dec := &tableWatchDecoder{body: body, iter: jsoniter.Parse(jsonAPI, body, 16<<10), conv: lw.conv}
 	reporter := apierrors.NewClientErrorReporter(http.StatusInternalServerError, "GET", "ClientWatchDecoding")
 	return watch.NewStreamWatcher(dec, reporter), nil
 }
@@ -131,7 +128,7 @@ func (lw *tableListWatch) IsWatchListSemanticsUnSupported() bool { return lw.noW
 // tableWatchDecoder decodes a watch stream of one-row Tables into rowObjects (watch.Decoder).
 type tableWatchDecoder struct {
 	body io.ReadCloser
-	dec  *json.Decoder
+	iter *jsoniter.Iterator
 	conv *converter
 }
 
@@ -143,8 +140,8 @@ type wireEvent struct {
 // Decode returns the next event.
 func (d *tableWatchDecoder) Decode() (watch.EventType, runtime.Object, error) {
 	var ev wireEvent
-	if err := d.dec.Decode(&ev); err != nil {
-		return "", nil, err
+	if d.iter.ReadVal(&ev); d.iter.Error != nil {
+		return "", nil, d.iter.Error
 	}
 	return d.conv.event(&ev)
 }
@@ -187,81 +184,84 @@ func (c *converter) event(ev *wireEvent) (watch.EventType, runtime.Object, error
 	return "", nil, fmt.Errorf("unknown watch event type %q", ev.Type)
 }
 
-// decodeList decodes a list response, streaming its rows (or items) one by one so the body is never held whole.
-func decodeList(r io.Reader) (*wireTable, error) {
-	dec := json.NewDecoder(r)
+// jsonAPI decodes server responses; json-iterator reads Tables several times faster than encoding/json and
+// decodes from a stream without holding the body.
+var jsonAPI = jsoniter.ConfigCompatibleWithStandardLibrary
+
+// decodeList decodes a list response into rows, converting each row as it is read, so that neither the body
+// nor the decoded wire rows are ever held whole. It returns the list's metadata; a Status yields its error.
+func decodeList(r io.Reader, conv *converter) (*wireTable, []*rowObject, error) {
+	iter := jsoniter.Parse(jsonAPI, r, 64<<10)
 	t := &wireTable{}
-	if err := expectDelim(dec, '{'); err != nil {
-		return nil, err
+	rows := []*rowObject{}
+	if iter.WhatIsNext() != jsoniter.ObjectValue {
+		return nil, nil, fmt.Errorf("list response is not a JSON object")
 	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := tok.(string)
+	for key := iter.ReadObject(); key != "" && iter.Error == nil; key = iter.ReadObject() {
 		switch key {
 		case "rows":
-			err = decodeArray(dec, func() error {
-				t.Rows = append(t.Rows, wireRow{})
-				return dec.Decode(&t.Rows[len(t.Rows)-1])
-			})
+			var wr wireRow
+			for iter.ReadArray() {
+				wr = wireRow{}
+				if iter.ReadVal(&wr); iter.Error != nil {
+					break
+				}
+				rows = append(rows, conv.tableRow(&wr.Object.Metadata, wr.Cells))
+			}
 		case "items":
+			conv.setColumns(plainColumnDefs, true)
 			t.Items = []wireObject{}
-			err = decodeArray(dec, func() error {
-				t.Items = append(t.Items, wireObject{})
-				return dec.Decode(&t.Items[len(t.Items)-1])
-			})
+			var wo wireObject
+			for iter.ReadArray() {
+				wo = wireObject{}
+				if iter.ReadVal(&wo); iter.Error != nil {
+					break
+				}
+				rows = append(rows, conv.plainRow(&wo.Metadata))
+			}
+		case "columnDefinitions":
+			if iter.ReadVal(&t.ColumnDefinitions); iter.Error == nil && len(t.ColumnDefinitions) > 0 {
+				conv.setColumns(t.ColumnDefinitions, false)
+			}
 		default:
-			err = decodeField(dec, t, key)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("decode %q: %w", key, err)
+			readField(iter, t, key)
 		}
 	}
-	return t, expectDelim(dec, '}')
-}
-
-// decodeField decodes the value of one top-level key into the matching field of t (others are skipped).
-func decodeField(dec *json.Decoder, t *wireTable, key string) error {
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return err
+	if iter.Error != nil && iter.Error != io.EOF {
+		return nil, nil, fmt.Errorf("decode: %w", iter.Error)
 	}
-	if raw == nil || string(raw) == "null" {
-		return nil
+	if st, ok := t.status(); ok {
+		return nil, nil, statusError(st)
 	}
-	b := make([]byte, 0, len(key)+len(raw)+5)
-	b = append(append(append(append(b, `{"`...), key...), `":`...), raw...)
-	return json.Unmarshal(append(b, '}'), t)
-}
-
-func decodeArray(dec *json.Decoder, each func() error) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if tok == nil {
-		return nil
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return fmt.Errorf("expected an array, got %v", tok)
-	}
-	for dec.More() {
-		if err := each(); err != nil {
-			return err
+	if !t.isTable() {
+		if t.Items == nil && !strings.HasSuffix(t.Kind, "List") {
+			return nil, nil, fmt.Errorf("unexpected %s %s in a list response", t.APIVersion, t.Kind)
 		}
+		conv.setColumns(plainColumnDefs, true)
 	}
-	return expectDelim(dec, ']')
+	return t, rows, nil
 }
 
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
+// readField reads the value of one top-level key into the matching field of t (others are skipped).
+func readField(iter *jsoniter.Iterator, t *wireTable, key string) {
+	switch key {
+	case "kind":
+		iter.ReadVal(&t.Kind)
+	case "apiVersion":
+		iter.ReadVal(&t.APIVersion)
+	case "metadata":
+		iter.ReadVal(&t.Metadata)
+	case "status":
+		iter.ReadVal(&t.Status)
+	case "message":
+		iter.ReadVal(&t.Message)
+	case "reason":
+		iter.ReadVal(&t.Reason)
+	case "details":
+		iter.ReadVal(&t.Details)
+	case "code":
+		iter.ReadVal(&t.Code)
+	default:
+		iter.Skip()
 	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		return fmt.Errorf("expected %v, got %v", want, tok)
-	}
-	return nil
 }

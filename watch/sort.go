@@ -118,7 +118,7 @@ func classify(s, typ string) sortKey {
 		}
 	default:
 		if n, d, ok := parseRatio(s); ok {
-			// Fraction first (less ready first), then the larger total.
+			// By fraction (less ready first), then by total.
 			f := 1.0
 			if d > 0 {
 				f = n / d

@@ -1,0 +1,158 @@
+package watch
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+const benchRows = 50000
+
+// podTableJSON returns a Table list of n pods as the server sends it with includeObject=Metadata.
+func podTableJSON(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"999999"},"columnDefinitions":[
+{"name":"Name","type":"string","format":"name","description":"Name must be unique within a namespace.","priority":0},
+{"name":"Ready","type":"string","format":"","description":"The aggregate readiness state of this pod for accepting traffic.","priority":0},
+{"name":"Status","type":"string","format":"","description":"The aggregate status of the containers in this pod.","priority":0},
+{"name":"Restarts","type":"string","format":"","description":"The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.","priority":0},
+{"name":"Age","type":"string","format":"","description":"CreationTimestamp is a timestamp representing the server time when this object was created.","priority":0},
+{"name":"IP","type":"string","format":"","description":"The IP address assigned to the pod","priority":1},
+{"name":"Node","type":"string","format":"","description":"The name of the node where the pod is running","priority":1},
+{"name":"Nominated Node","type":"string","format":"","description":"The name of the node where the pod is nominated","priority":1},
+{"name":"Readiness Gates","type":"string","format":"","description":"The readiness gates of the pod","priority":1}],"rows":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"cells":["bench-pod-%d","1/1","Running","0","12m","10.%d.%d.%d","kwok-node-%d","<none>","<none>"],`+
+			`"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"bench-pod-%d",`+
+			`"generateName":"bench-pod-","namespace":"bench","uid":"5b1c6f7e-0000-4000-8000-%012d","resourceVersion":"%d",`+
+			`"creationTimestamp":"2026-11-29T18:00:00Z","labels":{"app":"bench","pod-template-hash":"7d4b9c8f6"},`+
+			`"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"bench-7d4b9c8f6","uid":"aaaa","controller":true,"blockOwnerDeletion":true}],`+
+			`"managedFields":[{"manager":"kube-controller-manager","operation":"Update","apiVersion":"v1","time":"2026-11-29T18:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:generateName":{},"f:labels":{".":{},"f:app":{},"f:pod-template-hash":{}},"f:ownerReferences":{}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:image":{},"f:name":{}}}}}},`+
+			`{"manager":"kwok","operation":"Update","apiVersion":"v1","time":"2026-11-29T18:00:01Z","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:conditions":{},"f:phase":{},"f:podIP":{}}},"subresource":"status"}]}}}`,
+			i, i/65536, i/256%256, i%256, i%50, i, i, 1000+i)
+	}
+	b.WriteString(`]}`)
+	return b.Bytes()
+}
+
+// BenchmarkConvertList decodes and converts a 50k-row Table list (one op = the whole list).
+func BenchmarkConvertList(b *testing.B) {
+	body := podTableJSON(benchRows)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_, rows, err := decodeList(bytes.NewReader(body), newConverter(false, nil))
+		if err != nil || len(rows) != benchRows {
+			b.Fatal(err, len(rows))
+		}
+	}
+}
+
+func benchSource(b *testing.B) (*rowStore, []Column) {
+	body := podTableJSON(benchRows)
+	c := newConverter(false, nil)
+	_, rows, err := decodeList(bytes.NewReader(body), c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := newRowStore()
+	for _, r := range rows {
+		s.put(r.row)
+	}
+	return s, c.Columns()
+}
+
+// BenchmarkSortFull sorts 50k rows by the Name column (natural order) from scratch.
+func BenchmarkSortFull(b *testing.B) {
+	s, cols := benchSource(b)
+	all := s.since(0, false).all
+	for _, col := range []int{0, 4, 5} {
+		b.Run(cols[col].Name, func(b *testing.B) {
+			o := newRowOrder(Query{SortColumn: col}, cols)
+			for b.Loop() {
+				sortRows(all, o)
+			}
+		})
+	}
+}
+
+// BenchmarkFilter filters 50k rows with a substring, a regular expression and a label selector.
+func BenchmarkFilter(b *testing.B) {
+	s, _ := benchSource(b)
+	all := s.since(0, false).all
+	for _, text := range []string{"bench-pod-4999", "node-(3|4)$", "-l app=bench,pod-template-hash!=x"} {
+		f, err := ParseFilter(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(text, func(b *testing.B) {
+			for b.Loop() {
+				n := 0
+				for _, r := range all {
+					if f.Match(r) {
+						n++
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSnapshotAfterUpdate measures a Snapshot at 50k rows after one row changed (sorted by Name, and
+// filtered), against the full sort of BenchmarkSortFull.
+func BenchmarkSnapshotAfterUpdate(b *testing.B) {
+	for _, filter := range []string{"", "Running"} {
+		b.Run("filter="+filter, func(b *testing.B) {
+			s, cols := benchSource(b)
+			f, _ := ParseFilter(filter)
+			q := Query{SortColumn: 0, Filter: f}
+			var snaps snapshotter
+			snaps.snapshot(s, q, cols, 1)
+			i := 0
+			for b.Loop() {
+				i++
+				r, _ := s.get(fmt.Sprintf("bench/bench-pod-%d", i%benchRows))
+				c := *r
+				c.ResourceVersion = fmt.Sprint(2000000 + i)
+				s.put(&c)
+				if snap := snaps.snapshot(s, q, cols, 1); snap.Total != benchRows {
+					b.Fatal(snap.Total)
+				}
+			}
+		})
+	}
+}
+
+// TestBytesPerRow reports the heap held per converted row at 50k pods (run with -v; skipped in -short).
+func TestBytesPerRow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates a 50k-row list")
+	}
+	body := podTableJSON(benchRows)
+	defer runtime.KeepAlive(body)
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, rows, err := decodeList(bytes.NewReader(body), newConverter(false, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.KeepAlive(body)
+	s := newRowStore()
+	for _, r := range rows {
+		s.put(r.row)
+	}
+	rows = nil
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	per := float64(after.HeapAlloc-before.HeapAlloc) / benchRows
+	t.Logf("%.0f bytes per row (store map included) at %d rows; example cells %s", per, s.len(),
+		strings.Join(s.rows["bench/bench-pod-7"].Cells, " "))
+	runtime.KeepAlive(s)
+}

@@ -1,0 +1,64 @@
+package watch
+
+import "testing"
+
+func TestFilter(t *testing.T) {
+	r := &Row{Cells: []string{"web-7f9c", "1/1", "Running", "10.0.0.12"}, Labels: map[string]string{"app": "web", "tier": "front"}}
+	tests := []struct {
+		text    string
+		want    bool
+		wantErr bool
+	}{
+		{"", true, false},
+		{"  ", true, false},
+		{"web", true, false},
+		{"WEB-7F", true, false},
+		{"running", true, false},
+		{"pending", false, false},
+		{"10.0.0.12", true, false}, // regexp: dots match anything
+		{"^1/1$", true, false},
+		{"^web$", false, false},
+		{"run+ing|pending", true, false},
+		{"-l app=web", true, false},
+		{"-l app=web,tier!=front", false, false},
+		{"-l tier in (front,back)", true, false},
+		{"-l app", true, false},
+		{"-l !app", false, false},
+		{"-l app in (", false, true},
+		{"web(", false, true},
+		{"[", false, true},
+	}
+	for _, tt := range tests {
+		f, err := ParseFilter(tt.text)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("ParseFilter(%q) error %v, want error %v", tt.text, err, tt.wantErr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if got := f.Match(r); got != tt.want {
+			t.Errorf("ParseFilter(%q).Match = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestContainsFoldASCII(t *testing.T) {
+	tests := []struct {
+		s, sub string
+		want   bool
+	}{
+		{"Running", "run", true},
+		{"Running", "ning", true},
+		{"Running", "ningx", false},
+		{"abc", "", true},
+		{"", "a", false},
+		{"CrashLoopBackOff", "loopback", true},
+		{"ab", "abc", false},
+	}
+	for _, tt := range tests {
+		if got := containsFoldASCII(tt.s, tt.sub); got != tt.want {
+			t.Errorf("containsFoldASCII(%q, %q) = %v", tt.s, tt.sub, got)
+		}
+	}
+}
