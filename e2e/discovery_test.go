@@ -1,0 +1,375 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+
+	"kscope/discovery"
+)
+
+var (
+	crdGVR        = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	apiServiceGVR = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
+)
+
+// TestAPIResourcesMatchesKubectl runs kscope api-resources and kubectl api-resources with the same flags and
+// compares standard output byte for byte, and exit codes.
+func TestAPIResourcesMatchesKubectl(t *testing.T) {
+	flagSets := [][]string{
+		{},
+		{"-o", "wide"},
+		{"-o", "name"},
+		{"--namespaced=true"},
+		{"--namespaced=false"},
+		{"--namespaced=false", "-o", "wide"},
+		{"--api-group=apps"},
+		{"--api-group="},
+		{"--api-group=shop.example.com", "-o", "wide"},
+		{"--api-group=nothing.example.com"},
+		{"--verbs=list,watch"},
+		{"--verbs=create", "--namespaced=false"},
+		{"--categories=all"},
+		{"--categories=all", "-o", "name"},
+		{"--sort-by=name"},
+		{"--sort-by=kind", "-o", "wide"},
+		{"--sort-by=kind", "--no-headers"},
+		{"--no-headers"},
+		{"--no-headers", "-o", "wide", "--sort-by=name"},
+		{"--cached"},
+		{"--cached", "-o", "wide", "--namespaced=false"},
+	}
+	for _, flags := range flagSets {
+		t.Run(strings.Join(append([]string{"api-resources"}, flags...), " "), func(t *testing.T) {
+			args := append([]string{"api-resources"}, flags...)
+			// Other tests may add or remove CRDs meanwhile; a real difference persists over retries.
+			var diff string
+			for attempt := 0; attempt < 3; attempt++ {
+				want := runKubectl(t, args...)
+				got := runKscopeResult(t, args...)
+				if want.stdout == got.stdout && want.code == got.code {
+					if !strings.Contains(want.stdout, "pods") && !strings.Contains(strings.Join(flags, " "), "group") {
+						t.Fatalf("kubectl printed no pods row:\n%s", want.stdout)
+					}
+					return
+				}
+				diff = describeDiff(want, got)
+				time.Sleep(500 * time.Millisecond)
+			}
+			t.Error(diff)
+		})
+	}
+}
+
+// TestCatalogFollowsCRDs checks that a running Catalog lists a new CRD within 5 s of its creation, resolves
+// its names, and drops it within 5 s of its deletion.
+func TestCatalogFollowsCRDs(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cat := discovery.NewCatalog(configFlags(t, "admin", nil))
+	if err := cat.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	changed := make(chan struct{}, 1)
+	defer cat.Subscribe(func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})()
+	runCtx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); cat.Run(runCtx) }()
+	defer func() { stop(); wg.Wait() }()
+
+	// The seeded CRD resolves by short name, kind and plural.group; built-ins as kubectl resolves them.
+	for input, want := range map[string]string{
+		"wd": "widgets.shop.example.com", "Widget": "widgets.shop.example.com", "widgets.shop.example.com": "widgets.shop.example.com",
+		"deploy": "deployments.apps", "deployments.v1.apps": "deployments.apps", "po": "pods", "ev": "events",
+	} {
+		if r, err := cat.Resolve(input); err != nil || r.FullName() != want {
+			t.Errorf("Resolve(%q) = %q, %v; want %s", input, r.FullName(), err, want)
+		}
+	}
+	_, err := cat.Resolve("podz")
+	var nf *discovery.NotFoundError
+	if !errors.As(err, &nf) || !slices.Contains(nf.Suggestions, "pods") {
+		t.Errorf("Resolve(podz) = %v, want a NotFoundError suggesting pods", err)
+	}
+
+	group := "things-" + randomSuffix() + ".e2e.example.com"
+	dyn := dynamic.NewForConfigOrDie(restConfig(t, "admin"))
+	crd := thingCRD(group)
+	created := time.Now()
+	if _, err := dyn.Resource(crdGVR).Create(ctx, crd, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create CRD: %v", err)
+	}
+	t.Cleanup(func() { deleteIgnoringNotFound(t, dyn.Resource(crdGVR), crd.GetName()) })
+	waitForCatalog(t, cat, changed, created, func() bool { return hasResource(cat, group, "things") })
+	if r, err := cat.Resolve("thg." + group); err != nil || r.Kind != "Thing" || !r.Namespaced || r.Version != "v1" {
+		t.Errorf("Resolve(thg.%s) = %+v, %v", group, r, err)
+	}
+
+	deleted := time.Now()
+	if err := dyn.Resource(crdGVR).Delete(ctx, crd.GetName(), metav1.DeleteOptions{}); err != nil {
+		t.Fatalf("delete CRD: %v", err)
+	}
+	waitForCatalog(t, cat, changed, deleted, func() bool { return !hasResource(cat, group, "things") })
+}
+
+// TestAPIResourcesWithBrokenAPIService registers an APIService whose Service does not exist: kscope
+// api-resources still prints every other resource, fails like kubectl with the group named on stderr, and
+// Catalog.Unavailable names it.
+func TestAPIResourcesWithBrokenAPIService(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ns := testNamespace(t)
+	group := "broken-" + randomSuffix() + ".e2e.example.com"
+	gv := group + "/v1alpha1"
+	dyn := dynamic.NewForConfigOrDie(restConfig(t, "admin"))
+	svc := brokenAPIService(group, ns)
+	if _, err := dyn.Resource(apiServiceGVR).Create(ctx, svc, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create APIService: %v", err)
+	}
+	t.Cleanup(func() { deleteIgnoringNotFound(t, dyn.Resource(apiServiceGVR), svc.GetName()) })
+
+	// Wait until the aggregator reports the group-version as stale.
+	var want cmdResult
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		want = runKubectl(t, "api-resources")
+		if strings.Contains(want.stderr, gv) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("kubectl never reported %s as unavailable; exit %d, stderr:\n%s", gv, want.code, want.stderr)
+		}
+		time.Sleep(time.Second)
+	}
+	got := runKscopeResult(t, "api-resources")
+	t.Logf("kubectl exit %d, stderr:\n%s", want.code, want.stderr)
+	t.Logf("kscope exit %d, stderr:\n%s", got.code, got.stderr)
+	if got.stdout != want.stdout {
+		t.Errorf("stdout differs from kubectl's:\n%s", describeDiff(want, got))
+	}
+	for _, row := range []string{"\npods ", "\ndeployments ", "\nwidgets "} {
+		if !strings.Contains(got.stdout, row) {
+			t.Errorf("stdout lacks the %q row", strings.TrimSpace(row))
+		}
+	}
+	if got.code != want.code || got.code == 0 {
+		t.Errorf("exit code %d, kubectl's %d", got.code, want.code)
+	}
+	if line := errorLine(want.stderr); strings.TrimSpace(got.stderr) != line {
+		t.Errorf("stderr\n got %q\nwant %q (kubectl's error line)", strings.TrimSpace(got.stderr), line)
+	}
+
+	cat := discovery.NewCatalog(configFlags(t, "admin", nil))
+	if err := cat.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	unavailable := cat.Unavailable()
+	t.Logf("Catalog.Unavailable() = %#v", unavailable)
+	if !slices.ContainsFunc(unavailable, func(u discovery.Unavailable) bool { return u.GroupVersion == gv && u.Reason != "" }) {
+		t.Errorf("Unavailable() = %v, want %s with a reason", unavailable, gv)
+	}
+	if !hasResource(cat, "", "pods") || !hasResource(cat, "shop.example.com", "widgets") {
+		t.Error("the catalog lost resources of healthy groups")
+	}
+}
+
+// TestCatalogWithoutWatchPermission runs a Catalog as the viewer, who may read discovery but not list CRDs
+// or APIServices: it loads, and Run neither watches nor retries the refused requests.
+func TestCatalogWithoutWatchPermission(t *testing.T) {
+	var other atomic.Int64
+	var paths sync.Map
+	count := func(r *http.Request) {
+		if !isDiscoveryPath(r.URL.Path) {
+			other.Add(1)
+			paths.Store(r.Method+" "+r.URL.String(), true)
+		}
+	}
+	cat := discovery.NewCatalog(configFlags(t, "viewer", count))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := cat.Load(ctx); err != nil {
+		t.Fatalf("viewer Load: %v", err)
+	}
+	if !hasResource(cat, "", "pods") {
+		t.Fatal("viewer catalog lacks pods")
+	}
+	runCtx, stop := context.WithTimeout(ctx, 4*time.Second)
+	defer stop()
+	cat.Run(runCtx)
+	var seen []string
+	paths.Range(func(k, _ any) bool { seen = append(seen, k.(string)); return true })
+	t.Logf("non-discovery requests in 4 s of Run: %d %v", other.Load(), seen)
+	if n := other.Load(); n > 2 {
+		t.Errorf("Run made %d non-discovery requests in 4 s (want at most one refused probe per watched resource): %v", n, seen)
+	}
+}
+
+// configFlags returns kubectl-style flags for the devcluster context, with a private discovery cache; each
+// request is passed to observe when it is non-nil.
+func configFlags(t *testing.T, contextName string, observe func(*http.Request)) *genericclioptions.ConfigFlags {
+	f := genericclioptions.NewConfigFlags(true)
+	kc, cacheDir := kubeconfig(), t.TempDir()
+	f.KubeConfig, f.Context, f.CacheDir = &kc, &contextName, &cacheDir
+	if observe != nil {
+		f.WrapConfigFn = func(c *rest.Config) *rest.Config {
+			c.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+				return roundTripFunc(func(r *http.Request) (*http.Response, error) { observe(r); return rt.RoundTrip(r) })
+			})
+			return c
+		}
+	}
+	return f
+}
+
+// isDiscoveryPath tells whether p is a discovery document: /api, /apis, /version, /api/v1 or /apis/g/v.
+func isDiscoveryPath(p string) bool {
+	switch {
+	case p == "/api", p == "/apis", p == "/version", p == "/api/v1":
+		return true
+	case strings.HasPrefix(p, "/apis/"):
+		return strings.Count(p, "/") == 3
+	}
+	return false
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// waitForCatalog waits up to 5 s from since for cond, re-checking on each catalog notification.
+func waitForCatalog(t *testing.T, cat *discovery.Catalog, changed <-chan struct{}, since time.Time, cond func() bool) {
+	t.Helper()
+	deadline := time.NewTimer(time.Until(since.Add(5 * time.Second)))
+	defer deadline.Stop()
+	for !cond() {
+		select {
+		case <-changed:
+		case <-deadline.C:
+			t.Fatalf("catalog did not change within 5 s")
+		}
+	}
+	t.Logf("catalog changed %v after the API call", time.Since(since).Round(time.Millisecond))
+}
+
+func hasResource(cat *discovery.Catalog, group, name string) bool {
+	return slices.ContainsFunc(cat.Resources(), func(r discovery.Resource) bool { return r.Group == group && r.Name == name })
+}
+
+func thingCRD(group string) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1",
+		"kind":       "CustomResourceDefinition",
+		"metadata":   map[string]any{"name": "things." + group},
+		"spec": map[string]any{
+			"group": group,
+			"scope": "Namespaced",
+			"names": map[string]any{"plural": "things", "singular": "thing", "kind": "Thing", "shortNames": []any{"thg"}},
+			"versions": []any{map[string]any{
+				"name": "v1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}},
+			}},
+		},
+	}}
+}
+
+func brokenAPIService(group, namespace string) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiregistration.k8s.io/v1",
+		"kind":       "APIService",
+		"metadata":   map[string]any{"name": "v1alpha1." + group},
+		"spec": map[string]any{
+			"group": group, "version": "v1alpha1",
+			"service":               map[string]any{"namespace": namespace, "name": "missing", "port": int64(443)},
+			"groupPriorityMinimum":  int64(1000),
+			"versionPriority":       int64(15),
+			"insecureSkipTLSVerify": true,
+		},
+	}}
+}
+
+func deleteIgnoringNotFound(t *testing.T, client dynamic.ResourceInterface, name string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := client.Delete(ctx, name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		t.Errorf("delete %s: %v", name, err)
+	}
+}
+
+// cmdResult is one run of a command.
+type cmdResult struct {
+	stdout, stderr string
+	code           int
+}
+
+// runKubectl runs kubectl against the devcluster; unlike kubectl(), a non-zero exit is a result, not a failure.
+func runKubectl(t *testing.T, args ...string) cmdResult {
+	t.Helper()
+	cmd := exec.Command("kubectl", append([]string{"--kubeconfig", kubeconfig()}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		t.Fatalf("run kubectl: %v", err)
+	}
+	return cmdResult{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
+}
+
+func runKscopeResult(t *testing.T, args ...string) cmdResult {
+	t.Helper()
+	stdout, stderr, code := runKscope(t, args...)
+	return cmdResult{stdout, stderr, code}
+}
+
+// errorLine returns kubectl's "error: …" line from its stderr (klog lines aside).
+func errorLine(stderr string) string {
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(line, "error: ") {
+			return line
+		}
+	}
+	return ""
+}
+
+// describeDiff shows the first differing line of two outputs and both exit codes.
+func describeDiff(want, got cmdResult) string {
+	w, g := strings.Split(want.stdout, "\n"), strings.Split(got.stdout, "\n")
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return fmt.Sprintf("line %d:\n kubectl: %q\n  kscope: %q\nexit codes: kubectl %d, kscope %d\nkscope stderr: %s",
+				i+1, wl, gl, want.code, got.code, got.stderr)
+		}
+	}
+	return fmt.Sprintf("exit codes: kubectl %d, kscope %d\nkubectl stderr: %s\nkscope stderr: %s", want.code, got.code, want.stderr, got.stderr)
+}
