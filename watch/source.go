@@ -114,6 +114,14 @@ func (s *Source) Stop() {
 	s.store.clear()
 }
 
+// Done returns a channel that is closed once the informer has stopped (after Stop, when the Start context
+// ends, or on a terminal error). Before Start it returns nil.
+func (s *Source) Done() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.done
+}
+
 // State returns the current phase and error.
 func (s *Source) State() State {
 	s.mu.Lock()

@@ -1,0 +1,654 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"kscope/watch"
+)
+
+// startSource starts a Source for spec and waits until it is synced; it is stopped when t ends.
+func startSource(t *testing.T, cfg *rest.Config, spec watch.Spec) *watch.Source {
+	t.Helper()
+	src, err := watch.NewSource(cfg, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Start(context.Background())
+	t.Cleanup(src.Stop)
+	waitPhase(t, src, watch.Synced, 60*time.Second)
+	return src
+}
+
+// waitPhase waits until src reaches phase, failing t after timeout or on another terminal phase.
+func waitPhase(t *testing.T, src *watch.Source, phase watch.Phase, timeout time.Duration) watch.State {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		st := src.State()
+		if st.Phase == phase {
+			return st
+		}
+		if st.Phase.Terminal() {
+			t.Fatalf("%s: state %s (%s), want %s", src.Spec().GVR.Resource, st.Phase, st.Message, phase)
+		}
+		select {
+		case <-src.Notify():
+		case <-time.After(50 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("%s: state %s (%v) after %v, want %s", src.Spec().GVR.Resource, st.Phase, st.Err, timeout, phase)
+		}
+	}
+}
+
+// timeColumns are the columns whose text the server computes from the clock at print time: kubectl's output
+// and the watched rows were printed at different moments, so these are compared as ages within a tolerance.
+var timeColumns = map[string]bool{"AGE": true, "LAST SEEN": true, "FIRST SEEN": true, "LAST SCHEDULE": true,
+	"DURATION": true}
+
+// kubectlTable parses `kubectl get` output into its header and rows of cells, cutting each line at the start
+// positions of the expected headers (cells are left-aligned under their header by kubectl's tabwriter).
+func kubectlTable(t *testing.T, out string, headers []string) [][]string {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) == "" {
+		return nil
+	}
+	head := []rune(lines[0])
+	starts := make([]int, len(headers))
+	from := 0
+	for i, h := range headers {
+		idx := strings.Index(string(head[from:]), h)
+		if idx < 0 {
+			t.Fatalf("header %q not found in kubectl header %q (want %q)", h, lines[0], headers)
+		}
+		starts[i] = from + len([]rune(string(head[from:])[:idx]))
+		from = starts[i] + len([]rune(h))
+	}
+	if got := strings.Join(strings.Fields(lines[0]), " "); got != strings.Join(strings.Fields(strings.Join(headers, " ")), " ") {
+		t.Fatalf("kubectl header %q, want columns %q", lines[0], headers)
+	}
+	var rows [][]string
+	for _, line := range lines[1:] {
+		l := []rune(line)
+		cells := make([]string, len(headers))
+		for i, s := range starts {
+			end := len(l)
+			if i+1 < len(starts) {
+				end = min(starts[i+1], len(l))
+			}
+			if s < len(l) {
+				cells[i] = strings.TrimSpace(string(l[s:end]))
+			}
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
+// visible returns the columns kubectl shows (wide: all) as upper-case headers, and their indexes.
+func visible(cols []watch.Column, wide bool) ([]string, []int) {
+	var names []string
+	var idx []int
+	for i, c := range cols {
+		if c.Priority == 0 || wide {
+			names = append(names, strings.ToUpper(c.Name))
+			idx = append(idx, i)
+		}
+	}
+	return names, idx
+}
+
+// sameCell compares one cell; time columns may differ by the time between the two prints.
+func sameCell(header, a, b string) bool {
+	if a == b {
+		return true
+	}
+	if !timeColumns[header] {
+		return false
+	}
+	da, errA := parseAge(a)
+	db, errB := parseAge(b)
+	if errA != nil || errB != nil {
+		return false
+	}
+	diff := (da - db).Abs()
+	return diff <= 5*time.Second || diff <= max(da, db)/10
+}
+
+// parseAge parses kubectl's age format ("45s", "5m10s", "2d4h", "1y30d").
+func parseAge(s string) (time.Duration, error) {
+	units := map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour,
+		'y': 365 * 24 * time.Hour}
+	var total time.Duration
+	n, digits := 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			n, digits = n*10+int(c-'0'), digits+1
+			continue
+		}
+		u, ok := units[c]
+		if !ok || digits == 0 {
+			return 0, fmt.Errorf("not an age: %q", s)
+		}
+		total += time.Duration(n) * u
+		n, digits = 0, 0
+	}
+	if digits != 0 || s == "" {
+		return 0, fmt.Errorf("not an age: %q", s)
+	}
+	return total, nil
+}
+
+type cellsCase struct {
+	resource   string
+	gvr        schema.GroupVersionResource
+	namespaced bool
+	namespace  string // "" with namespaced: all namespaces (-A)
+}
+
+func TestWatchCellsMatchKubectl(t *testing.T) {
+	cfg := restConfig(t, "admin")
+	core := func(r string) schema.GroupVersionResource { return schema.GroupVersionResource{Version: "v1", Resource: r} }
+	deploy := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	widgets := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "widgets"}
+	var cases []cellsCase
+	for _, c := range []cellsCase{
+		{"pods", core("pods"), true, ""}, {"deployments", deploy, true, ""}, {"services", core("services"), true, ""},
+		{"configmaps", core("configmaps"), true, ""}, {"events", core("events"), true, ""},
+		{"widgets.shop.example.com", widgets, true, ""},
+	} {
+		ns := c
+		ns.namespace = "shop"
+		cases = append(cases, ns, c)
+	}
+	cases = append(cases, cellsCase{"nodes", core("nodes"), false, ""})
+	for _, c := range cases {
+		name := c.resource + "/" + c.namespace
+		if c.namespaced && c.namespace == "" {
+			name = c.resource + "/all"
+		}
+		t.Run(name, func(t *testing.T) {
+			src := startSource(t, cfg, watch.Spec{GVR: c.gvr, Namespaced: c.namespaced, Namespace: c.namespace})
+			for _, wide := range []bool{false, true} {
+				compareWithKubectl(t, src, c, wide)
+			}
+		})
+	}
+}
+
+// compareWithKubectl compares the source's rows with kubectl's output, retrying while the cluster changes.
+func compareWithKubectl(t *testing.T, src *watch.Source, c cellsCase, wide bool) {
+	t.Helper()
+	args := []string{"get", c.resource}
+	switch {
+	case c.namespaced && c.namespace == "":
+		args = append(args, "-A")
+	case c.namespaced:
+		args = append(args, "-n", c.namespace)
+	}
+	if wide {
+		args = append(args, "-o", "wide")
+	}
+	var problem string
+	for attempt := 0; attempt < 5; attempt++ {
+		if attempt > 0 {
+			time.Sleep(time.Second)
+		}
+		out := kubectl(t, args...)
+		headers, idx := visible(src.Columns(), wide)
+		if len(headers) == 0 {
+			problem = "no columns"
+			continue
+		}
+		want := kubectlTable(t, out, headers)
+		snap := src.Snapshot(watch.Query{SortColumn: -1})
+		var got [][]string
+		for _, r := range snap.Rows {
+			cells := make([]string, len(idx))
+			for i, j := range idx {
+				cells[i] = r.Cells[j]
+			}
+			got = append(got, cells)
+		}
+		if problem = diffTables(headers, got, want); problem == "" {
+			t.Logf("kubectl %s: %d rows × %d columns equal", strings.Join(args, " "), len(want), len(headers))
+			return
+		}
+	}
+	t.Errorf("kubectl %s: %s", strings.Join(args, " "), problem)
+}
+
+// diffTables compares two tables as multisets of rows, matching time columns loosely.
+func diffTables(headers []string, got, want [][]string) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d rows, kubectl shows %d", len(got), len(want))
+	}
+	mask := func(rows [][]string) []string {
+		var out []string
+		for _, r := range rows {
+			var parts []string
+			for i, c := range r {
+				if timeColumns[headers[i]] {
+					c = "~"
+				}
+				parts = append(parts, c)
+			}
+			out = append(out, strings.Join(parts, "\t"))
+		}
+		slices.Sort(out)
+		return out
+	}
+	g, w := mask(got), mask(want)
+	for i := range g {
+		if g[i] != w[i] {
+			return fmt.Sprintf("row differs:\n got  %q\n want %q", g[i], w[i])
+		}
+	}
+	// Time columns: compare row by row in the same masked order.
+	byKey := map[string][][]string{}
+	for _, r := range want {
+		k := maskedKey(headers, r)
+		byKey[k] = append(byKey[k], r)
+	}
+	for _, r := range got {
+		k := maskedKey(headers, r)
+		ok := false
+		for _, cand := range byKey[k] {
+			same := true
+			for i := range r {
+				if !sameCell(headers[i], r[i], cand[i]) {
+					same = false
+				}
+			}
+			ok = ok || same
+		}
+		if !ok {
+			return fmt.Sprintf("time cells differ beyond tolerance: got %q, kubectl %q", r, byKey[k])
+		}
+	}
+	return ""
+}
+
+func maskedKey(headers, r []string) string {
+	var parts []string
+	for i, c := range r {
+		if !timeColumns[headers[i]] {
+			parts = append(parts, c)
+		}
+	}
+	return strings.Join(parts, "\t")
+}
+
+// TestWatchChurn makes 1000 creates, updates and deletes while watching; the rows must end equal to the
+// server's state (names and resourceVersions).
+func TestWatchChurn(t *testing.T) {
+	ns := testNamespace(t)
+	cfg := restConfig(t, "admin")
+	cs := kubernetes.NewForConfigOrDie(withQPS(cfg))
+	src := startSource(t, cfg, watch.Spec{GVR: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+		Namespaced: true, Namespace: ns})
+	ctx := context.Background()
+	const n = 400 // 400 creates + 400 updates + 200 deletes
+	ops := make(chan func() error, 3*n)
+	for i := 0; i < n; i++ {
+		ops <- func() error {
+			_, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{
+				ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("churn-%d", i), Labels: map[string]string{"round": "0"}},
+				Data:       map[string]string{"v": "0"}}, metav1.CreateOptions{})
+			return err
+		}
+	}
+	runParallel(t, ops, 16)
+	for i := 0; i < n; i++ {
+		ops <- func() error {
+			cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, fmt.Sprintf("churn-%d", i), metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			cm.Data["v"] = "1"
+			_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+			return err
+		}
+		if i%2 == 0 {
+			ops <- func() error {
+				return cs.CoreV1().ConfigMaps(ns).Delete(ctx, fmt.Sprintf("churn-%d", i), metav1.DeleteOptions{})
+			}
+		}
+	}
+	runParallel(t, ops, 16)
+
+	list, err := cs.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, cm := range list.Items {
+		want[ns+"/"+cm.Name] = cm.ResourceVersion
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got := map[string]string{}
+		for _, r := range src.Snapshot(watch.Query{SortColumn: -1}).Rows {
+			got[r.Key] = r.ResourceVersion
+		}
+		diff := mapDiff(got, want)
+		if diff == "" {
+			t.Logf("%d rows equal the server's state after 1000 changes", len(got))
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("rows differ from the server after 30s: %s", diff)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if st := src.State(); st.Phase != watch.Synced {
+		t.Errorf("state %s after churn", st.Phase)
+	}
+}
+
+func withQPS(cfg *rest.Config) *rest.Config {
+	c := rest.CopyConfig(cfg)
+	c.QPS, c.Burst = 500, 1000
+	return c
+}
+
+func runParallel(t *testing.T, ops chan func() error, workers int) {
+	t.Helper()
+	close(ops)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for op := range ops {
+				if err := op(); err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatalf("%d operations failed, first: %v", len(errs), errs[0])
+	}
+}
+
+func mapDiff(got, want map[string]string) string {
+	var d []string
+	for k, v := range want {
+		if g, ok := got[k]; !ok {
+			d = append(d, "missing "+k)
+		} else if g != v {
+			d = append(d, fmt.Sprintf("%s rv %s, server %s", k, g, v))
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			d = append(d, "extra "+k)
+		}
+	}
+	if len(d) > 5 {
+		d = append(d[:5], fmt.Sprintf("… %d differences", len(d)))
+	}
+	return strings.Join(d, "; ")
+}
+
+// TestWatchSelectors checks that label and field selectors are applied by the server.
+func TestWatchSelectors(t *testing.T) {
+	ns := testNamespace(t)
+	cfg := restConfig(t, "admin")
+	cs := kubernetes.NewForConfigOrDie(cfg)
+	ctx := context.Background()
+	for i, app := range []string{"a", "a", "b", "a", "b"} {
+		_, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+			Name: fmt.Sprintf("sel-%d", i), Labels: map[string]string{"app": app}}}, metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	gvr := schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	tests := []struct {
+		label, field string
+		want         []string
+	}{
+		{"app=a", "", []string{"sel-0", "sel-1", "sel-3"}},
+		{"app!=a", "", []string{"kube-root-ca.crt", "sel-2", "sel-4"}},
+		{"", "metadata.name=sel-4", []string{"sel-4"}},
+		{"app=b", "metadata.name!=sel-2", []string{"sel-4"}},
+	}
+	for _, tt := range tests {
+		src := startSource(t, cfg, watch.Spec{GVR: gvr, Namespaced: true, Namespace: ns,
+			LabelSelector: tt.label, FieldSelector: tt.field})
+		var got []string
+		for _, r := range src.Snapshot(watch.Query{SortColumn: -1}).Rows {
+			got = append(got, r.Name)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("-l %q --field-selector %q: rows %q, want %q", tt.label, tt.field, got, tt.want)
+		}
+		src.Stop()
+	}
+	// A change that leaves the selection removes the row live.
+	src := startSource(t, cfg, watch.Spec{GVR: gvr, Namespaced: true, Namespace: ns, LabelSelector: "app=a"})
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, "sel-0", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm.Labels["app"] = "c"
+	if _, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "sel-0 leaves the app=a view", func() bool {
+		_, ok := src.Row(ns + "/sel-0")
+		return !ok
+	})
+}
+
+func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting until %s", timeout, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestWatchForbidden: a user without rights gets the Forbidden state with the server's message within 2 s,
+// and the informer stops.
+func TestWatchForbidden(t *testing.T) {
+	src, err := watch.NewSource(restConfig(t, "viewer"), watch.Spec{
+		GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Namespaced: true, Namespace: "shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	src.Start(context.Background())
+	defer src.Stop()
+	select {
+	case <-src.Done():
+	case <-time.After(2 * time.Second):
+		t.Fatalf("informer still running after 2s; state %s %v", src.State().Phase, src.State().Err)
+	}
+	st := src.State()
+	if st.Phase != watch.Forbidden {
+		t.Fatalf("state %s (%v), want forbidden", st.Phase, st.Err)
+	}
+	want := `pods is forbidden: User "viewer" cannot list resource "pods" in API group "" in the namespace "shop"`
+	if st.Message != want {
+		t.Errorf("message %q, want the server's %q", st.Message, want)
+	}
+	t.Logf("forbidden after %v: %s", time.Since(start).Round(time.Millisecond), st.Message)
+}
+
+// TestWatchCRDDeleted: deleting the CRD of a watched resource ends in NotFound and stops the informer.
+func TestWatchCRDDeleted(t *testing.T) {
+	cfg := restConfig(t, "admin")
+	dyn := dynamic.NewForConfigOrDie(cfg)
+	ctx := context.Background()
+	group := "e2e" + randomSuffix() + ".example.com"
+	crdGVR := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	crd := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "gizmos." + group},
+		"spec": map[string]any{
+			"group": group, "scope": "Namespaced",
+			"names": map[string]any{"plural": "gizmos", "singular": "gizmo", "kind": "Gizmo", "listKind": "GizmoList"},
+			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object",
+					"x-kubernetes-preserve-unknown-fields": true}}}},
+		},
+	}}
+	if _, err := dyn.Resource(crdGVR).Create(ctx, crd, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = dyn.Resource(crdGVR).Delete(context.Background(), "gizmos."+group, metav1.DeleteOptions{}) })
+	ns := testNamespace(t)
+	gvr := schema.GroupVersionResource{Group: group, Version: "v1", Resource: "gizmos"}
+	waitFor(t, 30*time.Second, "the CRD is served", func() bool {
+		_, err := dyn.Resource(gvr).Namespace(ns).Create(ctx, &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": group + "/v1", "kind": "Gizmo", "metadata": map[string]any{"name": "g1"}}}, metav1.CreateOptions{})
+		return err == nil
+	})
+	src := startSource(t, cfg, watch.Spec{GVR: gvr, Namespaced: true, Namespace: ns})
+	if _, ok := src.Row(ns + "/g1"); !ok {
+		t.Fatalf("row g1 missing; rows %d", src.Len())
+	}
+	if err := dyn.Resource(crdGVR).Delete(ctx, "gizmos."+group, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-src.Done():
+	case <-time.After(60 * time.Second):
+		t.Fatalf("informer still running 60s after the CRD was deleted; state %s %v", src.State().Phase, src.State().Err)
+	}
+	if st := src.State(); st.Phase != watch.NotFound {
+		t.Fatalf("state %s (%v), want not found", st.Phase, st.Err)
+	} else {
+		t.Logf("after CRD deletion: %s: %s", st.Phase, st.Message)
+	}
+}
+
+// TestWatchStopReleasesGoroutines: after Stop, the goroutine count returns to its baseline.
+func TestWatchStopReleasesGoroutines(t *testing.T) {
+	cfg := restConfig(t, "admin")
+	pods := watch.Spec{GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Namespaced: true}
+	// Warm up the shared HTTP transport (its connection goroutines outlive any one Source).
+	warm, _ := watch.NewSource(cfg, pods)
+	warm.Start(context.Background())
+	waitPhase(t, warm, watch.Synced, 60*time.Second)
+	warm.Stop()
+	baseline := settledGoroutines(0)
+	var srcs []*watch.Source
+	for _, r := range []string{"pods", "configmaps", "services"} {
+		s, err := watch.NewSource(cfg, watch.Spec{GVR: schema.GroupVersionResource{Version: "v1", Resource: r}, Namespaced: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Start(context.Background())
+		waitPhase(t, s, watch.Synced, 60*time.Second)
+		srcs = append(srcs, s)
+	}
+	running := runtime.NumGoroutine()
+	for _, s := range srcs {
+		s.Stop()
+		s.Stop() // idempotent
+	}
+	if after := settledGoroutines(baseline); after > baseline {
+		t.Fatalf("goroutines: baseline %d, with 3 sources %d, after Stop %d", baseline, running, after)
+	} else {
+		t.Logf("goroutines: baseline %d, with 3 sources %d, after Stop %d", baseline, running, after)
+	}
+	for _, s := range srcs {
+		if st := s.State(); st.Phase != watch.Stopped {
+			t.Errorf("state after Stop: %s", st.Phase)
+		}
+	}
+}
+
+// settledGoroutines waits up to 5 s for the goroutine count to drop to target (0: until it stops changing).
+func settledGoroutines(target int) int {
+	n := runtime.NumGoroutine()
+	for i := 0; i < 50; i++ {
+		time.Sleep(100 * time.Millisecond)
+		m := runtime.NumGoroutine()
+		if (target > 0 && m <= target) || (target == 0 && m == n && i > 5) {
+			return m
+		}
+		n = m
+	}
+	return n
+}
+
+// TestWatchObject follows one ConfigMap through an update and its deletion.
+func TestWatchObject(t *testing.T) {
+	ns := testNamespace(t)
+	cfg := restConfig(t, "admin")
+	cs := kubernetes.NewForConfigOrDie(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cm, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "one"},
+		Data: map[string]string{"v": "0"}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := watch.WatchObject(ctx, dynamic.NewForConfigOrDie(cfg),
+		schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, ns, "one")
+	next := func(what string, ok func(watch.ObjectEvent) bool) {
+		t.Helper()
+		timeout := time.After(10 * time.Second)
+		for {
+			select {
+			case ev := <-events:
+				if ev.Err != nil {
+					t.Fatalf("%s: %v", what, ev.Err)
+				}
+				if ok(ev) {
+					return
+				}
+			case <-timeout:
+				t.Fatalf("timed out waiting for %s", what)
+			}
+		}
+	}
+	next("the object", func(ev watch.ObjectEvent) bool { return ev.Object.GetResourceVersion() == cm.ResourceVersion })
+	cm.Data["v"] = "1"
+	up, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next("the update", func(ev watch.ObjectEvent) bool {
+		v, _, _ := unstructured.NestedString(ev.Object.Object, "data", "v")
+		return ev.Object.GetResourceVersion() == up.ResourceVersion && v == "1" && !ev.Deleted
+	})
+	if err := cs.CoreV1().ConfigMaps(ns).Delete(ctx, "one", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	next("the deletion", func(ev watch.ObjectEvent) bool { return ev.Deleted && ev.Object.GetName() == "one" })
+	cancel()
+	for range events { // closed when ctx ends
+	}
+}
