@@ -166,7 +166,9 @@ type cellsCase struct {
 
 func TestWatchCellsMatchKubectl(t *testing.T) {
 	cfg := restConfig(t, "admin")
-	core := func(r string) schema.GroupVersionResource { return schema.GroupVersionResource{Version: "v1", Resource: r} }
+	core := func(r string) schema.GroupVersionResource {
+		return schema.GroupVersionResource{Version: "v1", Resource: r}
+	}
 	deploy := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 	widgets := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "widgets"}
 	var cases []cellsCase
