@@ -2,11 +2,14 @@ package watch
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	jsoniter "github.com/json-iterator/go"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/watch"
 )
@@ -204,5 +207,36 @@ func TestFormatAge(t *testing.T) {
 		if got := FormatAge(tt.d); got != tt.want {
 			t.Errorf("FormatAge(%v) = %q, want %q", tt.d, got, tt.want)
 		}
+	}
+}
+
+// TestWatchDecoderStream decodes a stream of watch events as the server writes them, up to its end.
+func TestWatchDecoderStream(t *testing.T) {
+	one := podTable[:strings.Index(podTable, `,
+ {"cells":["web-2"`)] + `]}`
+	stream := `{"type":"ADDED","object":` + one + "}\n" +
+		`{"type":"DELETED","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{},"rows":[{"cells":["web-1","1/1",0,"5m","10.0.0.1"],"object":{"metadata":{"name":"web-1","namespace":"shop","resourceVersion":"150"}}}]}}` + "\n" +
+		`{"type":"BOOKMARK","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{},"rows":[{"cells":null,"object":{"metadata":{"resourceVersion":"160"}}}]}}` + "\n"
+	d := &tableWatchDecoder{body: io.NopCloser(strings.NewReader(stream)),
+		iter: jsoniter.Parse(jsonAPI, strings.NewReader(stream), 64), conv: newConverter(true, nil)}
+	var got []string
+	for {
+		typ, obj, err := d.Decode()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := obj.(*rowObject)
+		got = append(got, fmt.Sprintf("%s %s %s %v", typ, o.row.Key, o.row.ResourceVersion, o.row.Cells))
+	}
+	want := []string{
+		"ADDED shop/web-1 101 [shop web-1 1/1 0 5m 10.0.0.1]",
+		"DELETED shop/web-1 150 [shop web-1 1/1 0 5m 10.0.0.1]",
+		"BOOKMARK  160 []",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events\n%q\nwant\n%q", got, want)
 	}
 }

@@ -139,6 +139,12 @@ type wireEvent struct {
 
 // Decode returns the next event.
 func (d *tableWatchDecoder) Decode() (watch.EventType, runtime.Object, error) {
+	if next := d.iter.WhatIsNext(); next != jsoniter.ObjectValue {
+		if d.iter.Error != nil {
+			return "", nil, d.iter.Error // io.EOF when the server ended the watch
+		}
+		return "", nil, fmt.Errorf("watch stream: expected an event object")
+	}
 	var ev wireEvent
 	if d.iter.ReadVal(&ev); d.iter.Error != nil {
 		return "", nil, d.iter.Error
