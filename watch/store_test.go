@@ -145,3 +145,56 @@ func checkPatches(t *testing.T, q Query) {
 		prev, prevRows = got, slices.Clone(got.Rows)
 	}
 }
+
+// TestStoreConcurrent writes rows while other goroutines take snapshots and drain changes (run with -race).
+func TestStoreConcurrent(t *testing.T) {
+	store := newRowStore()
+	var snaps snapshotter
+	rows := testRows(2000)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i, r := range rows {
+			store.put(r)
+			if i%3 == 0 {
+				store.remove(rows[i/2].Key, nil)
+			}
+		}
+	}()
+	f, _ := ParseFilter("Running")
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		for _, q := range []Query{{SortColumn: 0}, {SortColumn: 4, Descending: true, Filter: f}} {
+			s := snaps.snapshot(store, q, testColumns, 1)
+			if !slices.IsSortedFunc(s.Rows, newRowOrder(q, testColumns).compare) {
+				t.Fatal("snapshot not sorted")
+			}
+		}
+		store.drain()
+	}
+	if got := snaps.snapshot(store, Query{SortColumn: -1}, testColumns, 1); got.Total != store.len() {
+		t.Fatalf("final snapshot %d rows, store %d", got.Total, store.len())
+	}
+}
+
+func TestRowObjectMeta(t *testing.T) {
+	r := &Row{Key: "ns/a", Namespace: "ns", Name: "a", UID: "u", ResourceVersion: "3", Labels: map[string]string{"x": "y"}}
+	o := &rowObject{row: r}
+	if o.GetName() != "a" || o.GetNamespace() != "ns" || o.GetUID() != "u" || o.GetResourceVersion() != "3" ||
+		o.GetLabels()["x"] != "y" {
+		t.Fatalf("getters: %+v", o)
+	}
+	o.SetName("b")
+	if o.row == r || r.Name != "a" || o.row.Key != "ns/b" {
+		t.Fatalf("SetName must copy the row: old %+v new %+v", r, o.row)
+	}
+	c := o.DeepCopyObject().(*rowObject)
+	c.SetResourceVersion("9")
+	if o.GetResourceVersion() != "3" || c.GetResourceVersion() != "9" {
+		t.Fatal("DeepCopyObject shares state")
+	}
+}
