@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// seedPods creates n pods named scale-NNNNNN in namespace, bound directly to the fake nodes (no scheduling
+// round-trip), with parallel creates. Existing pods are kept, so a second run tops up to n.
+func seedPods(ctx context.Context, cc *clusterClients, namespace string, n, workers int) error {
+	start := time.Now()
+	_, err := cc.typed.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("create namespace %s: %w", namespace, err)
+	}
+	if err := waitDefaultServiceAccount(ctx, cc, namespace); err != nil {
+		return err
+	}
+	nodes, err := cc.typed.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: "type=kwok"})
+	if err != nil || len(nodes.Items) == 0 {
+		return fmt.Errorf("list fake nodes (is the cluster up?): %v", err)
+	}
+	var next, created atomic.Int64
+	var firstErr error
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(n) || ctx.Err() != nil {
+					return
+				}
+				pod := scalePod(namespace, int(i), nodes.Items[int(i)%len(nodes.Items)].Name)
+				_, err := cc.typed.CoreV1().Pods(namespace).Create(ctx, pod, metav1.CreateOptions{})
+				switch {
+				case err == nil:
+					created.Add(1)
+				case apierrors.IsAlreadyExists(err):
+				default:
+					once.Do(func() { firstErr = fmt.Errorf("create pod %s: %w", pod.Name, err) })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	elapsed := time.Since(start)
+	fmt.Fprintf(os.Stderr, "devcluster: %d pods in %s (%d created) in %s (%.0f/s)\n", n, namespace, created.Load(),
+		elapsed.Round(100*time.Millisecond), float64(created.Load())/elapsed.Seconds())
+	return nil
+}
+
+func scalePod(namespace string, i int, node string) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: fmt.Sprintf("scale-%06d", i), Namespace: namespace,
+			Labels: map[string]string{"app": "scale", "shard": fmt.Sprintf("s%02d", i%16)},
+		},
+		Spec: corev1.PodSpec{
+			NodeName:   node,
+			Containers: []corev1.Container{{Name: "app", Image: "registry.example.com/scale:1.0"}},
+		},
+	}
+}
+
+func waitDefaultServiceAccount(ctx context.Context, cc *clusterClients, namespace string) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		_, err := cc.typed.CoreV1().ServiceAccounts(namespace).Get(ctx, "default", metav1.GetOptions{})
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("namespace %s has no default ServiceAccount after 60s (is kube-controller-manager running?)", namespace)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// startProcess starts bin with args in the background, detached from this process, logging to the
+// component's log file and recording its pid. It returns the pid.
+func startProcess(l layout, component string, args ...string) (int, error) {
+	logPath := l.logFile(component)
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+		return 0, err
+	}
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	defer logFile.Close()
+	cmd := exec.Command(l.bin(component), args...)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("start %s: %w", component, err)
+	}
+	pid := cmd.Process.Pid
+	_ = cmd.Process.Release()
+	if err := os.WriteFile(pidFile(l, component), []byte(strconv.Itoa(pid)), 0o644); err != nil {
+		return 0, err
+	}
+	return pid, nil
+}
+
+func pidFile(l layout, component string) string { return l.state(component + ".pid") }
+
+// runningPid returns the recorded pid of component if that process is alive and is the component.
+func runningPid(l layout, component string) (int, bool) {
+	data, err := os.ReadFile(pidFile(l, component))
+	if err != nil {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || pid <= 0 {
+		return 0, false
+	}
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	if err != nil || filepath.Base(strings.TrimSuffix(exe, " (deleted)")) != component {
+		return 0, false
+	}
+	if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && isZombie(stat) {
+		return 0, false
+	}
+	return pid, true
+}
+
+func isZombie(stat []byte) bool {
+	i := bytes.LastIndexByte(stat, ')')
+	return i > 0 && i+2 < len(stat) && stat[i+2] == 'Z'
+}
+
+// stopProcess sends SIGTERM to component, waits up to timeout, then SIGKILL. It is a no-op if not running.
+func stopProcess(l layout, component string, timeout time.Duration) error {
+	pid, ok := runningPid(l, component)
+	defer os.Remove(pidFile(l, component))
+	if !ok {
+		return nil
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("stop %s (pid %d): %w", component, pid, err)
+	}
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if _, alive := runningPid(l, component); !alive {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	return nil
+}
+
+// lastLine returns the last non-empty line of a file (for one-line error messages).
+func lastLine(path string) string {
+	lines := tailLines(path, 1)
+	if len(lines) == 0 {
+		return "(no output)"
+	}
+	return lines[0]
+}
+
+// tailLines returns up to n last non-empty lines of a file.
+func tailLines(path string, n int) []string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var lines []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) != "" {
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ports are the loopback ports one cluster uses; kept in the state folder so a restart keeps its kubeconfig.
+type ports struct {
+	EtcdClient int `json:"etcdClient"`
+	EtcdPeer   int `json:"etcdPeer"`
+	APIServer  int `json:"apiServer"`
+	Kwok       int `json:"kwok"`
+}
+
+func runUp(ctx context.Context, l layout, args []string) error {
+	fs := flag.NewFlagSet("up", flag.ContinueOnError)
+	nodes := fs.Int("nodes", 4, "fake kwok nodes to create")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := ensureBuilt(ctx, l, false); err != nil {
+		return err
+	}
+	start := time.Now()
+	c, err := ensureCredentials(l)
+	if err != nil {
+		return err
+	}
+	p, err := loadOrPickPorts(l)
+	if err != nil {
+		return err
+	}
+	if err := writeKubeconfig(l, c, p); err != nil {
+		return err
+	}
+	if err := startControlPlane(ctx, l, c, p); err != nil {
+		return err
+	}
+	if err := ensureNodes(ctx, l, *nodes); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "devcluster: up in %s: https://127.0.0.1:%d (contexts admin, viewer)\n",
+		time.Since(start).Round(100*time.Millisecond), p.APIServer)
+	fmt.Printf("export KUBECONFIG=%s\n", l.kubeconfig())
+	return nil
+}
+
+// startControlPlane starts each component that is not already running, in dependency order, waiting for
+// each to be healthy before the next.
+func startControlPlane(ctx context.Context, l layout, c credentials, p ports) error {
+	steps := []struct {
+		name  string
+		args  []string
+		ready func(context.Context) error
+	}{
+		{"etcd", etcdArgs(l, p), func(ctx context.Context) error {
+			return httpReady(ctx, fmt.Sprintf("http://127.0.0.1:%d/health", p.EtcdClient), c)
+		}},
+		{"kube-apiserver", apiserverArgs(l, c, p), func(ctx context.Context) error { return httpReady(ctx, apiURL(p)+"/readyz", c) }},
+		{"kube-controller-manager", controllerManagerArgs(l, c), nil},
+		{"kube-scheduler", schedulerArgs(l), nil},
+		{"kwok", kwokArgs(l, p), nil},
+	}
+	for _, s := range steps {
+		if pid, ok := runningPid(l, s.name); ok {
+			fmt.Fprintf(os.Stderr, "devcluster: %s already running (pid %d)\n", s.name, pid)
+			continue
+		}
+		if s.name == "kwok" {
+			if err := writeKwokStages(l); err != nil {
+				return err
+			}
+		}
+		if err := checkPortsFree(s.name, p); err != nil {
+			return err
+		}
+		pid, err := startProcess(l, s.name, s.args...)
+		if err != nil {
+			return err
+		}
+		if err := waitHealthy(ctx, l, s.name, pid, s.ready); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "devcluster: started %s (pid %d)\n", s.name, pid)
+	}
+	return nil
+}
+
+// waitHealthy waits until ready succeeds (or, without a ready check, until the process has stayed up for
+// two seconds), and reports a component that died with the tail of its log.
+func waitHealthy(ctx context.Context, l layout, name string, pid int, ready func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	stableAt := time.Now().Add(2 * time.Second)
+	var lastErr error
+	for {
+		if _, alive := runningPid(l, name); !alive {
+			return fmt.Errorf("%s (pid %d) exited during start-up: %s (log: %s)", name, pid,
+				strings.Join(tailLines(l.logFile(name), 3), " | "), l.logFile(name))
+		}
+		if ready == nil && time.Now().After(stableAt) {
+			return nil
+		}
+		if ready != nil {
+			if lastErr = ready(ctx); lastErr == nil {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s did not become ready: %v (log: %s)", name, lastErr, l.logFile(name))
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+func loadOrPickPorts(l layout) (ports, error) {
+	var p ports
+	if data, err := os.ReadFile(l.state("ports.json")); err == nil {
+		if err := json.Unmarshal(data, &p); err == nil && p.APIServer != 0 {
+			return p, nil
+		}
+	}
+	free, err := freePorts(4)
+	if err != nil {
+		return p, err
+	}
+	p = ports{EtcdClient: free[0], EtcdPeer: free[1], APIServer: free[2], Kwok: free[3]}
+	if err := os.MkdirAll(l.stateDir(), 0o755); err != nil {
+		return p, err
+	}
+	data, _ := json.MarshalIndent(p, "", "  ")
+	return p, os.WriteFile(l.state("ports.json"), data, 0o644)
+}
+
+// freePorts asks the kernel for n distinct free loopback ports.
+func freePorts(n int) ([]int, error) {
+	var out []int
+	var listeners []net.Listener
+	defer func() {
+		for _, ln := range listeners {
+			ln.Close()
+		}
+	}()
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("pick a free port: %w", err)
+		}
+		listeners = append(listeners, ln)
+		out = append(out, ln.Addr().(*net.TCPAddr).Port)
+	}
+	return out, nil
+}
+
+// checkPortsFree reports, before a component starts, a port that another process holds.
+func checkPortsFree(component string, p ports) error {
+	var need []int
+	switch component {
+	case "etcd":
+		need = []int{p.EtcdClient, p.EtcdPeer}
+	case "kube-apiserver":
+		need = []int{p.APIServer}
+	case "kwok":
+		need = []int{p.Kwok}
+	}
+	for _, port := range need {
+		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err != nil {
+			if errors.Is(err, syscall.EADDRINUSE) {
+				return fmt.Errorf("port %d, needed by %s, is in use by another process: stop it, or run `devcluster down --wipe` to pick new ports", port, component)
+			}
+			return fmt.Errorf("check port %d for %s: %w", port, component, err)
+		}
+		ln.Close()
+	}
+	return nil
+}
+
+func apiURL(p ports) string { return fmt.Sprintf("https://127.0.0.1:%d", p.APIServer) }
