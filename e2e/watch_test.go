@@ -319,20 +319,18 @@ func TestWatchChurn(t *testing.T) {
 		}
 	}
 	runParallel(t, ops, 16)
+	ops = make(chan func() error, 3*n)
 	for i := 0; i < n; i++ {
-		ops <- func() error {
+		ops <- func() error { // an update, then (every other object) a delete
 			cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, fmt.Sprintf("churn-%d", i), metav1.GetOptions{})
 			if err != nil {
 				return err
 			}
 			cm.Data["v"] = "1"
-			_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
-			return err
-		}
-		if i%2 == 0 {
-			ops <- func() error {
-				return cs.CoreV1().ConfigMaps(ns).Delete(ctx, fmt.Sprintf("churn-%d", i), metav1.DeleteOptions{})
+			if _, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}); err != nil || i%2 != 0 {
+				return err
 			}
+			return cs.CoreV1().ConfigMaps(ns).Delete(ctx, cm.Name, metav1.DeleteOptions{})
 		}
 	}
 	runParallel(t, ops, 16)
