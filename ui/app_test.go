@@ -222,6 +222,7 @@ func TestYAMLView(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
 	h.press(tcell.KeyDown, 0)
 	h.press(tcell.KeyRune, 'y')
+	waitFor(t, h, "apiVersion: v1")
 	h.golden("yaml_100x30")
 	h.lacks("manager: kube-controller-manager")
 	h.press(tcell.KeyRune, 'm')
@@ -237,7 +238,7 @@ func TestYAMLView(t *testing.T) {
 func TestSecretMasked(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "secrets" })
 	h.press(tcell.KeyEnter, 0)
-	h.contains("password: '********'")
+	waitFor(t, h, "password: '********'")
 	h.lacks("aHVudGVyMg==")
 	h.press(tcell.KeyRune, 'x')
 	h.contains("aHVudGVyMg==")
