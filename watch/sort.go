@@ -197,7 +197,18 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // naturalCompare compares strings with runs of digits compared by value, so "pod-2" < "pod-10". Strings that
 // differ only in leading zeros fall back to byte order.
 func naturalCompare(a, b string) int {
-	i, j := 0, 0
+	// Skip the common prefix, backing up to the start of a digit run it ends in.
+	p, n := 0, min(len(a), len(b))
+	for p < n && a[p] == b[p] {
+		p++
+	}
+	if p == len(a) && p == len(b) {
+		return 0
+	}
+	for p > 0 && isDigit(a[p-1]) {
+		p--
+	}
+	i, j := p, p
 	for i < len(a) && j < len(b) {
 		ca, cb := a[i], b[j]
 		if isDigit(ca) && isDigit(cb) {
