@@ -192,8 +192,7 @@ func (a *App) refreshChrome() {
 	case *YAMLView:
 		v.updateStatus()
 	case *ResourcePicker:
-		a.status.SetView("[gray]type to filter · enter: open · ctrl-w: wide · :command · ?: help · ctrl-c: quit[-]",
-			a.cluster.Catalog().Unavailable())
+		v.updateStatus()
 	default:
 		a.status.SetView("", a.cluster.Catalog().Unavailable())
 	}

@@ -375,3 +375,11 @@ func waitFor(t *testing.T, h *harness, s string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestAgeTickRedraws(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Tick = 5 * time.Millisecond })
+	h.contains("5m")
+	h.advance(time.Minute)
+	time.Sleep(50 * time.Millisecond) // several ticks; each must draw without blocking the UI goroutine
+	waitFor(t, h, "6m")
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -110,15 +111,16 @@ func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 }
 
 // tick redraws for AGE (and expires flashes); nothing when the table shows no age and nothing expires.
+// It runs inside a queued update, so it draws with ForceDraw (Draw would wait for itself).
 func (t *LiveTable) tick() {
 	if t.content.Pending() {
 		t.refresh()
-		t.app.tv.Draw()
+		t.app.tv.ForceDraw()
 		return
 	}
 	for _, c := range t.src.Columns() {
 		if c.Age && len(t.content.Rows()) > 0 {
-			t.app.tv.Draw()
+			t.app.tv.ForceDraw()
 			return
 		}
 	}
@@ -203,7 +205,7 @@ func (t *LiveTable) updateStatus() {
 		if t.query.Descending {
 			dir = "↓"
 		}
-		text += "  sort:" + tview.Escape(t.src.Columns()[c].Name) + dir
+		text += "  sort:" + tview.Escape(strings.ToUpper(t.src.Columns()[c].Name)) + dir
 	}
 	if st.Err != nil || st.Message != "" {
 		msg := st.Message

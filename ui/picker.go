@@ -26,6 +26,7 @@ func NewResourcePicker(a *App) *ResourcePicker {
 	p := &ResourcePicker{app: a, table: tview.NewTable()}
 	p.table.SetFixed(1, 0).SetSelectable(true, false).SetBorder(true)
 	p.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
+	p.table.SetSelectionChangedFunc(func(int, int) { p.updateStatus() })
 	p.reload()
 	return p
 }
@@ -117,6 +118,20 @@ func (p *ResourcePicker) reload() {
 		title += fmt.Sprintf("[orange::b]</%s> ", tview.Escape(p.filter))
 	}
 	p.table.SetTitle(title)
+}
+
+// updateStatus shows the keys, or why the selected resource cannot be opened, on the status line.
+func (p *ResourcePicker) updateStatus() {
+	if p.app.top() != p {
+		return
+	}
+	text := "[gray]type to filter · enter: open · ctrl-w: wide · :command · ?: help · ctrl-c: quit[-]"
+	if r, ok := p.selected(); ok {
+		if reason := unlistableReason(r); reason != "" {
+			text = "[yellow]" + tview.Escape(r.FullName()+": "+reason) + "[-]"
+		}
+	}
+	p.app.status.SetView(text, p.app.cluster.Catalog().Unavailable())
 }
 
 // enter opens the selected resource.

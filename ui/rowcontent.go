@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -198,7 +199,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	idx := c.visible[column]
 	col := c.columns[idx]
 	if row == 0 {
-		name := col.Name
+		name := strings.ToUpper(col.Name) // as kubectl prints the server's column names
 		if idx == c.sortColumn {
 			name += map[bool]string{false: "↑", true: "↓"}[c.descending]
 		}
