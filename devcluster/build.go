@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -55,7 +56,7 @@ func versionLDFlags() string {
 
 // ensureBuilt builds the control plane and kwok unless the stamp says they were built from the same inputs.
 func ensureBuilt(ctx context.Context, l layout, force bool) error {
-	stamp, err := buildStamp(l)
+	stamp, err := buildStamp(ctx, l)
 	if err != nil {
 		return err
 	}
@@ -93,15 +94,22 @@ func binariesExist(l layout) bool {
 	return true
 }
 
-// buildStamp hashes every input of the build: the module files, the component sources, kwok's version and Go's.
-func buildStamp(l layout) (string, error) {
+// buildStamp hashes every input of the build: the module versions compiled into the components (so an
+// unrelated go.mod change does not force a rebuild), the component sources, kwok's version and Go's.
+func buildStamp(ctx context.Context, l layout) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s %s %s %s\n", runtime.Version(), kubernetesVersion, kwokModule, kwokVersion)
-	files := []string{"go.mod", "go.sum"}
-	for _, c := range components {
-		files = append(files, filepath.Join("components", c, "main.go"))
+	list := exec.CommandContext(ctx, "go", "list", "-deps", "-f", "{{with .Module}}{{.Path}}@{{.Version}}{{with .Replace}}=>{{.Path}}@{{.Version}}{{end}}{{end}}", "./components/...")
+	list.Dir = l.source()
+	out, err := list.Output()
+	if err != nil {
+		return "", fmt.Errorf("list the control plane's modules in %s: %w", l.source(), err)
 	}
-	for _, f := range files {
+	mods := strings.Fields(string(out))
+	slices.Sort(mods)
+	fmt.Fprintln(h, strings.Join(slices.Compact(mods), "\n"))
+	for _, c := range components {
+		f := filepath.Join("components", c, "main.go")
 		data, err := os.ReadFile(filepath.Join(l.source(), f))
 		if err != nil {
 			return "", fmt.Errorf("read devcluster source: %w", err)

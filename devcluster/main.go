@@ -7,6 +7,8 @@
 //	devcluster seed [--pods N]    create demo content; --pods adds N pods fast (for scale tests)
 //	devcluster churn --rate R --for D   keep the cluster changing
 //	devcluster down [--wipe]      stop what up started; --wipe also deletes the cluster state
+//	devcluster stop COMPONENT     stop one component (for fault tests); up starts it again
+//	devcluster compact            compact etcd's history to its current revision
 //	devcluster env                print the export KUBECONFIG=… line
 package main
 
@@ -21,12 +23,14 @@ import (
 	"syscall"
 )
 
-const usage = `usage: devcluster [--cache DIR] <build|up|seed|churn|down|env> [flags]
+const usage = `usage: devcluster [--cache DIR] <build|up|seed|churn|down|stop|compact|env> [flags]
   build               build etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok
   up                  start the cluster on loopback (reuses a running one) and write its kubeconfig
   seed [--pods N --namespace NS]   create demo content, or N extra pods in NS
   churn --rate R --for D           change the cluster R times a second for duration D
   down [--wipe]       stop the cluster; --wipe deletes its state too
+  stop COMPONENT      stop one component (fault tests); up starts it again
+  compact             compact etcd to its current revision (watches resuming from older versions get 410 Gone)
   env                 print the export KUBECONFIG=… line
 `
 
@@ -63,6 +67,10 @@ func run(args []string) error {
 		return runChurn(ctx, layout, rest)
 	case "down":
 		return runDown(layout, rest)
+	case "stop":
+		return runStop(layout, rest)
+	case "compact":
+		return runCompact(ctx, layout)
 	case "env":
 		fmt.Printf("export KUBECONFIG=%s\n", layout.kubeconfig())
 		return nil
