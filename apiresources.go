@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -92,7 +93,8 @@ func (o *apiResourcesOptions) Validate() error {
 
 // Run reads discovery (from the server unless --cached) and prints the table. When some group-versions
 // could not be read it prints the rest, then fails with kubectl's "unable to retrieve the complete list of
-// server APIs" error (exit code 1).
+// server APIs" error (exit code 1). Group-versions the aggregator marks stale, which kubectl skips without
+// a word and without failing, get a warning line each on stderr; the exit code stays kubectl's.
 func (o *apiResourcesOptions) Run(ctx context.Context) error {
 	read := o.catalog.Refresh
 	if o.cached {
@@ -107,8 +109,16 @@ func (o *apiResourcesOptions) Run(ctx context.Context) error {
 	if err := o.printer.Print(o.streams.Out, o.catalog.List(o.list)); err != nil {
 		return err
 	}
-	if unavailable := o.catalog.Unavailable(); len(unavailable) > 0 {
-		return &discovery.IncompleteError{Unavailable: unavailable}
+	var failed []discovery.Unavailable
+	for _, u := range o.catalog.Unavailable() {
+		if u.Stale {
+			fmt.Fprintf(o.streams.ErrOut, "Warning: %s is unavailable: %s\n", u.GroupVersion, u.Reason)
+			continue
+		}
+		failed = append(failed, u)
+	}
+	if len(failed) > 0 {
+		return &discovery.IncompleteError{Unavailable: failed}
 	}
 	return nil
 }

@@ -102,6 +102,9 @@ func (c *Catalog) read(ctx context.Context, invalidate bool) (changed bool, err 
 	case err != nil:
 		return false, fmt.Errorf("discover API resources: %w", err)
 	}
+	if groups, err := cl.disc.ServerGroupsWithContext(ctx); err == nil && staleProbeNeeded(ctx, cl.disc, groups) {
+		unavailable = mergeUnavailable(unavailable, staleGroupVersions(ctx, cl.disc.RESTClient()))
+	}
 	return c.install(fromPreferredLists(lists), unavailable), nil
 }
 
@@ -178,7 +181,9 @@ func (c *Catalog) List(opts ListOptions) []Resource {
 }
 
 // Unavailable returns the group-versions that failed discovery at the last read, sorted by group-version;
-// nil when discovery was complete.
+// nil when discovery was complete. Stale aggregated group-versions are found by one extra request for the
+// aggregated /apis document, made only when the read went to the server or the cached group list shows a
+// group without versions; their Reason adds the APIService's Available condition where it is readable.
 func (c *Catalog) Unavailable() []Unavailable {
 	c.mu.RLock()
 	defer c.mu.RUnlock()

@@ -25,7 +25,7 @@ type ResourcePrinter struct {
 // Validate rejects an output format kubectl api-resources does not print.
 func (p ResourcePrinter) Validate() error {
 	if !slices.Contains(OutputFormats, p.Output) {
-		return fmt.Errorf("--output %s is not available; use wide or name", p.Output)
+		return fmt.Errorf("--output %s is not available", p.Output)
 	}
 	return nil
 }

@@ -54,6 +54,9 @@ func (r Resource) FullName() string {
 type Unavailable struct {
 	GroupVersion string
 	Reason       string
+	// Stale marks a group-version the aggregator reports as stale in aggregated discovery. kubectl (through
+	// its disk cache) drops these silently; kscope names them but, like kubectl, does not fail for them.
+	Stale bool
 }
 
 // IncompleteError reports the group-versions that discovery could not read. Its text is kubectl's
