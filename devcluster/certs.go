@@ -22,6 +22,7 @@ type credentials struct {
 	saKey, saPub                  string // service-account token signing key pair
 	tokenFile                     string // static token users for --token-auth-file
 	adminToken, viewerToken       string
+	testerToken                   string // an admin whose requests the audit log records
 }
 
 func credentialFiles(l layout) credentials {
@@ -47,6 +48,9 @@ func ensureCredentials(l layout) (credentials, error) {
 			return c, err
 		}
 	}
+	if err := ensureTesterToken(c.tokenFile); err != nil {
+		return c, err
+	}
 	data, err := os.ReadFile(c.tokenFile)
 	if err != nil {
 		return c, err
@@ -61,12 +65,27 @@ func ensureCredentials(l layout) (credentials, error) {
 			c.adminToken = fields[0]
 		case "viewer":
 			c.viewerToken = fields[0]
+		case "tester":
+			c.testerToken = fields[0]
 		}
 	}
-	if c.adminToken == "" || c.viewerToken == "" {
+	if c.adminToken == "" || c.viewerToken == "" || c.testerToken == "" {
 		return c, fmt.Errorf("%s lacks the admin or viewer token; run `devcluster down --wipe`", c.tokenFile)
 	}
 	return c, nil
+}
+
+// ensureTesterToken adds the audited admin user "tester" to a token file written before it existed.
+func ensureTesterToken(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if strings.Contains(string(data), ",tester,") {
+		return nil
+	}
+	line := fmt.Sprintf("%s,tester,tester,\"system:masters\"\n", randomToken())
+	return os.WriteFile(path, append(data, line...), 0o600)
 }
 
 func writePKI(c credentials) error {

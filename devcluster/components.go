@@ -40,7 +40,24 @@ func apiserverArgs(l layout, c credentials, p ports) []string {
 		"--service-cluster-ip-range", "10.0.0.0/24", "--endpoint-reconciler-type", "none",
 		"--max-requests-inflight", "1000", "--max-mutating-requests-inflight", "500",
 		"--profiling=false",
+		"--audit-policy-file", l.state("audit-policy.yaml"), "--audit-log-path", l.logFile("audit"),
+		"--audit-log-format", "json", "--audit-log-maxsize", "200", "--audit-log-maxbackup", "1",
 	}
+}
+
+// auditPolicy records every request of the users viewer and tester (metadata only), so that tests can count
+// what a client sent: retries under RBAC denial, or writes that --readonly must never send.
+const auditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: Metadata
+  users: [viewer, tester]
+- level: None
+`
+
+func writeAuditPolicy(l layout) error {
+	return os.WriteFile(l.state("audit-policy.yaml"), []byte(auditPolicy), 0o644)
 }
 
 func controllerManagerArgs(l layout, c credentials) []string {
@@ -73,7 +90,7 @@ func writeKwokStages(l layout) error {
 	return os.WriteFile(l.state("kwok-stages.yaml"), []byte(strings.Join(stages, "\n---\n")+"\n"), 0o644)
 }
 
-// writeKubeconfig writes the cluster's kubeconfig with the contexts admin (current) and viewer.
+// writeKubeconfig writes the cluster's kubeconfig with the contexts admin (current), viewer and tester.
 func writeKubeconfig(l layout, c credentials, p ports) error {
 	ca, err := os.ReadFile(c.caCert)
 	if err != nil {
@@ -81,7 +98,7 @@ func writeKubeconfig(l layout, c credentials, p ports) error {
 	}
 	cfg := clientcmdapi.NewConfig()
 	cfg.Clusters["devcluster"] = &clientcmdapi.Cluster{Server: apiURL(p), CertificateAuthorityData: ca}
-	for user, token := range map[string]string{"admin": c.adminToken, "viewer": c.viewerToken} {
+	for user, token := range map[string]string{"admin": c.adminToken, "viewer": c.viewerToken, "tester": c.testerToken} {
 		cfg.AuthInfos[user] = &clientcmdapi.AuthInfo{Token: token}
 		cfg.Contexts[user] = &clientcmdapi.Context{Cluster: "devcluster", AuthInfo: user}
 	}

@@ -49,7 +49,7 @@ func runUp(ctx context.Context, l layout, args []string) error {
 	if err := ensureNodes(ctx, l, *nodes); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "devcluster: up in %s: https://127.0.0.1:%d (contexts admin, viewer)\n",
+	fmt.Fprintf(os.Stderr, "devcluster: up in %s: https://127.0.0.1:%d (contexts admin, viewer, tester)\n",
 		time.Since(start).Round(100*time.Millisecond), p.APIServer)
 	fmt.Printf("export KUBECONFIG=%s\n", l.kubeconfig())
 	return nil
@@ -76,8 +76,13 @@ func startControlPlane(ctx context.Context, l layout, c credentials, p ports) er
 			fmt.Fprintf(os.Stderr, "devcluster: %s already running (pid %d)\n", s.name, pid)
 			continue
 		}
-		if s.name == "kwok" {
+		switch s.name {
+		case "kwok":
 			if err := writeKwokStages(l); err != nil {
+				return err
+			}
+		case "kube-apiserver":
+			if err := writeAuditPolicy(l); err != nil {
 				return err
 			}
 		}
