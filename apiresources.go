@@ -41,7 +41,12 @@ func newAPIResourcesCommand(flags *genericclioptions.ConfigFlags, streams generi
   kscope api-resources -o wide --sort-by=kind
   kscope api-resources --namespaced=false --verbs=list,watch
   kscope api-resources --api-group=apps -o name`,
-		Args: cobra.NoArgs,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("unexpected arguments: %v", args)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Complete(cmd); err != nil {
 				return err

@@ -25,12 +25,9 @@ type ListOptions struct {
 	SortBy string
 }
 
-// SortKeys are the values ListOptions.SortBy accepts.
-var SortKeys = []string{"", "name", "kind"}
-
 // Validate rejects a SortBy that kubectl would reject.
 func (o ListOptions) Validate() error {
-	if !slices.Contains(SortKeys, o.SortBy) {
+	if !slices.Contains([]string{"", "name", "kind"}, o.SortBy) {
 		return fmt.Errorf("--sort-by accepts only name or kind")
 	}
 	return nil

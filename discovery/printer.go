@@ -9,9 +9,6 @@ import (
 	"k8s.io/cli-runtime/pkg/printers"
 )
 
-// OutputFormats are the values ResourcePrinter.Output accepts.
-var OutputFormats = []string{"", "wide", "name"}
-
 // ResourcePrinter writes resources exactly as `kubectl api-resources` does: a table through cli-runtime's
 // tab writer (NAME SHORTNAMES APIVERSION NAMESPACED KIND, plus VERBS CATEGORIES for "wide"), or one
 // "plural.group" per line for "name". A ResourcePrinter is a plain value, safe for concurrent use.
@@ -24,7 +21,7 @@ type ResourcePrinter struct {
 
 // Validate rejects an output format kubectl api-resources does not print.
 func (p ResourcePrinter) Validate() error {
-	if !slices.Contains(OutputFormats, p.Output) {
+	if !slices.Contains([]string{"", "wide", "name"}, p.Output) {
 		return fmt.Errorf("--output %s is not available", p.Output)
 	}
 	return nil
