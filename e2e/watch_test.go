@@ -220,6 +220,11 @@ func compareWithKubectl(t *testing.T, src *watch.Source, c cellsCase, wide bool)
 			problem = "no columns"
 			continue
 		}
+		for i, j := range idx {
+			if col := src.Columns()[j]; (headers[i] == "AGE") != col.Age {
+				t.Fatalf("column %q: Age %v", col.Name, col.Age)
+			}
+		}
 		want := kubectlTable(t, out, headers)
 		snap := src.Snapshot(watch.Query{SortColumn: -1})
 		var got [][]string

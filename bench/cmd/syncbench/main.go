@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -25,6 +26,9 @@ type options struct {
 	namespace  string
 	resource   string
 	timeout    time.Duration
+	cpuProfile string
+	filter     string
+	noCompress bool
 }
 
 func main() {
@@ -33,6 +37,9 @@ func main() {
 	flag.StringVar(&o.namespace, "namespace", "", "namespace to watch (empty: all namespaces)")
 	flag.StringVar(&o.resource, "resource", "pods", "core/v1 resource to watch")
 	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "give up after this long")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the sync to this file")
+	flag.StringVar(&o.filter, "filter", "-0001", "filter text to time on the synced rows")
+	flag.BoolVar(&o.noCompress, "disable-compression", false, "do not ask the server for gzip responses")
 	flag.Parse()
 	if err := o.run(); err != nil {
 		fmt.Fprintf(os.Stderr, "syncbench: %v\n", err)
@@ -45,6 +52,7 @@ func (o options) run() error {
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %w", err)
 	}
+	cfg.DisableCompression = o.noCompress
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -55,6 +63,17 @@ func (o options) run() error {
 	})
 	if err != nil {
 		return err
+	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
 	src.Start(context.Background())
@@ -78,7 +97,10 @@ func (o options) run() error {
 	t0 := time.Now()
 	src.Snapshot(watch.Query{SortColumn: 1, Descending: true})
 	sortTime := time.Since(t0)
-	f, _ := watch.ParseFilter("pod-1")
+	f, err := watch.ParseFilter(o.filter)
+	if err != nil {
+		return err
+	}
 	t0 = time.Now()
 	filtered := src.Snapshot(watch.Query{SortColumn: 1, Descending: true, Filter: f})
 	filterTime := time.Since(t0)
