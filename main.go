@@ -47,6 +47,7 @@ func newRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	addTUI(root, flags, streams)
 	root.AddCommand(newVersionCommand(flags, streams))
 	root.AddCommand(newAPIResourcesCommand(flags, streams))
+	addProfiling(root)
 	return root
 }
 

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/pprof"
+	"sync"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// profiling writes a CPU profile and a heap profile of one kscope run (--cpuprofile, --memprofile), for
+// `go tool pprof`. Profiles are written however the command ends: a normal return, an error, a panic the UI
+// recovered, or SIGTERM/SIGHUP/SIGINT (after which the signal is re-raised, so the exit status is the
+// signal's). While --memprofile is set, SIGUSR1 writes a snapshot of the live heap to FILE.1, FILE.2, …
+// Its methods are safe for concurrent use.
+type profiling struct {
+	cpuPath string
+	memPath string
+
+	mu        sync.Mutex
+	cpuFile   *os.File
+	running   bool
+	snapshots int
+	signals   chan os.Signal
+	done      chan struct{}
+}
+
+// addProfiling registers --cpuprofile and --memprofile on root (for every command) and wraps the RunE of
+// root and of each subcommand added so far, so that profiling covers the whole run. Call it after the
+// subcommands are added.
+func addProfiling(root *cobra.Command) {
+	p := &profiling{}
+	root.PersistentFlags().StringVar(&p.cpuPath, "cpuprofile", "", "write a CPU profile of this run to FILE (go tool pprof)")
+	root.PersistentFlags().StringVar(&p.memPath, "memprofile", "", "write a heap profile at exit to FILE; SIGUSR1 writes the live heap to FILE.1, FILE.2, …")
+	var wrap func(cmd *cobra.Command)
+	wrap = func(cmd *cobra.Command) {
+		if run := cmd.RunE; run != nil {
+			cmd.RunE = func(cmd *cobra.Command, args []string) (err error) {
+				if err := p.start(); err != nil {
+					return err
+				}
+				defer func() {
+					if serr := p.stop(); err == nil {
+						err = serr
+					}
+				}()
+				return run(cmd, args)
+			}
+		}
+		for _, sub := range cmd.Commands() {
+			wrap(sub)
+		}
+	}
+	wrap(root)
+}
+
+// start begins CPU profiling and installs the signal handlers; it does nothing without a profile flag.
+func (p *profiling) start() error {
+	if p.cpuPath == "" && p.memPath == "" {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cpuPath != "" {
+		f, err := os.Create(p.cpuPath)
+		if err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		p.cpuFile = f
+	}
+	p.running = true
+	p.signals = make(chan os.Signal, 1)
+	p.done = make(chan struct{})
+	sigs := []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT}
+	if p.memPath != "" {
+		sigs = append(sigs, syscall.SIGUSR1)
+	}
+	signal.Notify(p.signals, sigs...)
+	go p.handleSignals(p.signals, p.done)
+	return nil
+}
+
+// handleSignals writes heap snapshots on SIGUSR1; on a terminating signal it writes the profiles and
+// re-raises the signal with its default action restored.
+func (p *profiling) handleSignals(signals <-chan os.Signal, done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case sig := <-signals:
+			if sig == syscall.SIGUSR1 {
+				p.snapshot()
+				continue
+			}
+			if err := p.stop(); err != nil {
+				fmt.Fprintf(os.Stderr, "error: %s\n", oneLine(err.Error()))
+			}
+			signal.Reset(sig)
+			if s, ok := sig.(syscall.Signal); ok {
+				_ = syscall.Kill(os.Getpid(), s)
+			}
+			return
+		}
+	}
+}
+
+// snapshot writes the live heap to the next FILE.N.
+func (p *profiling) snapshot() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.running {
+		return
+	}
+	p.snapshots++
+	if err := writeHeapProfile(fmt.Sprintf("%s.%d", p.memPath, p.snapshots)); err != nil {
+		fmt.Fprintf(os.Stderr, "error: %s\n", oneLine(err.Error()))
+	}
+}
+
+// stop ends CPU profiling and writes the heap profile; later calls do nothing.
+func (p *profiling) stop() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.running {
+		return nil
+	}
+	p.running = false
+	signal.Stop(p.signals)
+	close(p.done)
+	var errs []error
+	if p.cpuFile != nil {
+		pprof.StopCPUProfile()
+		if err := p.cpuFile.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("cpu profile: %w", err))
+		}
+		p.cpuFile = nil
+	}
+	if p.memPath != "" {
+		errs = append(errs, writeHeapProfile(p.memPath))
+	}
+	return errors.Join(errs...)
+}
+
+// writeHeapProfile writes the heap profile (after a GC, so in-use figures are current) to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	runtime.GC()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	return nil
+}
