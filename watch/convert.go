@@ -19,6 +19,9 @@ const internMaxLen = 40
 // which the server sends only with a list and the first watch event. It is safe for concurrent use.
 type converter struct {
 	allNamespaces bool
+	// namespace is the namespace of rows listed without object metadata (includeObject=None), which are keyed
+	// by their name cell: the view's namespace, or "" for a cluster-scoped resource.
+	namespace string
 	// onColumns is called (without locks held) when the column definitions change.
 	onColumns func()
 
@@ -26,12 +29,13 @@ type converter struct {
 	server  []metav1.TableColumnDefinition
 	columns []Column
 	nameCol int    // index of the name column in the server's cells, or -1
+	ageCol  int    // index of the Age column in the server's cells, or -1
 	plain   bool   // the server answered without a Table: columns are NAME and AGE
 	version uint64 // counts column changes
 }
 
 func newConverter(allNamespaces bool, onColumns func()) *converter {
-	return &converter{allNamespaces: allNamespaces, onColumns: onColumns, nameCol: -1}
+	return &converter{allNamespaces: allNamespaces, onColumns: onColumns, nameCol: -1, ageCol: -1}
 }
 
 // Columns returns the current columns (nil until known). The slice must not be modified.
@@ -62,11 +66,13 @@ func (c *converter) setColumns(defs []metav1.TableColumnDefinition, plain bool) 
 		c.server, c.plain = defs, plain
 		c.columns = buildColumns(defs, c.allNamespaces)
 		c.version++
-		c.nameCol = -1
+		c.nameCol, c.ageCol = -1, -1
 		for i, d := range defs {
-			if d.Format == "name" {
+			if d.Format == "name" && c.nameCol < 0 {
 				c.nameCol = i
-				break
+			}
+			if isAgeColumn(d) && c.ageCol < 0 {
+				c.ageCol = i
 			}
 		}
 	}
@@ -140,7 +146,7 @@ func (c *converter) convert(t *wireTable) ([]*rowObject, error) {
 // tableRow builds the row of one Table row.
 func (c *converter) tableRow(m *wireMeta, cells []wireCell) *rowObject {
 	c.mu.Lock()
-	n, nameCol := len(c.server), c.nameCol
+	n, nameCol, ageCol := len(c.server), c.nameCol, c.ageCol
 	c.mu.Unlock()
 	if n == 0 {
 		n = len(cells)
@@ -160,7 +166,30 @@ func (c *converter) tableRow(m *wireMeta, cells []wireCell) *rowObject {
 		}
 		out[i+off] = s
 	}
+	if m.Name == "" && m.ResourceVersion == "" && nameCol >= 0 && nameCol < len(cells) {
+		m = c.metaFromCells(cells, nameCol, ageCol)
+	}
 	return newRowObject(m, out)
+}
+
+// metaFromCells makes the metadata of a row listed without its object (includeObject=None): the name cell,
+// the view's namespace and a creation time estimated from the Age cell (exact once the metadata is filled in).
+// Such rows have no resourceVersion, UID or labels yet.
+func (c *converter) metaFromCells(cells []wireCell, nameCol, ageCol int) *wireMeta {
+	m := &wireMeta{Name: string(cells[nameCol]), Namespace: c.namespace}
+	if ageCol >= 0 && ageCol < len(cells) {
+		if secs, ok := parseAge(string(cells[ageCol])); ok {
+			m.CreationTimestamp = metav1.NewTime(time.Now().Add(-time.Duration(secs) * time.Second).Truncate(time.Second))
+		}
+	}
+	return m
+}
+
+// keyedByName tells whether rows without object metadata can be keyed: the table has a name column.
+func (c *converter) keyedByName() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nameCol >= 0
 }
 
 // plainRow builds a NAME, AGE row for a server that does not print Tables.

@@ -101,7 +101,13 @@ func (f Filter) Match(row *Row) bool {
 		return f.labels.Matches(labels.Set(row.Labels))
 	case f.lit != "":
 		for _, cell := range row.Cells {
-			if containsFoldASCII(cell, f.lit) {
+			// Unicode case folding can match non-ASCII text (K, the Kelvin sign, folds to k): such cells go
+			// through the regular expression.
+			if isASCII(cell) {
+				if containsFoldASCII(cell, f.lit) {
+					return true
+				}
+			} else if f.re.MatchString(cell) {
 				return true
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	jsoniter "github.com/json-iterator/go"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -28,6 +29,11 @@ type tableListWatch struct {
 	conv   *converter
 	// noWatchList declares streaming lists (sendInitialEvents) unsupported, so the reflector LISTs instead.
 	noWatchList bool
+	// metadataLess lists rows without their objects (includeObject=None, several times cheaper for the server);
+	// rows are keyed by their name cell and completed later by a metadata fill. Watches always carry metadata.
+	metadataLess atomic.Bool
+	// listedWithoutMetadata is called with the list's resourceVersion after a metadata-less list.
+	listedWithoutMetadata func(resourceVersion string)
 	// connected is called after each successful list or watch request.
 	connected func()
 }
@@ -58,7 +64,7 @@ func resourcePath(gvr schema.GroupVersionResource, namespace string) string {
 	return p + "/" + gvr.Resource
 }
 
-func (lw *tableListWatch) request(opts metav1.ListOptions) *rest.Request {
+func (lw *tableListWatch) request(opts metav1.ListOptions, include metav1.IncludeObjectPolicy) *rest.Request {
 	opts.LabelSelector = lw.spec.LabelSelector
 	opts.FieldSelector = lw.spec.FieldSelector
 	ns := lw.spec.Namespace
@@ -68,24 +74,31 @@ func (lw *tableListWatch) request(opts metav1.ListOptions) *rest.Request {
 	return lw.client.Get().
 		AbsPath(resourcePath(lw.spec.GVR, ns)).
 		SpecificallyVersionedParams(&opts, metav1.ParameterCodec, metav1.SchemeGroupVersion).
-		Param("includeObject", string(metav1.IncludeMetadata)).
+		Param("includeObject", string(include)).
 		SetHeader("Accept", tableAccept)
 }
 
 // ListWithContext lists the resource as Table rows.
 func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-	opts.Watch = false
-	body, err := lw.request(opts).Stream(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
+	include := metav1.IncludeMetadata
+	if lw.metadataLess.Load() {
+		include = metav1.IncludeNone
 	}
-	defer body.Close()
-	t, items, err := decodeList(body, lw.conv)
+	t, items, err := lw.list(ctx, opts, include)
+	if err == nil && include == metav1.IncludeNone && !lw.conv.keyedByName() {
+		// Rows without a name column cannot be keyed without their metadata.
+		lw.metadataLess.Store(false)
+		include = metav1.IncludeMetadata
+		t, items, err = lw.list(ctx, opts, include)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
+		return nil, err
 	}
 	if lw.connected != nil {
 		lw.connected()
+	}
+	if include == metav1.IncludeNone && lw.listedWithoutMetadata != nil {
+		lw.listedWithoutMetadata(t.Metadata.ResourceVersion)
 	}
 	return &rowList{
 		ListMeta: metav1.ListMeta{
@@ -97,10 +110,36 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 	}, nil
 }
 
+// list requests one list and decodes it.
+func (lw *tableListWatch) list(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy) (*wireTable, []*rowObject, error) {
+	opts.Watch = false
+	body, err := lw.request(opts, include).Stream(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
+	}
+	defer body.Close()
+	t, items, err := decodeList(body, lw.conv)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
+	}
+	return t, items, nil
+}
+
+// listMetadata lists the rows with their object metadata, at least as new as resourceVersion (served from the
+// server's watch cache).
+func (lw *tableListWatch) listMetadata(ctx context.Context, resourceVersion string) ([]*rowObject, error) {
+	opts := metav1.ListOptions{ResourceVersion: resourceVersion}
+	if resourceVersion != "" {
+		opts.ResourceVersionMatch = metav1.ResourceVersionMatchNotOlderThan
+	}
+	_, items, err := lw.list(ctx, opts, metav1.IncludeMetadata)
+	return items, err
+}
+
 // WatchWithContext watches the resource as one-row Tables.
 func (lw *tableListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	opts.Watch = true
-	body, err := lw.request(opts).Stream(ctx)
+	body, err := lw.request(opts, metav1.IncludeMetadata).Stream(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("watch %s: %w", lw.spec.GVR.String(), err)
 	}

@@ -23,6 +23,8 @@ type Source struct {
 	notify chan struct{}
 	// noWatchList makes the reflector LIST instead of streaming the initial rows (for measurements).
 	noWatchList bool
+	// fullList always lists rows with their metadata (no metadata-less first list).
+	fullList bool
 
 	mu      sync.Mutex
 	state   State
@@ -49,6 +51,9 @@ func NewSource(cfg *rest.Config, spec Spec) (*Source, error) {
 		state:  State{Phase: Listing},
 	}
 	s.conv = newConverter(spec.AllNamespaces(), s.signal)
+	if spec.Namespaced {
+		s.conv.namespace = spec.Namespace
+	}
 	return s, nil
 }
 
@@ -68,6 +73,15 @@ func (s *Source) Start(ctx context.Context) {
 	s.done = make(chan struct{})
 	lw := &tableListWatch{client: s.client, spec: s.spec, conv: s.conv, noWatchList: s.noWatchList,
 		connected: s.connected}
+	var fill *metadataFill
+	if !s.spec.AllNamespaces() && !s.fullList {
+		// One namespace or a cluster-scoped resource: rows can be keyed by name, so list them without their
+		// objects (a fraction of the server's work) and fill the metadata in behind.
+		fill = newMetadataFill(lw, s.store, s.signal)
+		lw.metadataLess.Store(true)
+		lw.noWatchList = true
+		lw.listedWithoutMetadata = fill.listed
+	}
 	inf := cache.NewSharedIndexInformerWithOptions(lw, &rowObject{},
 		cache.SharedIndexInformerOptions{ObjectDescription: s.spec.GVR.String()})
 	// Errors here only mean the informer already started, which cannot be the case.
@@ -83,9 +97,22 @@ func (s *Source) Start(ctx context.Context) {
 		close(s.done)
 		return
 	}
+	var wg sync.WaitGroup
+	wg.Add(1)
 	go func() {
-		defer close(s.done)
+		defer wg.Done()
 		inf.RunWithContext(ctx)
+	}()
+	if fill != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fill.run(ctx)
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(s.done)
 	}()
 	go func() {
 		select {

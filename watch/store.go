@@ -63,6 +63,20 @@ func (s *rowStore) put(r *Row) bool {
 	return true
 }
 
+// fill replaces a row that lacks its metadata (no resourceVersion) with r, the same object listed with it.
+// It is not reported in the change feed. It tells whether the row was replaced.
+func (s *rowStore) fill(r *Row) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur, ok := s.rows[r.Key]
+	if !ok || cur.ResourceVersion != "" || r.ResourceVersion == "" {
+		return false
+	}
+	s.rows[r.Key] = r
+	s.record(change{old: cur, new: r})
+	return true
+}
+
 // remove deletes the row with key; last is the deleted object's final row as the informer knew it.
 func (s *rowStore) remove(key string, last *Row) bool {
 	s.mu.Lock()
