@@ -33,6 +33,8 @@ type Catalog struct {
 	resources   []Resource // discovery order
 	unavailable []Unavailable
 	refreshedAt time.Time
+	resolved    map[string]Resource // Resolve's successes since the last read
+	generation  uint64              // counts reads, so a resolution begun before a read is not remembered after it
 	subs        map[int]*subscription
 	nextSub     int
 	kick        chan struct{} // wakes Run's refresher; buffered, never closed
@@ -147,6 +149,8 @@ func (c *Catalog) install(resources []Resource, unavailable []Unavailable) (chan
 	c.resources, c.unavailable = resources, unavailable
 	c.loaded = true
 	c.refreshedAt = time.Now()
+	c.resolved = nil
+	c.generation++
 	subs := c.subscriptionsLocked()
 	c.mu.Unlock()
 	if changed {

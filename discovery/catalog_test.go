@@ -177,6 +177,14 @@ func TestCatalogLoadIsCachedAndRefreshInvalidates(t *testing.T) {
 	if r, err := c.Resolve("gizmo"); err != nil || r.Name != "gizmos" {
 		t.Errorf("Resolve(gizmo) after Refresh = %v, %v (RESTMapper not reset?)", r.FullName(), err)
 	}
+	g.disc.set(testServer())
+	if err := c.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var nf *NotFoundError
+	if _, err := c.Resolve("gizmo"); !errors.As(err, &nf) {
+		t.Errorf("Resolve(gizmo) after its removal = %v, want *NotFoundError (stale remembered resolution?)", err)
+	}
 }
 
 func TestSubscribeCalledOnChangeOnly(t *testing.T) {

@@ -53,7 +53,8 @@ func (e *NotFoundError) Error() string {
 // The returned Resource carries the version the mapper chose (the requested one for "resource.version.group").
 // Errors: *AmbiguousError when the mapper cannot choose, *NotFoundError for unknown input (after at most one
 // re-read of discovery per 10 s, so CRDs created since the last read are found), or a discovery error.
-// Resolve loads the catalog if needed; it may read from the server.
+// Resolve loads the catalog if needed; it may read from the server. Successful resolutions are remembered
+// until the next discovery read, so repeated input costs a map lookup.
 func (c *Catalog) Resolve(input string) (Resource, error) {
 	input = strings.TrimSpace(input)
 	if input == "" {
@@ -63,6 +64,10 @@ func (c *Catalog) Resolve(input string) (Resource, error) {
 	defer cancel()
 	if err := c.Load(ctx); err != nil {
 		return Resource{}, err
+	}
+	r, gen, ok := c.cachedResolution(input)
+	if ok {
+		return r, nil
 	}
 	mapping, err := c.mapInput(input)
 	if meta.IsNoMatchError(err) {
@@ -82,7 +87,30 @@ func (c *Catalog) Resolve(input string) (Resource, error) {
 	case err != nil:
 		return Resource{}, fmt.Errorf("resolve %q: %w", input, err)
 	}
-	return c.resourceFor(mapping), nil
+	r = c.resourceFor(mapping)
+	c.remember(input, r, gen)
+	return r, nil
+}
+
+// cachedResolution returns what input resolved to since the last discovery read, and that read's number.
+func (c *Catalog) cachedResolution(input string) (Resource, uint64, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	r, ok := c.resolved[input]
+	return r, c.generation, ok
+}
+
+// remember keeps a resolution made during read number gen until the next read (which clears them all).
+func (c *Catalog) remember(input string, r Resource, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.generation {
+		return
+	}
+	if c.resolved == nil {
+		c.resolved = map[string]Resource{}
+	}
+	c.resolved[input] = r
 }
 
 // mapInput tries input as given, then lower-cased.
