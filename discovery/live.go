@@ -55,8 +55,8 @@ func (c *Catalog) Run(ctx context.Context) {
 	<-ctx.Done()
 }
 
-// startInformers starts, for each watched resource, a goroutine that probes whether the user may list it
-// and then runs a metadata informer for it.
+// startInformers probes, for each watched resource in turn, whether the user may list it, and if so starts
+// a metadata informer for it on its own goroutine.
 func (c *Catalog) startInformers(ctx context.Context, wg *sync.WaitGroup) []cache.SharedIndexInformer {
 	cfg, err := c.getter.ToRESTConfig()
 	if err != nil {
