@@ -73,7 +73,11 @@ func (a *App) confirmDelete() {
 		a.errorf("%s cannot be deleted (verbs: no delete)", t.res.FullName())
 		return
 	}
-	modal := tview.NewModal().SetText("Delete " + tview.Escape(what) + "?").AddButtons([]string{"Cancel", "Delete"})
+	question := fmt.Sprintf("Delete %s %s?", t.res.Name, row.Name)
+	if row.Namespace != "" {
+		question += "\nnamespace: " + row.Namespace
+	}
+	modal := tview.NewModal().SetText(tview.Escape(question)).AddButtons([]string{"Cancel", "Delete"})
 	modal.SetDoneFunc(func(_ int, label string) {
 		a.closeModal()
 		if label == "Delete" {

@@ -1,0 +1,320 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// uiScreenTimeout bounds every wait for the screen to show something.
+const uiScreenTimeout = 20 * time.Second
+
+// tmuxUI is bin/kscope running in a detached tmux session of its own (160×45).
+type tmuxUI struct {
+	t    *testing.T
+	name string
+}
+
+// startUI runs kscope with args in a new tmux session; the session is killed when t ends. After kscope exits
+// the pane shows "KSCOPE-EXIT=<code>".
+func startUI(t *testing.T, args ...string) *tmuxUI {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	s := &tmuxUI{t: t, name: "kscope-" + strings.ToLower(sanitize(t.Name())) + "-" + randomSuffix()}
+	cmd := []string{env.kscope, "--kubeconfig", env.kubeconfig}
+	cmd = append(cmd, args...)
+	shell := strings.Join(quoteAll(cmd), " ") + "; echo KSCOPE-EXIT=$?; sleep 600"
+	out, err := exec.Command("tmux", "new-session", "-d", "-s", s.name, "-x", "160", "-y", "45", shell).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("last screen of %s:\n%s", s.name, s.screen())
+		}
+		_ = exec.Command("tmux", "kill-session", "-t", s.name).Run()
+	})
+	return s
+}
+
+func quoteAll(args []string) []string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return q
+}
+
+// keys sends tmux key names (Enter, Escape, C-d, Tab, Down) or, with literal, text as typed.
+func (s *tmuxUI) keys(keys ...string) {
+	s.t.Helper()
+	args := append([]string{"send-keys", "-t", s.name}, keys...)
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		s.t.Fatalf("tmux send-keys %v: %v\n%s", keys, err, out)
+	}
+}
+
+// typeText types text literally.
+func (s *tmuxUI) typeText(text string) {
+	s.t.Helper()
+	if out, err := exec.Command("tmux", "send-keys", "-t", s.name, "-l", text).CombinedOutput(); err != nil {
+		s.t.Fatalf("tmux send-keys -l %q: %v\n%s", text, err, out)
+	}
+}
+
+// screen returns the pane's text.
+func (s *tmuxUI) screen() string {
+	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", s.name).Output()
+	if err != nil {
+		return "(capture-pane failed: " + err.Error() + ")"
+	}
+	return string(out)
+}
+
+// waitUntil polls the screen until ok accepts it, failing t after uiScreenTimeout.
+func (s *tmuxUI) waitUntil(what string, ok func(screen string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(uiScreenTimeout)
+	for {
+		scr := s.screen()
+		if ok(scr) {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("screen never showed %s:\n%s", what, scr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitFor waits until the screen contains every one of texts.
+func (s *tmuxUI) waitFor(texts ...string) string {
+	s.t.Helper()
+	return s.waitUntil(strings.Join(texts, " and "), func(scr string) bool {
+		for _, text := range texts {
+			if !strings.Contains(scr, text) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// waitGone waits until the screen no longer contains text.
+func (s *tmuxUI) waitGone(text string) string {
+	s.t.Helper()
+	return s.waitUntil("no "+text, func(scr string) bool { return !strings.Contains(scr, text) })
+}
+
+// lineWith returns the first screen line containing text, or "".
+func lineWith(screen, text string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, text) {
+			return l
+		}
+	}
+	return ""
+}
+
+// seedPods creates, in ns, a Deployment "web" with 2 replicas and a bare pod "solo", and waits for the 3 pods.
+func seedPods(t *testing.T, ns string) {
+	t.Helper()
+	kubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx:1.27", "--replicas=2")
+	kubectl(t, "-n", ns, "run", "solo", "--image=nginx:1.27", "--labels=app=solo")
+	deadline := time.Now().Add(uiScreenTimeout)
+	for {
+		out := kubectl(t, "-n", ns, "get", "pods", "--no-headers")
+		if strings.Count(out, "\n") == 3 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pods never appeared in %s:\n%s", ns, out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestUIPodsFilterSortYAML opens pods in a seeded namespace, filters, sorts and opens a pod's YAML.
+func TestUIPodsFilterSortYAML(t *testing.T) {
+	ns := testNamespace(t)
+	seedPods(t, ns)
+	s := startUI(t, "-n", ns, "pods")
+	s.waitFor("pods("+ns+")[3]", "solo", "web-", "synced  3/3", "Namespace: "+ns)
+
+	s.typeText("/solo")
+	s.keys("Enter")
+	scr := s.waitFor("pods(" + ns + ")[1] </solo>")
+	if strings.Contains(scr, "web-") {
+		t.Errorf("filter /solo still shows web pods:\n%s", scr)
+	}
+	s.typeText("/-l app=web")
+	s.keys("Enter")
+	scr = s.waitFor("pods(" + ns + ")[2] </-l app=web>")
+	if strings.Contains(lineWith(scr, "solo"), "solo") {
+		t.Errorf("label filter app=web shows solo:\n%s", scr)
+	}
+	s.typeText("/-l app in (")
+	s.keys("Enter")
+	s.waitFor("invalid label selector", "</-l app=web>")
+	s.keys("Escape")
+	s.waitFor("pods(" + ns + ")[3]")
+
+	s.typeText("N")
+	s.waitFor("NAME↑")
+	s.typeText("N")
+	scr = s.waitFor("NAME↓")
+	if strings.Index(scr, "web-") > strings.Index(scr, "solo") {
+		t.Errorf("sorted by name descending, web-* is below solo:\n%s", scr)
+	}
+
+	s.typeText("/solo")
+	s.keys("Enter")
+	s.waitFor("</solo>")
+	s.keys("Enter")
+	scr = s.waitFor("kind: Pod", "name: solo", "image: nginx:1.27", "managedFields hidden")
+	if strings.Contains(scr, "managedFields:") {
+		t.Errorf("YAML shows managedFields by default:\n%s", scr)
+	}
+	s.typeText("/nginx")
+	s.keys("Enter")
+	s.waitFor("</nginx> 1/")
+	s.keys("Escape") // clears the search
+	s.waitGone("</nginx>")
+	s.keys("Escape") // back to the table
+	s.waitFor("pods(" + ns + ")[1] </solo>")
+	s.typeText("q")
+	s.waitFor("KSCOPE-EXIT=0")
+}
+
+// TestUILiveChanges shows pods appearing and disappearing and a Deployment scaling, without any key press.
+func TestUILiveChanges(t *testing.T) {
+	ns := testNamespace(t)
+	seedPods(t, ns)
+	s := startUI(t, "-n", ns, "pods")
+	s.waitFor("pods(" + ns + ")[3]")
+	kubectl(t, "-n", ns, "run", "late", "--image=nginx:1.27")
+	s.waitFor("pods("+ns+")[4]", "late ")
+	kubectl(t, "-n", ns, "delete", "pod", "late", "--grace-period=0", "--force", "--wait=false")
+	s.waitFor("pods(" + ns + ")[3]")
+	s.waitGone("late ")
+
+	s.typeText(":deploy")
+	s.keys("Enter")
+	s.waitFor("deployments(" + ns + ")[1]")
+	kubectl(t, "-n", ns, "scale", "deployment", "web", "--replicas=4")
+	s.waitUntil("web with 4 replicas", func(scr string) bool {
+		return strings.Contains(lineWith(scr, "web "), "/4")
+	})
+}
+
+// TestUIDeleteWithConfirmation deletes a pod through the confirmation modal; Cancel first sends nothing.
+func TestUIDeleteWithConfirmation(t *testing.T) {
+	ns := testNamespace(t)
+	seedPods(t, ns)
+	s := startUI(t, "-n", ns, "pods")
+	s.waitFor("pods(" + ns + ")[3]")
+	s.typeText("/solo")
+	s.keys("Enter")
+	s.waitFor("</solo>")
+	s.keys("C-d")
+	s.waitFor("Delete pods solo?", "namespace: "+ns)
+	s.keys("Enter") // Cancel has the focus
+	s.waitGone("Delete pods")
+	if out := kubectl(t, "-n", ns, "get", "pod", "solo", "-o", "name"); strings.TrimSpace(out) != "pod/solo" {
+		t.Fatalf("Cancel deleted the pod: %q", out)
+	}
+	s.keys("C-d")
+	s.waitFor("Delete pods solo?", "namespace: "+ns)
+	s.keys("Tab", "Enter")
+	s.waitFor("deleted pods " + ns + "/solo")
+	deadline := time.Now().Add(uiScreenTimeout)
+	for strings.TrimSpace(kubectl(t, "-n", ns, "get", "pods", "--field-selector=metadata.name=solo", "-o", "name")) != "" {
+		if time.Now().After(deadline) {
+			t.Fatal("pod solo still exists after the delete")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestUIReadOnlyRefusesDelete shows the read-only mark and refuses ctrl-d without a request.
+func TestUIReadOnlyRefusesDelete(t *testing.T) {
+	ns := testNamespace(t)
+	seedPods(t, ns)
+	s := startUI(t, "--readonly", "-n", ns, "pods")
+	s.waitFor("pods("+ns+")[3]", "READ-ONLY")
+	s.typeText("/solo")
+	s.keys("Enter")
+	s.waitFor("</solo>")
+	s.keys("C-d")
+	scr := s.waitFor("read-only mode: not deleting pods " + ns + "/solo")
+	if strings.Contains(scr, "Delete pods") {
+		t.Errorf("read-only mode asked for confirmation:\n%s", scr)
+	}
+	time.Sleep(time.Second) // a delete, had one been sent, would have landed by now
+	if out := kubectl(t, "-n", ns, "get", "pod", "solo", "-o", "jsonpath={.metadata.deletionTimestamp}"); out != "" {
+		t.Errorf("pod solo is being deleted in read-only mode")
+	}
+}
+
+// TestUIUnknownResource: an unknown name in the command bar is a one-line message with suggestions; on the
+// command line it is an error before the screen is taken, with a non-zero exit.
+func TestUIUnknownResource(t *testing.T) {
+	s := startUI(t, "-n", "shop", "pods")
+	s.waitFor("pods(shop)")
+	s.typeText(":deploymnts")
+	s.keys("Enter")
+	s.waitUntil("a one-line message naming deploymnts and suggesting deployments", func(scr string) bool {
+		return strings.Contains(lineWith(scr, `"deploymnts"`), "deployments")
+	})
+	s.waitFor("pods(shop)") // still on the table
+
+	cli := startUI(t, "nosuchthing")
+	scr := cli.waitFor("KSCOPE-EXIT=1")
+	if !strings.Contains(scr, "error: ") || !strings.Contains(scr, "nosuchthing") {
+		t.Errorf("unknown resource on the command line:\n%s", scr)
+	}
+}
+
+// TestUIPickerAndCRD: the picker lists every resource; a CRD created while kscope runs appears without a
+// restart and opens as a live table with its printer columns.
+func TestUIPickerAndCRD(t *testing.T) {
+	s := startUI(t, "-n", "shop")
+	s.waitFor("resources[", "NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND", "configmaps")
+	s.typeText("widgets")
+	s.waitFor("widgets", "shop.example.com/v1", "Widget")
+	s.keys("Enter")
+	s.waitFor("widgets(shop)[", "synced")
+
+	group := "e2e" + randomSuffix() + ".example.com"
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gizmos.` + group + `
+spec:
+  group: ` + group + `
+  scope: Namespaced
+  names: {plural: gizmos, singular: gizmo, kind: Gizmo, shortNames: [gz]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`
+	apply := exec.Command("kubectl", "--kubeconfig", env.kubeconfig, "apply", "-f", "-")
+	apply.Stdin = strings.NewReader(crd)
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("create CRD: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { kubectl(t, "delete", "crd", "gizmos."+group, "--wait=false") })
+	s.keys("Escape")
+	s.waitFor("resources[1] </widgets>")
+	s.keys("Escape") // clear the typed filter
+	s.waitGone("</widgets>")
+	s.typeText("gizmos")
+	s.waitFor(group + "/v1")
+}
