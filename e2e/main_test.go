@@ -32,6 +32,8 @@ type suite struct {
 	root       string // repository root
 	kubeconfig string // devcluster kubeconfig (contexts admin, viewer)
 	kscope     string // the kscope binary under test
+	cli        string // the devcluster CLI
+	cache      string // the devcluster cache folder (bin/, state/)
 }
 
 var env suite
@@ -47,22 +49,28 @@ func TestMain(m *testing.M) {
 func setup() error {
 	_, file, _, _ := runtime.Caller(0)
 	env.root = filepath.Dir(filepath.Dir(file))
-	cli := os.Getenv("KSCOPE_DEVCLUSTER")
-	if cli == "" {
-		cli = filepath.Join(env.root, ".cache", "devcluster", "bin", "devcluster")
+	// KSCOPE_DEVCLUSTER_CACHE runs the tests on a cluster of another cache folder (e.g. a private copy for
+	// fault tests); KSCOPE_DEVCLUSTER names another devcluster CLI.
+	env.cache = os.Getenv("KSCOPE_DEVCLUSTER_CACHE")
+	if env.cache == "" {
+		env.cache = filepath.Join(env.root, ".cache", "devcluster")
 	}
-	if _, err := os.Stat(cli); err != nil {
-		return fmt.Errorf("devcluster CLI not found at %s: run `make devcluster` (or `make test`) first", cli)
+	env.cli = os.Getenv("KSCOPE_DEVCLUSTER")
+	if env.cli == "" {
+		env.cli = filepath.Join(env.cache, "bin", "devcluster")
+	}
+	if _, err := os.Stat(env.cli); err != nil {
+		return fmt.Errorf("devcluster CLI not found at %s: run `make devcluster` (or `make test`) first", env.cli)
 	}
 	for _, args := range [][]string{{"up"}, {"seed"}} {
-		cmd := exec.Command(cli, args...)
+		cmd := devclusterCommand(args...)
 		cmd.Dir = env.root
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("devcluster %s: %w", args[0], err)
 		}
 	}
-	env.kubeconfig = filepath.Join(env.root, ".cache", "devcluster", "state", "kubeconfig")
+	env.kubeconfig = filepath.Join(env.cache, "state", "kubeconfig")
 	env.kscope = filepath.Join(env.root, "bin", "kscope")
 	build := exec.Command("go", "build", "-o", env.kscope, ".")
 	build.Dir = env.root
@@ -70,6 +78,14 @@ func setup() error {
 		return fmt.Errorf("build kscope: %v\n%s", err, out)
 	}
 	return nil
+}
+
+// devclusterCommand returns the devcluster CLI command for args, on the suite's cache folder.
+func devclusterCommand(args ...string) *exec.Cmd {
+	if os.Getenv("KSCOPE_DEVCLUSTER_CACHE") != "" {
+		args = append([]string{"--cache", env.cache}, args...)
+	}
+	return exec.Command(env.cli, args...)
 }
 
 // kubeconfig returns the path of the devcluster's kubeconfig.
