@@ -318,3 +318,41 @@ spec:
 	s.typeText("gizmos")
 	s.waitFor(group + "/v1")
 }
+
+// TestUIEventsOwnerNamespaces: `o` walks pod → ReplicaSet → Deployment, `e` lists a pod's events live, `0`
+// switches to all namespaces and the `:ns` picker back to one.
+func TestUIEventsOwnerNamespaces(t *testing.T) {
+	ns := testNamespace(t)
+	seedPods(t, ns)
+	s := startUI(t, "-n", ns, "pods")
+	s.waitFor("pods(" + ns + ")[3]")
+	s.typeText("/web")
+	s.keys("Enter")
+	s.waitFor("pods(" + ns + ")[2] </web>")
+	s.typeText("o")
+	s.waitFor("replicasets("+ns+")[1]", "<pods> <replicasets>")
+	s.typeText("o")
+	s.waitFor("deployments("+ns+")[1]", "<replicasets> <deployments>")
+	s.keys("Escape")
+	s.waitFor("replicasets(" + ns + ")[1]")
+	s.keys("Escape")
+	s.waitFor("pods(" + ns + ")[2] </web>")
+
+	s.typeText("e")
+	s.waitFor("<pods> <events(web-", "Scheduled")
+	s.keys("Escape")
+	s.waitFor("pods(" + ns + ")[2] </web>")
+	s.keys("Escape")
+	s.waitFor("pods(" + ns + ")[3]")
+
+	s.typeText("0")
+	s.waitFor("pods(all)[", "NAMESPACE", "Namespace: all")
+	s.typeText(":ns")
+	s.keys("Enter")
+	s.waitFor("namespaces[", "kube-system")
+	s.typeText("/" + ns)
+	s.keys("Enter")
+	s.waitFor("namespaces[1]")
+	s.keys("Enter")
+	s.waitFor("pods("+ns+")[3]", "Namespace: "+ns)
+}

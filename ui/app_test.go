@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -382,4 +383,41 @@ func TestAgeTickRedraws(t *testing.T) {
 	h.advance(time.Minute)
 	time.Sleep(50 * time.Millisecond) // several ticks; each must draw without blocking the UI goroutine
 	waitFor(t, h, "6m")
+}
+
+func TestRedrawsAreBatchedAndIdleIsQuiet(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.MinRedraw = 50 * time.Millisecond })
+	src := h.cluster.lastSource()
+	var mu sync.Mutex
+	draws := 0
+	h.ui(func() {
+		h.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
+			mu.Lock()
+			draws++
+			mu.Unlock()
+		})
+	})
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return draws
+	}
+	base := count() // the draw that followed installing the counter
+	time.Sleep(300 * time.Millisecond)
+	if n := count() - base; n != 0 {
+		t.Errorf("%d redraws while idle (AGE tick off)", n)
+	}
+	begin := time.Now()
+	for i := 0; time.Since(begin) < 500*time.Millisecond; i++ {
+		src.put(&watch.Row{Key: fmt.Sprintf("shop/burst-%d", i), Namespace: "shop", Name: fmt.Sprintf("burst-%d", i),
+			Created: t0, Cells: []string{fmt.Sprintf("burst-%d", i), "1/1", "Running", "0", ""}})
+		time.Sleep(time.Millisecond)
+	}
+	elapsed := time.Since(begin)
+	time.Sleep(100 * time.Millisecond)
+	n := count() - base
+	// One redraw per MinRedraw at most (plus the one in flight when the burst ended).
+	if limit := int(elapsed/(50*time.Millisecond)) + 2; n > limit || n == 0 {
+		t.Errorf("%d redraws for a %v burst of changes; want 1..%d", n, elapsed, limit)
+	}
 }
