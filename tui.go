@@ -102,7 +102,13 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			return connect(ctx, contextFlags(o.flags, name))
 		},
 	})
-	return app.Run()
+	err = app.Run()
+	var panicErr *ui.PanicError
+	if errors.As(err, &panicErr) {
+		fmt.Fprintf(o.streams.ErrOut, "%s\n", panicErr.Stack)
+		return &exitError{code: 2, err: err}
+	}
+	return err
 }
 
 // contextFlags returns connection flags for kubeconfig context name, keeping the user's kubeconfig, cache

@@ -76,7 +76,7 @@ func (a *App) SetScreen(screen tcell.Screen) { a.tv.SetScreen(screen) }
 func (a *App) Run() (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
+			err = &PanicError{Value: p, Stack: debug.Stack()}
 		}
 		a.shutdown()
 	}()
@@ -87,6 +87,15 @@ func (a *App) Run() (err error) {
 	defer a.failMu.Unlock()
 	return a.failed
 }
+
+// PanicError is what Run returns when the UI panicked. The terminal has been restored by then.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+// Error is one line; the stack is in Stack.
+func (e *PanicError) Error() string { return fmt.Sprintf("internal error: %v", e.Value) }
 
 // Stop ends Run from any goroutine.
 func (a *App) Stop() { a.tv.Stop() }
@@ -112,7 +121,7 @@ func (a *App) goSafe(fn func()) {
 		defer func() {
 			if p := recover(); p != nil {
 				a.failMu.Lock()
-				a.failed = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
+				a.failed = &PanicError{Value: p, Stack: debug.Stack()}
 				a.failMu.Unlock()
 				a.tv.Stop()
 			}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -338,7 +339,7 @@ func TestPanicStopsUIWithError(t *testing.T) {
 	h.app.goSafe(func() { panic("boom") })
 	select {
 	case err := <-h.done:
-		if err == nil || !strings.Contains(err.Error(), "internal error: boom") {
+		if err == nil || err.Error() != "internal error: boom" {
 			t.Errorf("Run returned %v", err)
 		}
 		h.done <- nil
@@ -420,4 +421,34 @@ func TestRedrawsAreBatchedAndIdleIsQuiet(t *testing.T) {
 	if limit := int(elapsed/(50*time.Millisecond)) + 2; n > limit || n == 0 {
 		t.Errorf("%d redraws for a %v burst of changes; want 1..%d", n, elapsed, limit)
 	}
+}
+
+func TestPanicOnUIGoroutineStopsUIWithError(t *testing.T) {
+	h := start(t, 80, 24, nil)
+	go h.app.tv.QueueUpdate(func() { panic("bad draw") })
+	select {
+	case err := <-h.done:
+		var perr *PanicError
+		if !errors.As(err, &perr) || perr.Error() != "internal error: bad draw" || len(perr.Stack) == 0 {
+			t.Errorf("Run returned %v", err)
+		}
+		h.done <- nil
+	case <-time.After(5 * time.Second):
+		t.Fatal("a panic did not stop the UI")
+	}
+}
+
+func TestPlaceholders(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	src := h.cluster.lastSource()
+	h.typeText("/nothing-matches\n")
+	h.contains("no rows match the filter (esc clears it)")
+	src.mu.Lock()
+	src.state = watch.State{Phase: watch.Forbidden, Message: `pods is forbidden: User "viewer" cannot list resource "pods"`}
+	src.rows = map[string]*watch.Row{}
+	src.mu.Unlock()
+	h.press(tcell.KeyEscape, 0)
+	h.golden("forbidden_100x30")
+	h.typeText(":wd\n")
+	h.contains("no widgets here")
 }

@@ -140,6 +140,7 @@ func (t *LiveTable) refresh() {
 	snap := t.src.Snapshot(t.query)
 	t.total = snap.Total
 	t.content.Update(snap, changes, t.query.Filter.Match)
+	t.content.SetPlaceholder(t.placeholder(snap))
 	row := -1
 	if want != "" {
 		row = t.content.IndexOf(want)
@@ -155,6 +156,24 @@ func (t *LiveTable) refresh() {
 	if t.app.top() == t {
 		t.updateStatus()
 	}
+}
+
+// placeholder says why the table has no rows.
+func (t *LiveTable) placeholder(snap watch.Snapshot) (string, tcell.Color) {
+	st := t.src.State()
+	switch {
+	case st.Phase == watch.Listing:
+		return "listing " + t.res.Name + " …", colorDimText
+	case st.Phase.Terminal() && st.Phase != watch.Stopped:
+		msg := st.Message
+		if msg == "" && st.Err != nil {
+			msg = st.Err.Error()
+		}
+		return st.Phase.String() + ": " + oneLine(msg), tcell.ColorRed
+	case snap.Total > 0:
+		return "no rows match the filter (esc clears it)", colorDimText
+	}
+	return "no " + t.res.Name + " here", colorDimText
 }
 
 // selectedKey returns the key of the row under the cursor, or "".

@@ -45,7 +45,18 @@ type RowContent struct {
 	ghostFor time.Duration
 	flashes  map[string]time.Time // key → flash ends
 	ghosts   map[string]*ghost
+
+	// placeholder is shown in place of rows when there are none (listing, forbidden, empty).
+	placeholder      string
+	placeholderColor tcell.Color
 }
+
+// SetPlaceholder sets the line shown when there are no rows ("" for none).
+func (c *RowContent) SetPlaceholder(text string, color tcell.Color) {
+	c.placeholder, c.placeholderColor = text, color
+}
+
+func (c *RowContent) showsPlaceholder() bool { return len(c.rows) == 0 && c.placeholder != "" }
 
 // NewRowContent returns empty content using now for AGE and expiry.
 func NewRowContent(now func() time.Time, flashFor, ghostFor time.Duration) *RowContent {
@@ -186,13 +197,21 @@ func (c *RowContent) IndexOf(key string) int {
 }
 
 // GetRowCount implements tview.TableContent.
-func (c *RowContent) GetRowCount() int { return len(c.rows) + 1 }
+func (c *RowContent) GetRowCount() int {
+	if c.showsPlaceholder() {
+		return 2
+	}
+	return len(c.rows) + 1
+}
 
 // GetColumnCount implements tview.TableContent.
-func (c *RowContent) GetColumnCount() int { return len(c.visible) }
+func (c *RowContent) GetColumnCount() int { return max(len(c.visible), 1) }
 
 // GetCell implements tview.TableContent.
 func (c *RowContent) GetCell(row, column int) *tview.TableCell {
+	if column == 0 && c.showsPlaceholder() && row == 1 {
+		return tview.NewTableCell(tview.Escape(c.placeholder)).SetTextColor(c.placeholderColor).SetSelectable(false)
+	}
 	if column < 0 || column >= len(c.visible) || row < 0 || row > len(c.rows) {
 		return nil
 	}
