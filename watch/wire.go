@@ -110,7 +110,8 @@ func formatCell(b []byte) (string, error) {
 	var s string
 	switch b[0] {
 	case '"':
-		if bytes.IndexByte(b, '\\') < 0 {
+		// A cut-off body can hand over a lone or unterminated quote: json.Unmarshal reports it.
+		if len(b) >= 2 && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 {
 			s = string(b[1 : len(b)-1])
 		} else if err := json.Unmarshal(b, &s); err != nil {
 			return "", err
