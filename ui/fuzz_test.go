@@ -1,0 +1,158 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// fuzzApp is one App on a simulation screen over the fixture cluster, shared by every input of a fuzz
+// target (starting a UI per input would be slow). Each input starts from the resource picker in "shop".
+type fuzzApp struct {
+	app  *App
+	done chan error
+}
+
+func startFuzzApp(f *testing.F) *fuzzApp {
+	a := &fuzzApp{done: make(chan error, 1)}
+	a.app = New(Options{Cluster: fixtureCluster(), Version: "v0.1.0", Now: func() time.Time { return t0 },
+		Tick: -1, MinRedraw: time.Millisecond})
+	screen := tcell.NewSimulationScreen("UTF-8")
+	a.app.SetScreen(screen)
+	screen.SetSize(100, 30)
+	go func() { a.done <- a.app.Run() }()
+	f.Cleanup(func() {
+		a.app.Stop()
+		select {
+		case <-a.done:
+		case <-time.After(5 * time.Second):
+		}
+	})
+	return a
+}
+
+// run runs fn on the UI goroutine followed by a draw, and fails t if the UI panics or stops answering.
+func (a *fuzzApp) run(t *testing.T, fn func()) {
+	t.Helper()
+	answered := make(chan struct{})
+	a.app.tv.QueueUpdateDraw(fn)
+	a.app.tv.QueueUpdateDraw(func() { close(answered) })
+	select {
+	case <-answered:
+	case err := <-a.done:
+		t.Fatalf("the UI stopped: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the UI goroutine did not answer")
+	}
+}
+
+// reset goes back to the picker in namespace shop with an empty prompt.
+func (a *fuzzApp) reset(t *testing.T) {
+	a.run(t, func() {
+		if a.app.bar.Active() {
+			a.app.bar.close()
+		}
+		if a.app.modal != nil {
+			a.app.closeModal()
+		}
+		a.app.popTo(1)
+		a.app.namespace = "shop"
+		if p, ok := a.app.top().(*ResourcePicker); ok {
+			p.filter = ""
+		}
+		a.app.show()
+		a.app.bar.ClearMessage()
+	})
+}
+
+// submit types text into the open prompt and presses Enter, as the input field would deliver it.
+func (a *fuzzApp) submit(t *testing.T, text string) {
+	a.run(t, func() {
+		if !a.app.bar.Active() {
+			return
+		}
+		a.app.bar.input.SetText(text)
+		a.app.bar.done(tcell.KeyEnter)
+	})
+}
+
+// checkAlive fails t unless the UI still shows a view and its prompt line is one line.
+func (a *fuzzApp) checkAlive(t *testing.T, input string) {
+	t.Helper()
+	var problem string
+	a.run(t, func() {
+		if a.app.top() == nil {
+			problem = "no view left"
+		} else if msg := a.app.bar.text.GetText(false); strings.Contains(strings.TrimSuffix(msg, "\n"), "\n") {
+			problem = "the prompt message spans lines: " + msg
+		}
+	})
+	if problem != "" {
+		t.Fatalf("input %q: %s", input, problem)
+	}
+}
+
+// isQuit tells whether the command bar would quit on text (the fuzz app must stay up).
+func isQuit(text string) bool {
+	f := strings.Fields(text)
+	return len(f) > 0 && (f[0] == "q" || f[0] == "quit" || f[0] == "q!")
+}
+
+// FuzzCommandBar: whatever is typed after `:` (resources, ns, ctx, garbage, control characters), Tab
+// completion and Enter neither panic nor leave the UI without a view, and any message is one line.
+// Up to three commands separated by newlines run in a row.
+func FuzzCommandBar(f *testing.F) {
+	for _, s := range []string{
+		"pods", "deploy", "po", "widgets.shop.example.com", "deployments.v1.apps", "deploymnts", "tokenreviews",
+		"ns", "ns data", "ns no-such-namespace", "ns \x1b[31m", "ctx", "ctx viewer", "ctx nosuch", "help",
+		"pods extra words", "", "   ", "[red]pods[-]", "pods\nns data", "ns\nns", "pods\nhelp\nsecrets",
+		":", "::", "\x00", "p\to", "événements", strings.Repeat("x", 300),
+	} {
+		f.Add(s)
+	}
+	a := startFuzzApp(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		a.reset(t)
+		lines := strings.SplitN(text, "\n", 4)
+		for _, line := range lines[:min(len(lines), 3)] {
+			if isQuit(line) {
+				continue
+			}
+			a.run(t, func() {
+				a.app.completeCommand(line)
+				a.app.openCommandBar()
+			})
+			a.submit(t, line)
+			a.checkAlive(t, line)
+		}
+	})
+}
+
+// FuzzFilterBar: whatever is typed after `/` in a table (regex or -l selector), the picker or a YAML view
+// is applied or refused with a one-line message; nothing panics.
+func FuzzFilterBar(f *testing.F) {
+	for _, s := range []string{
+		"web", "WEB-7F", "^web$", "run+ing|pending", "-l app=web", "-l app in (", "-l !app", "-l ", "[", "web(",
+		"(?i", "\\", "a{1000}", "[red]", "\x1b", "", "   ", "ß", "\u212a", strings.Repeat("(", 200),
+	} {
+		f.Add(s)
+	}
+	a := startFuzzApp(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		a.reset(t)
+		a.run(t, func() { a.app.openFilterBar() }) // the picker's filter
+		a.submit(t, text)
+		a.checkAlive(t, text)
+		a.reset(t)
+		a.run(t, func() { a.app.command("pods") })
+		a.run(t, func() { a.app.openFilterBar() }) // the table's row filter
+		a.submit(t, text)
+		a.checkAlive(t, text)
+		a.run(t, func() { a.app.command("ns data"); a.app.openYAML() })
+		a.run(t, func() { a.app.openFilterBar() }) // the YAML view's search, if a row was selected
+		a.submit(t, text)
+		a.checkAlive(t, text)
+	})
+}
