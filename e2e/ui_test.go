@@ -191,7 +191,8 @@ func TestUIPodsFilterSortYAML(t *testing.T) {
 	s.waitFor("KSCOPE-EXIT=0")
 }
 
-// TestUILiveChanges shows pods appearing and disappearing and a Deployment scaling, without any key press.
+// TestUILiveChanges shows, without any key press, pods appearing and disappearing, a label change and the
+// deletion in the YAML view, and a Deployment scaling.
 func TestUILiveChanges(t *testing.T) {
 	ns := testNamespace(t)
 	seedPods(t, ns)
@@ -202,6 +203,18 @@ func TestUILiveChanges(t *testing.T) {
 	kubectl(t, "-n", ns, "delete", "pod", "late", "--grace-period=0", "--force", "--wait=false")
 	s.waitFor("pods(" + ns + ")[3]")
 	s.waitGone("late ")
+
+	s.typeText("/solo")
+	s.keys("Enter")
+	s.waitFor("</solo>")
+	s.keys("Enter")
+	s.waitFor("name: solo", "live")
+	kubectl(t, "-n", ns, "label", "pod", "solo", "color=blue")
+	s.waitFor("color: blue")
+	kubectl(t, "-n", ns, "delete", "pod", "solo", "--grace-period=0", "--force", "--wait=false")
+	s.waitFor("(deleted)")
+	s.keys("Escape")
+	s.waitFor("pods(" + ns + ")[0] </solo>")
 
 	s.typeText(":deploy")
 	s.keys("Enter")

@@ -32,6 +32,7 @@ type LiveTable struct {
 	// selectKey is selected as soon as it appears (owner jump); cleared then.
 	selectKey string
 	total     int
+	shown     int // live rows shown (deleted ones excluded)
 	cancel    context.CancelFunc
 }
 
@@ -141,6 +142,7 @@ func (t *LiveTable) refresh() {
 	t.total = snap.Total
 	t.content.Update(snap, changes, t.query.Filter.Match)
 	t.content.SetPlaceholder(t.placeholder(snap))
+	t.shown = len(snap.Rows)
 	row := -1
 	if want != "" {
 		row = t.content.IndexOf(want)
@@ -201,7 +203,7 @@ func (t *LiveTable) updateTitle() {
 	case spec.Namespaced:
 		scope = "(" + spec.Namespace + ")"
 	}
-	title := fmt.Sprintf(" [aqua::b]%s%s[white][%d] ", tview.Escape(t.title), tview.Escape(scope), len(t.content.Rows()))
+	title := fmt.Sprintf(" [aqua::b]%s%s[white][%d] ", tview.Escape(t.title), tview.Escape(scope), t.shown)
 	if f := t.query.Filter.String(); f != "" {
 		title += fmt.Sprintf("[orange::b]</%s> ", tview.Escape(f))
 	}
@@ -218,7 +220,7 @@ func (t *LiveTable) updateStatus() {
 	if st.Phase.Terminal() && st.Phase != watch.Stopped {
 		color = "red"
 	}
-	text := fmt.Sprintf("[%s]%s[-]  %d/%d", color, st.Phase, t.shownLive(), t.total)
+	text := fmt.Sprintf("[%s]%s[-]  %d/%d", color, st.Phase, t.shown, t.total)
 	if c := t.query.SortColumn; c >= 0 && c < len(t.src.Columns()) {
 		dir := "↑"
 		if t.query.Descending {
@@ -234,17 +236,6 @@ func (t *LiveTable) updateStatus() {
 		text += "  [red]" + tview.Escape(oneLine(msg)) + "[-]"
 	}
 	t.app.status.SetView(text, t.app.cluster.Catalog().Unavailable())
-}
-
-// shownLive counts the displayed rows that are not deleted ones.
-func (t *LiveTable) shownLive() int {
-	n := 0
-	for i := range t.content.Rows() {
-		if _, ghost := t.content.RowAt(i + 1); !ghost {
-			n++
-		}
-	}
-	return n
 }
 
 // setNamespace restarts the table's source in namespace ns ("" = all).
