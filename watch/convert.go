@@ -110,8 +110,12 @@ func buildColumns(defs []metav1.TableColumnDefinition, allNamespaces bool) []Col
 }
 
 // isAgeColumn tells whether the column shows the object's age (computed from creationTimestamp): the server
-// names it Age and describes it with ObjectMeta's creationTimestamp documentation.
+// names it Age and describes it with ObjectMeta's creationTimestamp documentation, or (a CRD's printer
+// column) describes it by its JSONPath .metadata.creationTimestamp.
 func isAgeColumn(d metav1.TableColumnDefinition) bool {
+	if strings.HasSuffix(d.Description, ".metadata.creationTimestamp") {
+		return true
+	}
 	return strings.EqualFold(d.Name, "age") &&
 		(d.Description == "" || strings.HasPrefix(d.Description, "CreationTimestamp"))
 }

@@ -11,6 +11,7 @@ import (
 
 	jsoniter "github.com/json-iterator/go"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -189,6 +190,26 @@ func TestConvertStatusList(t *testing.T) {
 	_, _, err := decodeList(strings.NewReader(body), newConverter(false, nil))
 	if !apierrors.IsForbidden(err) || errorMessage(err) != `pods is forbidden: User "viewer" cannot list resource "pods"` {
 		t.Fatalf("err %v", err)
+	}
+}
+
+func TestIsAgeColumn(t *testing.T) {
+	tests := []struct {
+		def  metav1.TableColumnDefinition
+		want bool
+	}{
+		{metav1.TableColumnDefinition{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time"}, true},
+		{metav1.TableColumnDefinition{Name: "Age", Type: "date", Description: "Custom resource definition column (in JSONPath format): .metadata.creationTimestamp"}, true},
+		{metav1.TableColumnDefinition{Name: "Created", Type: "date", Description: "Custom resource definition column (in JSONPath format): .metadata.creationTimestamp"}, true},
+		{metav1.TableColumnDefinition{Name: "Age", Type: "date"}, true},
+		{metav1.TableColumnDefinition{Name: "Built", Type: "date", Description: "Custom resource definition column (in JSONPath format): .status.builtAt"}, false},
+		{metav1.TableColumnDefinition{Name: "Age", Type: "date", Description: "Custom resource definition column (in JSONPath format): .status.age"}, false},
+		{metav1.TableColumnDefinition{Name: "Last Seen", Type: "string", Description: "Time when last seen"}, false},
+	}
+	for _, tt := range tests {
+		if got := isAgeColumn(tt.def); got != tt.want {
+			t.Errorf("isAgeColumn(%+v) = %v, want %v", tt.def, got, tt.want)
+		}
 	}
 }
 
