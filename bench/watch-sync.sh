@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/watch-sync.sh [N ...] — for each N (default: 10000 50000), make sure namespace bench-N holds N pods
 # (devcluster seed), then run bench/cmd/syncbench three times: a kscope watch.Source on those pods, from start
-# to Synced. Prints the medians of first-sync time, time to the first sorted table, peak RSS, heap bytes per
-# row, and the cost of a re-sort and a filter at that size.
+# to Synced. Prints the medians of first-sync time, time to the first sorted table, time until every row has
+# its metadata (one-namespace views list rows without objects first), peak RSS, heap bytes per row, and the
+# cost of a re-sort and a filter at that size. Run it on a quiet machine: the API server shares the cores.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export KUBECONFIG=${KUBECONFIG:-$root/.cache/devcluster/state/kubeconfig}
@@ -22,7 +23,8 @@ pod_count() { # pods in namespace $1, from one page's remainingItemCount
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p"; }
 
-printf '%-8s %-7s %-10s %-13s %-12s %-13s %-9s %-9s\n' pods runs sync_s first_table_s peak_rss_mb bytes_per_row sort_ms filter_ms
+row='%-7s %-5s %-7s %-14s %-9s %-12s %-14s %-8s %-9s\n'
+printf "$row" pods runs sync_s first_table_s filled_s peak_rss_mb bytes_per_row sort_ms filter_ms
 for n in "${sizes[@]}"; do
 	ns=bench-$n
 	have=$(pod_count "$ns")
@@ -32,10 +34,11 @@ for n in "${sizes[@]}"; do
 	fi
 	out=$(mktemp)
 	for _ in $(seq "$runs"); do
-		"$root/bin/syncbench" --namespace "$ns" >>"$out"
+		"$root/bin/syncbench" --namespace "$ns" | tee -a "$out" >&2
 	done
-	printf '%-8s %-7s %-10s %-13s %-12s %-13s %-9s %-9s\n' "$(field rows <"$out" | head -1)" "$runs" \
-		"$(field sync_s <"$out" | median)" "$(field first_table_s <"$out" | median)" \
+	echo "load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+	printf "$row" "$(field rows <"$out" | head -1)" "$runs" \
+		"$(field sync_s <"$out" | median)" "$(field first_table_s <"$out" | median)" "$(field filled_s <"$out" | median)" \
 		"$(field peak_rss_mb <"$out" | median)" "$(field bytes_per_row <"$out" | median)" \
 		"$(field sort_ms <"$out" | median)" "$(field filter_ms <"$out" | median)"
 	rm -f "$out"

@@ -1,0 +1,36 @@
+// Command screenbench measures kscope, k9s and `kubectl get pods` side by side on one namespace of pods, the
+// way a user sees them: each TUI runs in a private tmux server and its screen is read with capture-pane.
+//
+//	screenbench run --namespace bench-10000 --pods 10000 --kscope bin/kscope --k9s PATH --out FILE.json
+//	screenbench report --out FILE.md FILE.json ...
+//
+// For each run (interleaved: kscope, k9s, kubectl, then again) it records: launch → the complete table on
+// screen; RSS after 10 s settled (and the peak); idle CPU over 20 s; CPU while patchload changes the pods
+// (200 patches/s, 20 s); change → screen latency of patches to visible rows under that load; `/` + a pod name
+// + Enter until one row shows; a sort key until the visible order flips. kubectl: wall time and peak RSS.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: screenbench run|report [flags]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "run":
+		err = runCommand(os.Args[2:])
+	case "report":
+		err = reportCommand(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q (want run or report)", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "screenbench: %s\n", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,343 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+const (
+	session      = "app"
+	settle       = 10 * time.Second
+	cpuWindow    = 20 * time.Second
+	patchRate    = 200
+	keyPoll      = 5 * time.Millisecond
+	launchPoll   = 10 * time.Millisecond
+	launchLimit  = 180 * time.Second
+	keyLimit     = 60 * time.Second
+	changeLimit  = 15 * time.Second
+	quitLimit    = 20 * time.Second
+	probeSpacing = 100 * time.Millisecond
+)
+
+// measureTUI runs one session of t and measures every phase; a failed phase is recorded in Errors and the
+// later phases still run when they can.
+func (b *bench) measureTUI(t tool, extra []string) (s Sample) {
+	s.LoadAvg = loadAvg()
+	fail := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		b.logf("%s: %s", t.name, msg)
+		s.Errors = append(s.Errors, msg)
+	}
+	b.tmux.kill(session)
+	start := time.Now()
+	if err := b.tmux.launch(session, b.width, b.height, t.env, t.command(extra...)); err != nil {
+		fail("launch: %s", err)
+		return s
+	}
+	defer b.quit(t)
+	pid, err := b.tmux.pid(session)
+	if err != nil {
+		fail("pid: %s", err)
+		return s
+	}
+	counts := b.serverCounts()
+	took, _, err := b.waitFor(start, launchPoll, launchLimit, func(sc []string) bool {
+		return counts.seen(rowCount(sc)) && len(visiblePods(sc)) > 0
+	})
+	counts.stop()
+	if err != nil {
+		fail("launch: %s", err)
+		return s
+	}
+	s.LaunchS = took.Seconds()
+	time.Sleep(settle)
+	s.RSSMB, s.PeakRSSMB, _ = memoryMB(pid)
+	if len(extra) > 0 {
+		_ = syscall.Kill(pid, syscall.SIGUSR1) // live heap after settling
+	}
+	if s.IdleCPU, err = cpuPercent(pid, func() error { time.Sleep(cpuWindow); return nil }); err != nil {
+		fail("idle cpu: %s", err)
+	}
+	if s.ChurnCPU, s.ChurnRate, err = b.churnCPU(pid); err != nil {
+		fail("churn cpu: %s", err)
+	}
+	if len(extra) > 0 {
+		_ = syscall.Kill(pid, syscall.SIGUSR1) // live heap after churn
+	}
+	if err := b.changeLatency(&s); err != nil {
+		fail("change latency: %s", err)
+	}
+	if s.FilterMS, err = b.filter(); err != nil {
+		fail("filter: %s", err)
+	}
+	if s.SortMS, err = b.sort(t); err != nil {
+		fail("sort: %s", err)
+	}
+	return s
+}
+
+// podCounts records the namespace's pod counts the server reported while a launch was timed: a pod
+// deleted meanwhile (the devcluster's fake nodes may flap NotReady, and the taint manager evicts) must not
+// make a complete table look incomplete.
+type podCounts struct {
+	mu     sync.Mutex
+	counts map[int]bool
+	done   chan struct{}
+}
+
+// serverCounts samples the pod count now and then every 500 ms until stop.
+func (b *bench) serverCounts() *podCounts {
+	p := &podCounts{counts: map[int]bool{b.pods: true}, done: make(chan struct{})}
+	sample := func() {
+		if n, err := countPods(context.Background(), b.client, b.namespace); err == nil {
+			p.mu.Lock()
+			p.counts[n] = true
+			p.mu.Unlock()
+		}
+	}
+	sample()
+	go func() {
+		for {
+			select {
+			case <-p.done:
+				return
+			case <-time.After(500 * time.Millisecond):
+				sample()
+			}
+		}
+	}()
+	return p
+}
+
+func (p *podCounts) seen(n int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.counts[n]
+}
+
+func (p *podCounts) stop() { close(p.done) }
+
+// waitFor polls the screen every interval until cond holds, and returns the time from start to the
+// capture that showed it.
+func (b *bench) waitFor(start time.Time, interval, limit time.Duration, cond func([]string) bool) (time.Duration, []string, error) {
+	var last []string
+	for time.Since(start) < limit {
+		sc, err := b.tmux.capture(session)
+		if err != nil {
+			return 0, nil, err
+		}
+		if cond(sc) {
+			return time.Since(start), sc, nil
+		}
+		last = sc
+		time.Sleep(interval)
+	}
+	return 0, last, fmt.Errorf("not on screen after %s (title count %d)", limit, rowCount(last))
+}
+
+// cpuPercent returns the CPU used by pid while during runs, as a percentage of one core.
+func cpuPercent(pid int, during func() error) (float64, error) {
+	c0, err := cpuSeconds(pid)
+	if err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	derr := during()
+	c1, err := cpuSeconds(pid)
+	if err != nil {
+		return 0, err
+	}
+	return 100 * (c1 - c0) / time.Since(t0).Seconds(), derr
+}
+
+// churnCPU returns the CPU pid uses (% of one core) while patchload patches the pods, from its first patch
+// to its last, and the patch rate achieved.
+func (b *bench) churnCPU(pid int) (pct, rate float64, err error) {
+	var c0 float64
+	var t0 time.Time
+	rate, err = b.patchLoad(cpuWindow, "", func() {
+		t0 = time.Now()
+		c0, _ = cpuSeconds(pid)
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	c1, err := cpuSeconds(pid)
+	if err != nil {
+		return 0, 0, err
+	}
+	return 100 * (c1 - c0) / time.Since(t0).Seconds(), rate, nil
+}
+
+// patchLoad runs patchload for d at patchRate, skipping the named pods; started (if not nil) runs once
+// patching begins, and patchload's output is read again only after it returns. It returns the achieved
+// rate.
+func (b *bench) patchLoad(d time.Duration, skip string, started func()) (float64, error) {
+	cmd := exec.Command(b.patchload, "--kubeconfig", b.kubeconfig, "--namespace", b.namespace,
+		"--rate", strconv.Itoa(patchRate), "--for", d.String(), "--skip", skip)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return 0, err
+	}
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	sc := bufio.NewScanner(stderr)
+	var errText []string
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), "patchload: started") {
+			if started != nil {
+				started()
+			}
+			continue
+		}
+		errText = append(errText, sc.Text())
+	}
+	if err := cmd.Wait(); err != nil {
+		return 0, fmt.Errorf("patchload: %s %s", err, strings.Join(errText, "; "))
+	}
+	for _, f := range strings.Fields(out.String()) {
+		if v, ok := strings.CutPrefix(f, "rate="); ok {
+			return strconv.ParseFloat(v, 64)
+		}
+	}
+	return 0, fmt.Errorf("patchload: no rate in %q", out.String())
+}
+
+// changeLatency patches visible pods one at a time while patchload changes the others, and records how
+// long each change takes to show on screen.
+func (b *bench) changeLatency(s *Sample) error {
+	sc, err := b.tmux.capture(session)
+	if err != nil {
+		return err
+	}
+	probes := visiblePods(sc)
+	if len(probes) > 6 {
+		probes = probes[2 : len(probes)-2] // not the edge rows
+	}
+	if len(probes) == 0 {
+		return fmt.Errorf("no pods visible")
+	}
+	_, err = b.patchLoad(cpuWindow+5*time.Second, strings.Join(probes, ","), func() {
+		b.probe(probes, cpuWindow, s)
+	})
+	return err
+}
+
+// probe patches the probes in turn for d, each with a new status.reason, and waits for it on screen.
+func (b *bench) probe(probes []string, d time.Duration, s *Sample) {
+	pods := b.client.CoreV1().Pods(b.namespace)
+	end := time.Now().Add(d)
+	for i := 0; time.Now().Before(end); i++ {
+		name := probes[i%len(probes)]
+		b.probes++
+		marker := fmt.Sprintf("P%06d", b.probes)
+		body := fmt.Sprintf(`{"status":{"reason":%q}}`, marker)
+		start := time.Now()
+		_, err := pods.Patch(context.Background(), name, types.MergePatchType, []byte(body), metav1.PatchOptions{}, "status")
+		if err != nil {
+			s.Errors = append(s.Errors, fmt.Sprintf("probe patch %s: %s", name, err))
+			continue
+		}
+		took, _, err := b.waitFor(start, keyPoll, changeLimit, func(sc []string) bool {
+			return strings.Contains(lineOf(sc, name), marker)
+		})
+		if err != nil {
+			s.ChangeMisses++
+		} else {
+			s.ChangeMS = append(s.ChangeMS, float64(took.Microseconds())/1000)
+		}
+		time.Sleep(probeSpacing + time.Duration(rand.Int64N(int64(probeSpacing))))
+	}
+}
+
+// filter types `/`, a pod name and Enter, and times it until the table shows one row; then clears the
+// filter (Escape) and waits for the full table again.
+func (b *bench) filter() (float64, error) {
+	name, err := b.existingPod(b.pods/2 + 7)
+	if err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	if err := b.tmux.literal(session, "/"+name); err != nil {
+		return 0, err
+	}
+	if err := b.tmux.keys(session, "Enter"); err != nil {
+		return 0, err
+	}
+	took, _, err := b.waitFor(start, keyPoll, keyLimit, func(sc []string) bool {
+		return rowCount(sc) == 1 && lineOf(sc, name) != ""
+	})
+	if err != nil {
+		return 0, err
+	}
+	if err := b.tmux.keys(session, "Escape"); err != nil {
+		return 0, err
+	}
+	_, _, err = b.waitFor(time.Now(), launchPoll, keyLimit, func(sc []string) bool { return rowCount(sc) == b.pods })
+	return float64(took.Microseconds()) / 1000, err
+}
+
+// existingPod returns the name of the first seeded pod from index i on that exists and is not being deleted.
+func (b *bench) existingPod(i int) (string, error) {
+	pods := b.client.CoreV1().Pods(b.namespace)
+	for j := i; j < i+100; j++ {
+		name := fmt.Sprintf("scale-%06d", j)
+		if p, err := pods.Get(context.Background(), name, metav1.GetOptions{}); err == nil && p.DeletionTimestamp == nil {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("no pod scale-%06d… found", i)
+}
+
+// sort presses the tool's sort key (after its priming presses) and times it until the visible order of
+// pod names flips.
+func (b *bench) sort(t tool) (float64, error) {
+	for range t.sortPrimes {
+		if err := b.tmux.keys(session, t.sortKey); err != nil {
+			return 0, err
+		}
+		time.Sleep(3 * time.Second)
+	}
+	sc, err := b.tmux.capture(session)
+	if err != nil {
+		return 0, err
+	}
+	before := order(sc)
+	if before == 0 {
+		return 0, fmt.Errorf("visible rows are not sorted by name: %v", visiblePods(sc))
+	}
+	start := time.Now()
+	if err := b.tmux.keys(session, t.sortKey); err != nil {
+		return 0, err
+	}
+	took, _, err := b.waitFor(start, keyPoll, keyLimit, func(sc []string) bool { return order(sc) == -before })
+	return float64(took.Microseconds()) / 1000, err
+}
+
+// quit ends the session with ctrl-c and waits for it to go; it is killed after quitLimit.
+func (b *bench) quit(t tool) {
+	_ = b.tmux.keys(session, "C-c")
+	deadline := time.Now().Add(quitLimit)
+	for time.Now().Before(deadline) {
+		if !b.tmux.alive(session) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	b.logf("%s did not quit on ctrl-c; killing the session", t.name)
+	b.tmux.kill(session)
+}

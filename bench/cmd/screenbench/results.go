@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+)
+
+// Results is one `screenbench run`: every sample of every tool at one size, with the machine it ran on.
+type Results struct {
+	Namespace string            `json:"namespace"`
+	Pods      int               `json:"pods"`
+	Started   string            `json:"started"`
+	Finished  string            `json:"finished"`
+	Machine   map[string]string `json:"machine"`
+	Versions  map[string]string `json:"versions"`
+	// Runs holds the samples per tool, one per run, in run order.
+	Runs map[string][]Sample `json:"runs"`
+	// Profiles names the kscope profile files of the extra profiling run, if any.
+	Profiles []string `json:"profiles,omitempty"`
+}
+
+// Sample is one run of one tool. Zero-valued fields were not measured (kubectl has only Launch and PeakRSS).
+type Sample struct {
+	LoadAvg   string  `json:"loadavg"`
+	LaunchS   float64 `json:"launch_s"`
+	RSSMB     float64 `json:"rss_mb,omitempty"`
+	PeakRSSMB float64 `json:"peak_rss_mb"`
+	IdleCPU   float64 `json:"idle_cpu_pct,omitempty"`
+	ChurnCPU  float64 `json:"churn_cpu_pct,omitempty"`
+	// ChurnRate is the patch rate patchload achieved during the CPU phase (patches/s).
+	ChurnRate float64 `json:"churn_rate,omitempty"`
+	FilterMS  float64 `json:"filter_ms,omitempty"`
+	SortMS    float64 `json:"sort_ms,omitempty"`
+	// ChangeMS holds every change → screen latency observed; ChangeMisses counts patches never seen
+	// within the timeout.
+	ChangeMS     []float64 `json:"change_ms,omitempty"`
+	ChangeMisses int       `json:"change_misses,omitempty"`
+	Errors       []string  `json:"errors,omitempty"`
+}
+
+func (r *Results) write(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+func readResults(path string) (*Results, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Results
+	return &r, json.Unmarshal(b, &r)
+}
+
+// median returns the median of the positive values (0 when there are none).
+func median(values []float64) float64 {
+	var v []float64
+	for _, x := range values {
+		if x > 0 {
+			v = append(v, x)
+		}
+	}
+	if len(v) == 0 {
+		return 0
+	}
+	slices.Sort(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}
+
+// percentile returns the p-quantile (nearest rank) of values, 0 when empty.
+func percentile(values []float64, p float64) float64 {
+	if len(values) == 0 {
+		return 0
+	}
+	v := slices.Clone(values)
+	slices.Sort(v)
+	i := int(p*float64(len(v))+0.999999) - 1
+	return v[max(0, min(i, len(v)-1))]
+}

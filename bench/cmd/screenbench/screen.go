@@ -1,0 +1,72 @@
+package main
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A screen is the text of a pane as capture-pane prints it. Both kscope and k9s title the table
+// RESOURCE(NAMESPACE)[COUNT] (k9s writes the count with thousands separators).
+var (
+	titleCount = regexp.MustCompile(`pods\([^)]*\)\[([0-9,]+)\]`)
+	podName    = regexp.MustCompile(`\bscale-[0-9]{6}\b`)
+)
+
+// rowCount returns the count in the table's title, or -1 when no title shows.
+func rowCount(screen []string) int {
+	for _, line := range screen {
+		if m := titleCount.FindStringSubmatch(line); m != nil {
+			n, err := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return -1
+}
+
+// visiblePods returns the pod names shown, top to bottom (one per line).
+func visiblePods(screen []string) []string {
+	var names []string
+	for _, line := range screen {
+		if m := podName.FindString(line); m != "" {
+			names = append(names, m)
+		}
+	}
+	return names
+}
+
+// order tells how the visible pod names are sorted: 1 ascending, -1 descending, 0 neither (or too few).
+func order(screen []string) int {
+	names := visiblePods(screen)
+	if len(names) < 3 {
+		return 0
+	}
+	asc, desc := true, true
+	for i := 1; i < len(names); i++ {
+		if names[i] < names[i-1] {
+			asc = false
+		}
+		if names[i] > names[i-1] {
+			desc = false
+		}
+	}
+	switch {
+	case asc:
+		return 1
+	case desc:
+		return -1
+	}
+	return 0
+}
+
+// lineOf returns the screen line that shows pod name, or "".
+func lineOf(screen []string, name string) string {
+	for _, line := range screen {
+		if strings.Contains(line, name) {
+			return line
+		}
+	}
+	return ""
+}
