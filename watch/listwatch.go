@@ -97,7 +97,8 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 	if lw.connected != nil {
 		lw.connected()
 	}
-	if include == metav1.IncludeNone && lw.listedWithoutMetadata != nil {
+	if include == metav1.IncludeNone && lw.listedWithoutMetadata != nil && len(items) > 0 &&
+		items[0].row.ResourceVersion == "" { // (a server without Table support sent whole objects)
 		lw.listedWithoutMetadata(t.Metadata.ResourceVersion)
 	}
 	return &rowList{
