@@ -1,0 +1,207 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"kscope/watch"
+)
+
+func TestPodsTable(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.golden("pods_100x30")
+	h.press(tcell.KeyRune, 'w')
+	h.contains("kwok-node-1")
+	h.contains("IP")
+}
+
+func TestPodsTableSmallTerminalAndResize(t *testing.T) {
+	h := start(t, 80, 24, func(o *Options) { o.Resource = "po" })
+	h.golden("pods_80x24")
+	h.ui(func() { h.screen.SetSize(60, 12) })
+	h.ui(func() { h.app.tv.Sync() })
+	h.contains("web-7d9f-abcde")
+}
+
+func TestAgeIsRecomputedAtDrawTime(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.contains("5m")
+	h.advance(2 * time.Minute)
+	h.sync()
+	h.contains("7m")
+}
+
+func TestFilter(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.typeText("/web\n")
+	h.contains("pods(shop)[2] </web>")
+	h.lacks("api-5c4b")
+	h.typeText("/-l app=api\n")
+	h.contains("api-5c4b-zzzzz")
+	h.lacks("web-7d9f-abcde")
+	h.typeText("/-l app in (\n")
+	h.contains("invalid label selector")
+	h.contains("</-l app=api>") // the previous filter stays
+	h.typeText("/[\n")
+	h.contains("invalid regular expression")
+	h.press(tcell.KeyEscape, 0)
+	h.contains("pods(shop)[3]")
+}
+
+func TestSort(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyRune, 'N')
+	h.press(tcell.KeyRune, 'N')
+	h.golden("pods_sorted_name_desc")
+	h.press(tcell.KeyRune, 'A')
+	lines := strings.Split(h.text(), "\n")
+	if i, j := indexOf(lines, "web-7d9f-abcde"), indexOf(lines, "api-5c4b-zzzzz"); i > j {
+		t.Errorf("sorted by age, the 5m pod is below the 3d one:\n%s", h.text())
+	}
+	h.contains("AGE↑")
+	h.press(tcell.KeyRune, 'r')
+	h.contains("AGE↓")
+	h.press(tcell.KeyRune, 's') // after AGE the next shown column: none (natural order)
+	h.lacks("↑")
+	h.press(tcell.KeyRune, 's')
+	h.contains("NAME↑")
+}
+
+func indexOf(lines []string, s string) int {
+	return slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, s) })
+}
+
+func TestSelectionFollowsObjectFlashAndGhost(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	src := h.cluster.lastSource()
+	h.press(tcell.KeyDown, 0) // natural order: api, web-abcde, web-fghij → web-abcde
+	selected := func() string {
+		var k string
+		h.ui(func() { k = h.app.top().(*LiveTable).selectedKey() })
+		return k
+	}
+	if got := selected(); got != "shop/web-7d9f-abcde" {
+		t.Fatalf("selected %q", got)
+	}
+	src.put(&watch.Row{Key: "shop/aaa-1", Namespace: "shop", Name: "aaa-1", Created: t0,
+		Cells: []string{"aaa-1", "0/1", "Pending", "0", ""}})
+	h.refresh()
+	if got := selected(); got != "shop/web-7d9f-abcde" {
+		t.Errorf("after a row was added above, selection moved to %q", got)
+	}
+	if st, _ := h.style("aaa-1"); fg(st) != colorFlash {
+		t.Errorf("added row does not flash: %v", fg(st))
+	}
+	src.remove("shop/api-5c4b-zzzzz")
+	h.refresh()
+	h.contains("api-5c4b-zzzzz")
+	if st, _ := h.style("api-5c4b-zzzzz"); fg(st) != colorGhost {
+		t.Errorf("deleted row is not dimmed: %v", fg(st))
+	}
+	h.contains("synced  3/3")
+	h.advance(3 * time.Second)
+	h.refresh()
+	h.lacks("api-5c4b-zzzzz")
+	if st, _ := h.style("aaa-1"); fg(st) != colorNormal {
+		t.Errorf("flash did not end: %v", fg(st))
+	}
+	if got := selected(); got != "shop/web-7d9f-abcde" {
+		t.Errorf("after rows moved, selection is %q", got)
+	}
+}
+
+func fg(st tcell.Style) tcell.Color { c, _, _ := st.Decompose(); return c }
+
+func TestLiveLoopRedrawsOnNotify(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.cluster.lastSource().put(&watch.Row{Key: "shop/new-1", Namespace: "shop", Name: "new-1", Created: t0,
+		Cells: []string{"new-1", "1/1", "Running", "0", ""}})
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(h.text(), "new-1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the table never showed the new row:\n%s", h.text())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestNamespaces(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyRune, '0')
+	h.contains("pods(all)[4]")
+	h.contains("NAMESPACE")
+	h.typeText(":ns data\n")
+	h.contains("pods(data)[1]")
+	h.typeText(":ns\n")
+	h.contains("namespaces[2]")
+	h.press(tcell.KeyDown, 0) // data, shop → shop
+	h.press(tcell.KeyEnter, 0)
+	h.contains("pods(shop)[3]")
+	h.contains("Namespace: shop")
+}
+
+func TestAgeTickRedraws(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Tick = 5 * time.Millisecond })
+	h.contains("5m")
+	h.advance(time.Minute)
+	time.Sleep(50 * time.Millisecond) // several ticks; each must draw without blocking the UI goroutine
+	waitFor(t, h, "6m")
+}
+
+func TestRedrawsAreBatchedAndIdleIsQuiet(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.MinRedraw = 50 * time.Millisecond })
+	src := h.cluster.lastSource()
+	var mu sync.Mutex
+	draws := 0
+	h.ui(func() {
+		h.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
+			mu.Lock()
+			draws++
+			mu.Unlock()
+		})
+	})
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return draws
+	}
+	base := count() // the draw that followed installing the counter
+	time.Sleep(300 * time.Millisecond)
+	if n := count() - base; n != 0 {
+		t.Errorf("%d redraws while idle (AGE tick off)", n)
+	}
+	begin := time.Now()
+	for i := 0; time.Since(begin) < 500*time.Millisecond; i++ {
+		src.put(&watch.Row{Key: fmt.Sprintf("shop/burst-%d", i), Namespace: "shop", Name: fmt.Sprintf("burst-%d", i),
+			Created: t0, Cells: []string{fmt.Sprintf("burst-%d", i), "1/1", "Running", "0", ""}})
+		time.Sleep(time.Millisecond)
+	}
+	elapsed := time.Since(begin)
+	time.Sleep(100 * time.Millisecond)
+	n := count() - base
+	// One redraw per MinRedraw at most (plus the one in flight when the burst ended).
+	if limit := int(elapsed/(50*time.Millisecond)) + 2; n > limit || n == 0 {
+		t.Errorf("%d redraws for a %v burst of changes; want 1..%d", n, elapsed, limit)
+	}
+}
+
+func TestPlaceholders(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	src := h.cluster.lastSource()
+	h.typeText("/nothing-matches\n")
+	h.contains("no rows match the filter (esc clears it)")
+	src.mu.Lock()
+	src.state = watch.State{Phase: watch.Forbidden, Message: `pods is forbidden: User "viewer" cannot list resource "pods"`}
+	src.rows = map[string]*watch.Row{}
+	src.mu.Unlock()
+	h.press(tcell.KeyEscape, 0)
+	h.golden("forbidden_100x30")
+	h.typeText(":wd\n")
+	h.contains("no widgets here")
+}

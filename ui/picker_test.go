@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"kscope/discovery"
+)
+
+func TestPickerStartScreen(t *testing.T) {
+	h := start(t, 100, 30, nil)
+	h.golden("picker_100x30")
+	st, ok := h.style("tokenreviews")
+	if fg, _, _ := st.Decompose(); !ok || fg != colorDimText {
+		t.Errorf("tokenreviews (no list/watch) is not dimmed: %v %v", ok, fg)
+	}
+}
+
+func TestPickerTypeToFilterAndOpen(t *testing.T) {
+	h := start(t, 80, 24, nil)
+	h.typeText("deploy")
+	h.golden("picker_filtered_80x24")
+	h.press(tcell.KeyEnter, 0)
+	h.contains("deployments(shop)[1]")
+	h.contains("web")
+}
+
+func TestPickerUnlistableRefused(t *testing.T) {
+	h := start(t, 100, 30, nil)
+	h.typeText("tokenreviews\n")
+	h.contains("tokenreviews.authentication.k8s.io cannot be listed and watched (verbs: create)")
+	if _, ok := h.app.top().(*ResourcePicker); !ok {
+		t.Error("a table opened for a resource without list/watch")
+	}
+}
+
+func TestPickerShowsNewResourceLive(t *testing.T) {
+	h := start(t, 100, 30, nil)
+	h.lacks("gadgets")
+	h.cluster.catalog.add(discovery.Resource{Group: "shop.example.com", Version: "v1", Name: "gadgets",
+		Kind: "Gadget", Verbs: []string{"list", "watch"}, Namespaced: true})
+	h.contains("gadgets")
+}
+
+func TestPickerWide(t *testing.T) {
+	h := start(t, 160, 30, nil)
+	h.lacks("VERBS")
+	h.press(tcell.KeyCtrlW, 0)
+	h.contains("VERBS")
+	h.contains("CATEGORIES")
+}
+
+func TestCommandBar(t *testing.T) {
+	h := start(t, 100, 30, nil)
+	h.typeText(":deploy\n")
+	h.contains("deployments(shop)[1]")
+	h.typeText(":widgets.shop.example.com\n")
+	h.contains("widgets(shop)[0]")
+	h.typeText(":deployments.v1.apps\n")
+	h.contains("deployments(shop)[1]")
+	h.typeText(":nope\n")
+	h.golden("unknown_resource_100x30")
+}
+
+func TestCommandBarTabCompletion(t *testing.T) {
+	h := start(t, 100, 30, nil)
+	h.typeText(":deploym")
+	h.press(tcell.KeyTab, 0)
+	if got := h.app.bar.input.GetText(); got != "deployment" {
+		t.Errorf("completed to %q, want the common prefix %q", got, "deployment")
+	}
+	h.contains("deployment  deployments")
+	h.press(tcell.KeyEscape, 0)
+	h.typeText(":ctx v")
+	h.press(tcell.KeyTab, 0)
+	if got := h.app.bar.input.GetText(); got != "ctx viewer" {
+		t.Errorf("completed to %q, want %q", got, "ctx viewer")
+	}
+}

@@ -1,0 +1,97 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+func TestYAMLView(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyDown, 0)
+	h.press(tcell.KeyRune, 'y')
+	waitFor(t, h, "apiVersion: v1")
+	h.golden("yaml_100x30")
+	h.lacks("manager: kube-controller-manager")
+	h.press(tcell.KeyRune, 'm')
+	h.contains("manager: kube-controller-manager")
+	h.typeText("/nginx\n")
+	h.contains("</nginx> 1/1")
+	h.press(tcell.KeyEscape, 0) // clears the search
+	h.lacks("</nginx>")
+	h.press(tcell.KeyEscape, 0) // back
+	h.contains("pods(shop)[3]")
+}
+
+func TestSecretMasked(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "secrets" })
+	h.press(tcell.KeyEnter, 0)
+	waitFor(t, h, "password: '********'")
+	h.lacks("aHVudGVyMg==")
+	h.press(tcell.KeyRune, 'x')
+	h.contains("aHVudGVyMg==")
+}
+
+func TestEvents(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyDown, 0)
+	h.press(tcell.KeyRune, 'e')
+	spec := h.cluster.lastSource().Spec()
+	if spec.GVR.Resource != "events" || spec.Namespace != "shop" || spec.FieldSelector != "involvedObject.uid=uid-web-7d9f-abcde" {
+		t.Errorf("events spec = %+v", spec)
+	}
+	h.contains("events(web-7d9f-abcde)[0]")
+	h.contains("<pods> <events(web-7d9f-abcde)>")
+}
+
+func TestOwnerJump(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyDown, 0)
+	h.press(tcell.KeyRune, 'o')
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(h.text(), "replicasets(shop)") {
+		if time.Now().After(deadline) {
+			t.Fatalf("owner table not shown:\n%s", h.text())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var key string
+	h.ui(func() { key = h.app.top().(*LiveTable).selectedKey() })
+	if key != "shop/web-7d9f" {
+		t.Errorf("owner selected = %q", key)
+	}
+}
+
+func TestDeleteConfirm(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyCtrlD, 0)
+	h.golden("delete_confirm_100x30")
+	h.press(tcell.KeyEnter, 0) // Cancel has the focus
+	if d := h.cluster.deleted(); len(d) != 0 {
+		t.Fatalf("cancel deleted %v", d)
+	}
+	h.press(tcell.KeyCtrlD, 0)
+	h.press(tcell.KeyTab, 0)
+	h.press(tcell.KeyEnter, 0)
+	deadline := time.Now().Add(5 * time.Second)
+	for len(h.cluster.deleted()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if d := h.cluster.deleted(); !slices.Equal(d, []string{"pods/shop/api-5c4b-zzzzz"}) {
+		t.Errorf("deleted %v", d)
+	}
+	h.contains("deleted pods shop/api-5c4b-zzzzz")
+}
+
+func TestReadOnlyRefusesDelete(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.ReadOnly = true })
+	h.press(tcell.KeyCtrlD, 0)
+	h.contains("read-only mode: not deleting pods shop/api-5c4b-zzzzz")
+	h.contains("READ-ONLY")
+	if h.app.modal != nil || len(h.cluster.deleted()) != 0 {
+		t.Error("read-only mode asked or deleted")
+	}
+}
