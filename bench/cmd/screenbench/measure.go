@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,7 +79,7 @@ func (b *bench) measureTUI(t tool, extra []string) (s Sample) {
 	if err := b.changeLatency(&s); err != nil {
 		fail("change latency: %s", err)
 	}
-	if s.FilterMS, err = b.filter(); err != nil {
+	if err := b.filter(&s); err != nil {
 		fail("filter: %s", err)
 	}
 	if s.SortMS, err = b.sort(t); err != nil {
@@ -264,32 +265,87 @@ func (b *bench) probe(probes []string, d time.Duration, s *Sample) {
 	}
 }
 
-// filter types `/`, a pod name and Enter, and times it until the table shows one row; then clears the
-// filter (Escape) and waits for the full table again.
-func (b *bench) filter() (float64, error) {
+// filter measures the row filter twice. First as a burst: `/`, a pod name and Enter sent at once, timed
+// until the table shows one row. Then per keystroke: `/` and the name but its last character are typed and
+// left to settle, and the last character and Enter are timed until one row shows (whether the tool filters
+// while typing or on Enter, this is the keystroke the user waits on). Each time the filter is cleared with
+// Escape and the full table awaited.
+func (b *bench) filter(s *Sample) error {
 	name, err := b.existingPod(b.pods/2 + 7)
 	if err != nil {
-		return 0, err
+		return err
 	}
+	oneRow := func(sc []string) bool { return rowCount(sc) == 1 && lineOf(sc, name) != "" }
 	start := time.Now()
 	if err := b.tmux.literal(session, "/"+name); err != nil {
-		return 0, err
+		return err
 	}
 	if err := b.tmux.keys(session, "Enter"); err != nil {
-		return 0, err
+		return err
 	}
-	took, _, err := b.waitFor(start, keyPoll, keyLimit, func(sc []string) bool {
-		return rowCount(sc) == 1 && lineOf(sc, name) != ""
-	})
+	took, _, err := b.waitFor(start, keyPoll, keyLimit, oneRow)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if err := b.tmux.keys(session, "Escape"); err != nil {
-		return 0, err
+	s.FilterBurstMS = ms(took)
+	if err := b.clearFilter(); err != nil {
+		return err
 	}
-	_, _, err = b.waitFor(time.Now(), launchPoll, keyLimit, func(sc []string) bool { return rowCount(sc) == b.pods })
-	return float64(took.Microseconds()) / 1000, err
+	partial := name[:len(name)-1]
+	typed := regexp.MustCompile(regexp.QuoteMeta(partial) + `(\D|$)`)
+	if err := b.tmux.literal(session, "/"+partial); err != nil {
+		return err
+	}
+	if _, _, err := b.waitFor(time.Now(), launchPoll, keyLimit, func(sc []string) bool {
+		return typed.MatchString(strings.Join(sc, "\n"))
+	}); err != nil {
+		return fmt.Errorf("typed filter text not shown: %w", err)
+	}
+	if err := b.settle(); err != nil {
+		return err
+	}
+	start = time.Now()
+	if err := b.tmux.literal(session, name[len(name)-1:]); err != nil {
+		return err
+	}
+	if err := b.tmux.keys(session, "Enter"); err != nil {
+		return err
+	}
+	if took, _, err = b.waitFor(start, keyPoll, keyLimit, oneRow); err != nil {
+		return err
+	}
+	s.FilterMS = ms(took)
+	return b.clearFilter()
 }
+
+// clearFilter presses Escape and waits for the full table.
+func (b *bench) clearFilter() error {
+	if err := b.tmux.keys(session, "Escape"); err != nil {
+		return err
+	}
+	_, _, err := b.waitFor(time.Now(), launchPoll, keyLimit, func(sc []string) bool { return rowCount(sc) >= b.pods*99/100 })
+	return err
+}
+
+// settle waits until the title's row count is the same in captures 300 ms apart (at least a second).
+func (b *bench) settle() error {
+	time.Sleep(time.Second)
+	prev := -2
+	for deadline := time.Now().Add(keyLimit); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+		sc, err := b.tmux.capture(session)
+		if err != nil {
+			return err
+		}
+		if n := rowCount(sc); n == prev {
+			return nil
+		} else {
+			prev = n
+		}
+	}
+	return fmt.Errorf("screen did not settle in %s", keyLimit)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // existingPod returns the name of the first seeded pod from index i on that exists and is not being deleted.
 func (b *bench) existingPod(i int) (string, error) {

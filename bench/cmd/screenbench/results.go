@@ -30,8 +30,11 @@ type Sample struct {
 	ChurnCPU  float64 `json:"churn_cpu_pct,omitempty"`
 	// ChurnRate is the patch rate patchload achieved during the CPU phase (patches/s).
 	ChurnRate float64 `json:"churn_rate,omitempty"`
-	FilterMS  float64 `json:"filter_ms,omitempty"`
-	SortMS    float64 `json:"sort_ms,omitempty"`
+	// FilterMS: the last keystroke of the name, and Enter → one row; FilterBurstMS: `/` + name + Enter
+	// sent at once → one row.
+	FilterMS      float64 `json:"filter_ms,omitempty"`
+	FilterBurstMS float64 `json:"filter_burst_ms,omitempty"`
+	SortMS        float64 `json:"sort_ms,omitempty"`
 	// ChangeMS holds every change → screen latency observed; ChangeMisses counts patches never seen
 	// within the timeout.
 	ChangeMS     []float64 `json:"change_ms,omitempty"`
