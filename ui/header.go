@@ -24,17 +24,17 @@ func (h *Header) Set(info ClusterInfo, namespace, version string, readOnly bool,
 	if ns == "" {
 		ns = "all"
 	}
-	ro := ""
+	ro := "" // first, so that a narrow terminal never cuts it off
 	if readOnly {
-		ro = "  [black:red] READ-ONLY [-:-]"
+		ro = "[black:red]READ-ONLY[-:-] "
 	}
 	server := info.ServerVersion
 	if server == "" {
 		server = "?"
 	}
-	line1 := fmt.Sprintf("[orange]Context:[-] %s  [orange]Cluster:[-] %s  [orange]User:[-] %s  [orange]K8s:[-] %s  [orange]kscope:[-] %s%s",
-		tview.Escape(info.Context), tview.Escape(info.Cluster), tview.Escape(info.User),
-		tview.Escape(server), tview.Escape(version), ro)
+	line1 := fmt.Sprintf("%s[orange]Context:[-] %s  [orange]Cluster:[-] %s  [orange]User:[-] %s  [orange]K8s:[-] %s  [orange]kscope:[-] %s",
+		ro, tview.Escape(info.Context), tview.Escape(info.Cluster), tview.Escape(info.User),
+		tview.Escape(server), tview.Escape(version))
 	parts := make([]string, len(crumbs))
 	for i, c := range crumbs {
 		color := "gray"

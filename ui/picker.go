@@ -19,6 +19,8 @@ type ResourcePicker struct {
 	filter string
 	wide   bool
 	shown  []discovery.Resource
+	// snap moves the selection to an exact match of the filter on the next reload (set when typing).
+	snap bool
 }
 
 // NewResourcePicker returns the picker over a's catalog.
@@ -45,6 +47,7 @@ func (p *ResourcePicker) typed(ev *tcell.EventKey) bool {
 		r := ev.Rune()
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
 			p.filter += string(r)
+			p.snap = true
 			p.reload()
 			return true
 		}
@@ -104,7 +107,7 @@ func (p *ResourcePicker) reload() {
 		if hadPrev && r.FullName() == prev.FullName() {
 			kept = i
 		}
-		if exact < 0 && p.filter != "" && exactResource(r, p.filter) {
+		if exact < 0 && p.snap && p.filter != "" && exactResource(r, p.filter) {
 			exact = i
 		}
 	}
@@ -112,6 +115,7 @@ func (p *ResourcePicker) reload() {
 	if exact >= 0 {
 		sel = exact
 	}
+	p.snap = false
 	p.table.Select(sel+1, 0)
 	title := fmt.Sprintf(" [aqua::b]resources[white][%d] ", len(p.shown))
 	if p.filter != "" {

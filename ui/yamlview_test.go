@@ -87,7 +87,7 @@ func TestDeleteConfirm(t *testing.T) {
 }
 
 func TestReadOnlyRefusesDelete(t *testing.T) {
-	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.ReadOnly = true })
+	h := start(t, 80, 24, func(o *Options) { o.Resource = "pods"; o.ReadOnly = true })
 	h.press(tcell.KeyCtrlD, 0)
 	h.contains("read-only mode: not deleting pods shop/api-5c4b-zzzzz")
 	h.contains("READ-ONLY")
