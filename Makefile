@@ -60,5 +60,10 @@ unit:
 e2e: devcluster
 	$(GO) test -tags e2e -count=1 -timeout $(E2E_TIMEOUT) ./e2e/...
 
+## bench: kscope, k9s and kubectl side by side on the local cluster (BENCH_SIZES pods; bench/screen.sh)
+BENCH_SIZES ?= 10000 50000
+bench: devcluster-cli
+	bench/screen.sh $(BENCH_SIZES)
+
 clean:
 	rm -rf bin

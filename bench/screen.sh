@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# bench/screen.sh [N ...] — kscope, k9s v0.50.16 and `kubectl get pods` side by side, in one run per size N
+# (default: 10000 50000): seeds namespace bench-N with N pods (devcluster seed), runs bench/cmd/screenbench
+# (each tool RUNS times, interleaved; figures are medians), deletes the namespace, and writes the combined
+# table of the day to bench/results/DATE.md (raw samples: bench/results/DATE-N.json).
+#   RUNS=3  PROFILE=1 (an extra kscope run with --cpuprofile/--memprofile into bench/results/profiles)
+#   KEEP=1 keeps the namespaces; TOOLS=kscope,k9s,kubectl
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+export KUBECONFIG=${KUBECONFIG:-$root/.cache/devcluster/state/kubeconfig}
+devcluster=$root/.cache/devcluster/bin/devcluster
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(10000 50000)
+day=$(date -u +%F)
+results=$root/bench/results
+work=$root/.cache/bench
+mkdir -p "$results" "$work"
+
+kubectl get --raw /readyz >/dev/null || { echo "bench: the dev cluster is not up (make up)" >&2; exit 1; }
+echo "bench: $(uptime)" >&2
+
+# Private copies, so a rebuild of bin/kscope by someone else cannot swap the binary mid-run.
+make --no-print-directory build >&2
+cp bin/kscope "$work/kscope"
+go build -o "$work/patchload" ./bench/cmd/patchload
+go build -o "$work/screenbench" ./bench/cmd/screenbench
+
+k9s=$root/.cache/devcluster/bin/k9s
+while [ ! -x "$k9s" ] && pgrep -f 'go install github.com/derailed/k9s' >/dev/null; do
+	echo "bench: waiting for a k9s build in progress…" >&2
+	sleep 20
+done
+k9s=$(bench/install-k9s.sh)
+
+profile=()
+[ "${PROFILE:-0}" = 1 ] && profile=(--profile-dir "$results/profiles")
+
+for n in "${sizes[@]}"; do
+	ns=bench-$n
+	echo "bench: seeding $n pods into $ns" >&2
+	"$devcluster" seed --pods "$n" --namespace "$ns" >&2
+	"$work/screenbench" run --namespace "$ns" --pods "$n" --runs "${RUNS:-3}" --tools "${TOOLS:-kscope,k9s,kubectl}" \
+		--kscope "$work/kscope" --k9s "$k9s" --k9s-config "$root/.cache/devcluster/k9s" \
+		--patchload "$work/patchload" "${profile[@]}" --out "$results/$day-$n.json" || status=$?
+	if [ "${KEEP:-0}" = 1 ]; then
+		echo "bench: keeping namespace $ns (KEEP=1)" >&2
+	elif pgrep -f 'bin/syncbench' >/dev/null; then
+		echo "bench: syncbench is running; leaving namespace $ns for it" >&2
+	else
+		kubectl delete namespace "$ns" --wait=false >&2
+	fi
+	[ "${status:-0}" = 0 ] || exit "$status"
+done
+
+"$work/screenbench" report --out "$results/$day.md" "$results/$day"-*.json
+echo "bench: wrote $results/$day.md" >&2
