@@ -1,4 +1,12 @@
 // Package watch owns kscope's live row sets: for one GroupVersionResource, a namespace (or all) and selectors, a
 // SharedIndexInformer over unstructured objects whose rows carry the server's own Table cells, its sync and
 // error state, a coalesced change feed, and sorted, filtered snapshots for the UI. It never touches the UI.
+//
+// How rows arrive: a ListWatch asks the server for Table rows (the cells `kubectl get` prints) and decodes
+// them as a stream into rowObjects, which carry only what a row needs (managedFields and annotations are never
+// decoded). An all-namespaces view lists with includeObject=Metadata (streamed as a watch-list when the
+// server offers it); a one-namespace or cluster-scoped view lists with includeObject=None, keys rows by their
+// name cell and fills in their metadata with a second list behind the first table. Watches always carry
+// metadata. Snapshots are cached per query and patched from a change log, so one change at 50k rows costs a
+// binary search and a copy rather than a sort.
 package watch

@@ -38,6 +38,10 @@ type Column struct {
 }
 
 // Row is one object as a table row. Rows are immutable once published: a change produces a new Row.
+//
+// A one-namespace or cluster-scoped view first lists rows without their objects (much cheaper for the
+// server): until their metadata is filled in, moments later, such rows have an empty ResourceVersion, UID and
+// Labels, and Created is estimated from the server's Age cell (to the second, within its rounding).
 type Row struct {
 	// Key is the informer key: "namespace/name", or "name" for cluster-scoped objects.
 	Key             string
