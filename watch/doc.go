@@ -1,5 +1,5 @@
 // Package watch owns kscope's live row sets: for one GroupVersionResource, a namespace (or all) and selectors, a
-// SharedIndexInformer over unstructured objects whose rows carry the server's own Table cells, its sync and
+// SharedIndexInformer over lean row objects that carry the server's own Table cells, its sync and
 // error state, a coalesced change feed, and sorted, filtered snapshots for the UI. It never touches the UI.
 //
 // How rows arrive: a ListWatch asks the server for Table rows (the cells `kubectl get` prints) and decodes
