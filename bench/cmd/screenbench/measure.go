@@ -247,19 +247,22 @@ func (b *bench) probe(probes []string, d time.Duration, s *Sample) {
 		b.probes++
 		marker := fmt.Sprintf("P%06d", b.probes)
 		body := fmt.Sprintf(`{"status":{"reason":%q}}`, marker)
-		start := time.Now()
+		sent := time.Now()
 		_, err := pods.Patch(context.Background(), name, types.MergePatchType, []byte(body), metav1.PatchOptions{}, "status")
 		if err != nil {
 			s.Errors = append(s.Errors, fmt.Sprintf("probe patch %s: %s", name, err))
 			continue
 		}
-		took, _, err := b.waitFor(start, keyPoll, changeLimit, func(sc []string) bool {
+		answered := time.Now()
+		_, _, err = b.waitFor(answered, keyPoll, changeLimit, func(sc []string) bool {
 			return strings.Contains(lineOf(sc, name), marker)
 		})
 		if err != nil {
 			s.ChangeMisses++
 		} else {
-			s.ChangeMS = append(s.ChangeMS, float64(took.Microseconds())/1000)
+			shown := time.Now()
+			s.ChangeMS = append(s.ChangeMS, ms(shown.Sub(answered)))
+			s.ChangeSentMS = append(s.ChangeSentMS, ms(shown.Sub(sent)))
 		}
 		time.Sleep(probeSpacing + time.Duration(rand.Int64N(int64(probeSpacing))))
 	}

@@ -37,7 +37,9 @@ type Sample struct {
 	SortMS        float64 `json:"sort_ms,omitempty"`
 	// ChangeMS holds every change → screen latency observed; ChangeMisses counts patches never seen
 	// within the timeout.
+	// ChangeMS is measured from the patch's response (the change is stored), ChangeSentMS from its request.
 	ChangeMS     []float64 `json:"change_ms,omitempty"`
+	ChangeSentMS []float64 `json:"change_sent_ms,omitempty"`
 	ChangeMisses int       `json:"change_misses,omitempty"`
 	Errors       []string  `json:"errors,omitempty"`
 }
