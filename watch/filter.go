@@ -3,6 +3,7 @@ package watch
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -15,7 +16,9 @@ type Filter struct {
 	re   *regexp.Regexp
 	// lit is the lower-cased text when it is plain ASCII without regular-expression syntax; it is matched as a
 	// case-insensitive substring without the regexp engine (same result, several times faster).
-	lit    string
+	lit string
+	// need is a lower-case ASCII literal that every match of re contains; cells without it skip the regexp.
+	need   string
 	labels labels.Selector
 }
 
@@ -44,8 +47,39 @@ func ParseFilter(text string) (Filter, error) {
 	f := Filter{text: text, re: re}
 	if regexp.QuoteMeta(text) == text && isASCII(text) {
 		f.lit = strings.ToLower(text)
+	} else if need := requiredLiteral(text); isASCII(need) {
+		f.need = strings.ToLower(need)
 	}
 	return f, nil
+}
+
+// requiredLiteral returns the longest literal that every match of the regular expression expr must contain
+// (one element of its top-level concatenation), or "".
+func requiredLiteral(expr string) string {
+	re, err := syntax.Parse(expr, syntax.Perl|syntax.FoldCase)
+	if err != nil {
+		return ""
+	}
+	re = re.Simplify()
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		return string(re.Rune)
+	case syntax.OpConcat:
+		best := ""
+		for _, sub := range re.Sub {
+			for sub.Op == syntax.OpCapture {
+				sub = sub.Sub[0]
+			}
+			if sub.Op == syntax.OpLiteral && len(string(sub.Rune)) > len(best) {
+				best = string(sub.Rune)
+			}
+		}
+		return best
+	}
+	return ""
 }
 
 func isASCII(s string) bool {
@@ -114,6 +148,9 @@ func (f Filter) Match(row *Row) bool {
 		return false
 	case f.re != nil:
 		for _, cell := range row.Cells {
+			if f.need != "" && isASCII(cell) && !containsFoldASCII(cell, f.need) {
+				continue
+			}
 			if f.re.MatchString(cell) {
 				return true
 			}

@@ -1,6 +1,9 @@
 package watch
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestFilter(t *testing.T) {
 	r := &Row{Cells: []string{"web-7f9c", "1/1", "Running", "10.0.0.12"}, Labels: map[string]string{"app": "web", "tier": "front"}}
@@ -59,6 +62,39 @@ func TestContainsFoldASCII(t *testing.T) {
 	for _, tt := range tests {
 		if got := containsFoldASCII(tt.s, tt.sub); got != tt.want {
 			t.Errorf("containsFoldASCII(%q, %q) = %v", tt.s, tt.sub, got)
+		}
+	}
+}
+
+func TestRequiredLiteral(t *testing.T) {
+	tests := []struct{ expr, want string }{
+		{"node-(3|4)$", "node-"},
+		{"^web", "web"},
+		{"foo.*barbaz", "barbaz"},
+		{"(abc)", "abc"},
+		{"run+ing|pending", ""},
+		{"[ab]c", "c"},
+		{".*", ""},
+	}
+	for _, tt := range tests {
+		if got := requiredLiteral(tt.expr); !strings.EqualFold(got, tt.want) {
+			t.Errorf("requiredLiteral(%q) = %q, want %q", tt.expr, got, tt.want)
+		}
+	}
+}
+
+// TestFilterPrefilterAgreesWithRegexp: skipping cells without the required literal never changes the result.
+func TestFilterPrefilterAgreesWithRegexp(t *testing.T) {
+	cells := []string{"node-3", "NODE-4", "kwok-node-12", "web-7f9c", "Running", "\u212aube-node-3", "1/1", ""}
+	for _, expr := range []string{"node-(3|4)$", "^web", "NODE-1", "e-[0-9]+$", "kube", "(?-i)Node", "^$"} {
+		f, err := ParseFilter(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cells {
+			if got, want := f.Match(&Row{Cells: []string{c}}), f.re.MatchString(c); got != want {
+				t.Errorf("filter %q on %q: %v, regexp alone %v", expr, c, got, want)
+			}
 		}
 	}
 }
