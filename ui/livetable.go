@@ -33,6 +33,7 @@ type LiveTable struct {
 	selectKey string
 	total     int
 	shown     int // live rows shown (deleted ones excluded)
+	drawnAges string // visibleAges at the last tick that drew
 	cancel    context.CancelFunc
 }
 
@@ -111,20 +112,40 @@ func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 	}
 }
 
-// tick redraws for AGE (and expires flashes); nothing when the table shows no age and nothing expires.
-// It runs inside a queued update, so it draws with ForceDraw (Draw would wait for itself).
+// tick expires flashes and redraws when an AGE shown on screen has changed; an idle table whose ages
+// read the same (most seconds, once objects are minutes old) is not redrawn. It runs inside a queued
+// update, so it draws with ForceDraw (Draw would wait for itself).
 func (t *LiveTable) tick() {
 	if t.content.Pending() {
 		t.refresh()
 		t.app.tv.ForceDraw()
 		return
 	}
-	for _, c := range t.src.Columns() {
-		if c.Age && len(t.content.Rows()) > 0 {
-			t.app.tv.ForceDraw()
-			return
-		}
+	if ages := t.visibleAges(); ages != t.drawnAges {
+		t.drawnAges = ages
+		t.app.tv.ForceDraw()
 	}
+}
+
+// visibleAges returns the AGE texts of the rows on screen, joined ("" without an AGE column).
+func (t *LiveTable) visibleAges() string {
+	hasAge := false
+	for _, c := range t.src.Columns() {
+		hasAge = hasAge || c.Age
+	}
+	if !hasAge {
+		return ""
+	}
+	offset, _ := t.table.GetOffset()
+	_, _, _, height := t.table.GetInnerRect()
+	rows := t.content.Rows()
+	now := t.app.opts.Now()
+	var b strings.Builder
+	for i := offset; i < min(offset+height, len(rows)); i++ {
+		b.WriteString(formatAge(now.Sub(rows[i].Created)))
+		b.WriteByte(',')
+	}
+	return b.String()
 }
 
 // refresh takes the source's changes and a new snapshot, keeping the selection on the same object.

@@ -205,3 +205,37 @@ func TestPlaceholders(t *testing.T) {
 	h.typeText(":wd\n")
 	h.contains("no widgets here")
 }
+
+func TestAgeTickDrawsOnlyWhenAnAgeChanges(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Tick = 5 * time.Millisecond })
+	h.advance(time.Hour) // every pod is older than 10 minutes: ages read in whole minutes
+	var mu sync.Mutex
+	draws := 0
+	h.ui(func() {
+		h.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
+			mu.Lock()
+			draws++
+			mu.Unlock()
+		})
+	})
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return draws
+	}
+	time.Sleep(50 * time.Millisecond) // the first tick draws the new ages
+	base := count()
+	time.Sleep(100 * time.Millisecond)
+	if n := count() - base; n != 0 {
+		t.Errorf("%d tick redraws while no age changed", n)
+	}
+	h.advance(time.Minute)
+	deadline := time.Now().Add(5 * time.Second)
+	for count() == base && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if count() == base {
+		t.Error("no redraw after the ages changed")
+	}
+	h.contains("66m")
+}
