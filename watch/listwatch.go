@@ -36,6 +36,9 @@ type tableListWatch struct {
 	listedWithoutMetadata func(resourceVersion string)
 	// connected is called after each successful list or watch request.
 	connected func()
+	// disconnected is called when a watch request fails: the reflector retries some failures (connection
+	// refused) without reporting them, so this is the only sign that the rows may be going stale.
+	disconnected func(error)
 }
 
 // newTableClient returns a REST client whose errors decode to API status errors; requests set their own paths.
@@ -142,7 +145,11 @@ func (lw *tableListWatch) WatchWithContext(ctx context.Context, opts metav1.List
 	opts.Watch = true
 	body, err := lw.request(opts, metav1.IncludeMetadata).Stream(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("watch %s: %w", lw.spec.GVR.String(), err)
+		err = fmt.Errorf("watch %s: %w", lw.spec.GVR.String(), err)
+		if lw.disconnected != nil && ctx.Err() == nil {
+			lw.disconnected(err)
+		}
+		return nil, err
 	}
 	if lw.connected != nil {
 		lw.connected()

@@ -21,10 +21,6 @@ type Source struct {
 	store  *rowStore
 	snaps  snapshotter
 	notify chan struct{}
-	// noWatchList makes the reflector LIST instead of streaming the initial rows (for measurements).
-	noWatchList bool
-	// fullList always lists rows with their metadata (no metadata-less first list).
-	fullList bool
 
 	mu      sync.Mutex
 	state   State
@@ -71,15 +67,17 @@ func (s *Source) Start(ctx context.Context) {
 	s.started = true
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.done = make(chan struct{})
-	lw := &tableListWatch{client: s.client, spec: s.spec, conv: s.conv, noWatchList: s.noWatchList,
-		connected: s.connected}
+	// The reflector LISTs rather than streaming the initial rows as a watch-list (sendInitialEvents): on 10k pods
+	// across all namespaces the list synced in a median 2.2 s and the watch-list in 3.7 s (1.6–5.4 s), for the
+	// same peak RSS. The watch decoder still keeps the initial-events-end bookmark, should that change.
+	lw := &tableListWatch{client: s.client, spec: s.spec, conv: s.conv, noWatchList: true,
+		connected: s.connected, disconnected: s.disconnected}
 	var fill *metadataFill
-	if !s.spec.AllNamespaces() && !s.fullList {
+	if !s.spec.AllNamespaces() {
 		// One namespace or a cluster-scoped resource: rows can be keyed by name, so list them without their
 		// objects (a fraction of the server's work) and fill the metadata in behind.
 		fill = newMetadataFill(lw, s.store, s.signal)
 		lw.metadataLess.Store(true)
-		lw.noWatchList = true
 		lw.listedWithoutMetadata = fill.listed
 	}
 	inf := cache.NewSharedIndexInformerWithOptions(lw, &rowObject{},
@@ -237,6 +235,21 @@ func (s *Source) connected() {
 		s.setStateLocked(State{Phase: Synced})
 	}
 	s.mu.Unlock()
+}
+
+// disconnected is called when a watch request fails. Errors the server sent are left to watchError; others
+// (the server unreachable) make a synced source Reconnecting at once, as the reflector may retry the watch
+// without reporting them.
+func (s *Source) disconnected(err error) {
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state.Phase == Synced {
+		s.setStateLocked(State{Phase: Reconnecting, Err: err, Message: errorMessage(err)})
+	}
 }
 
 // watchError records a list or watch failure. Forbidden, NotFound and MethodNotSupported stop the informer;
