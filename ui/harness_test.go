@@ -123,8 +123,12 @@ func (h *harness) refresh() {
 
 // text returns the screen as lines of text, trailing spaces trimmed.
 func (h *harness) text() string {
-	h.sync()
-	cells, w, hgt := h.screen.GetContents()
+	var cells []tcell.SimCell
+	var w, hgt int
+	h.ui(func() { // on the UI goroutine: no draw runs meanwhile
+		c, cw, ch := h.screen.GetContents()
+		cells, w, hgt = append([]tcell.SimCell(nil), c...), cw, ch
+	})
 	var b strings.Builder
 	for y := 0; y < hgt; y++ {
 		var line strings.Builder
@@ -144,7 +148,12 @@ func (h *harness) text() string {
 // style returns the style of the first cell on the screen whose line contains substr at that cell.
 func (h *harness) style(substr string) (tcell.Style, bool) {
 	lines := strings.Split(h.text(), "\n")
-	cells, w, _ := h.screen.GetContents()
+	var cells []tcell.SimCell
+	var w int
+	h.ui(func() {
+		c, cw, _ := h.screen.GetContents()
+		cells, w = append([]tcell.SimCell(nil), c...), cw
+	})
 	for y, l := range lines {
 		if i := strings.Index(l, substr); i >= 0 {
 			x := len([]rune(l[:i]))

@@ -32,7 +32,7 @@ type LiveTable struct {
 	// selectKey is selected as soon as it appears (owner jump); cleared then.
 	selectKey string
 	total     int
-	shown     int // live rows shown (deleted ones excluded)
+	shown     int    // live rows shown (deleted ones excluded)
 	drawnAges string // visibleAges at the last tick that drew
 	cancel    context.CancelFunc
 }

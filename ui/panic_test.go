@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,6 +20,27 @@ import (
 type finiScreen struct {
 	tcell.SimulationScreen
 	finis atomic.Int32
+	mu    sync.Mutex // orders the UI's Show with the test's GetContents
+}
+
+func (s *finiScreen) Show() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.SimulationScreen.Show()
+}
+
+func (s *finiScreen) Sync() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.SimulationScreen.Sync()
+}
+
+// GetContents returns a copy of the cells, taken while no Show runs.
+func (s *finiScreen) GetContents() ([]tcell.SimCell, int, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cells, w, h := s.SimulationScreen.GetContents()
+	return append([]tcell.SimCell(nil), cells...), w, h
 }
 
 func (s *finiScreen) Fini() {
