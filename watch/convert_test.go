@@ -261,3 +261,30 @@ func TestWatchDecoderStream(t *testing.T) {
 		t.Errorf("events\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestConvertPlainWatchEvent: a server without Table support sends whole objects; rows get NAME and AGE.
+func TestConvertPlainWatchEvent(t *testing.T) {
+	c := newConverter(true, nil)
+	var ev wireEvent
+	body := `{"type":"MODIFIED","object":{"kind":"Widget","apiVersion":"x/v1","metadata":{"name":"w","namespace":"n",
+	"uid":"u9","resourceVersion":"77","creationTimestamp":"2020-01-01T00:00:00Z","labels":{"a":"b"}},"spec":{"size":3}}}`
+	if err := json.Unmarshal([]byte(body), &ev); err != nil {
+		t.Fatal(err)
+	}
+	typ, obj, err := c.event(&ev)
+	if err != nil || typ != watch.Modified {
+		t.Fatalf("%v %v", typ, err)
+	}
+	r := obj.(*rowObject).row
+	if r.Key != "n/w" || r.ResourceVersion != "77" || r.Labels["a"] != "b" || len(r.Cells) != 3 ||
+		r.Cells[0] != "n" || r.Cells[1] != "w" || !strings.HasPrefix(r.Cells[2], "6y") {
+		t.Fatalf("row %+v", r)
+	}
+	var names []string
+	for _, col := range c.Columns() {
+		names = append(names, col.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"Namespace", "Name", "Age"}) {
+		t.Errorf("columns %v", names)
+	}
+}
