@@ -97,9 +97,12 @@ func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 				}
 			}
 			last = time.Now()
-			t.app.tv.QueueUpdateDraw(func() {
+			t.app.tv.QueueUpdate(func() {
 				if ctx.Err() == nil && t.src == src {
 					t.refresh()
+					if t.app.top() == t { // a table under the YAML view takes its changes without drawing
+						t.app.tv.ForceDraw()
+					}
 				}
 			})
 		case <-tick:

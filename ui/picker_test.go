@@ -78,3 +78,12 @@ func TestCommandBarTabCompletion(t *testing.T) {
 		t.Errorf("completed to %q, want %q", got, "ctx viewer")
 	}
 }
+
+func TestStatusLineNamesUnavailableGroups(t *testing.T) {
+	h := start(t, 120, 30, func(o *Options) {
+		o.Cluster.(*fakeCluster).catalog.unavailable = []discovery.Unavailable{
+			{GroupVersion: "metrics.k8s.io/v1beta1", Reason: "the server is currently unable to handle the request"}}
+		o.Resource = "pods"
+	})
+	h.contains("synced  3/3  unavailable: metrics.k8s.io/v1beta1")
+}

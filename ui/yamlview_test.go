@@ -95,3 +95,16 @@ func TestReadOnlyRefusesDelete(t *testing.T) {
 		t.Error("read-only mode asked or deleted")
 	}
 }
+
+func TestYAMLSearchNextMatch(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.press(tcell.KeyDown, 0)
+	h.press(tcell.KeyRune, 'y')
+	waitFor(t, h, "apiVersion: v1")
+	h.typeText("/web\n")
+	h.contains("</web> 1/6") // label, name, owner name and uid, uid, container name
+	h.press(tcell.KeyRune, 'n')
+	h.contains("</web> 2/6")
+	h.typeText("/no-such-text\n")
+	h.contains(`"no-such-text" not found`)
+}
