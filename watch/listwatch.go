@@ -154,7 +154,8 @@ func (lw *tableListWatch) WatchWithContext(ctx context.Context, opts metav1.List
 	if lw.connected != nil {
 		lw.connected()
 	}
-	dec := &tableWatchDecoder{body: body, iter: jsoniter.Parse(jsonAPI, body, 16<<10), conv: lw.conv}
+	dec := &tableWatchDecoder{body: body, iter: jsoniter.Parse(jsonAPI, body, 16<<10), conv: lw.conv, ctx: ctx,
+		disconnected: lw.disconnected}
 	reporter := apierrors.NewClientErrorReporter(http.StatusInternalServerError, "GET", "ClientWatchDecoding")
 	return watch.NewStreamWatcher(dec, reporter), nil
 }
@@ -177,6 +178,10 @@ type tableWatchDecoder struct {
 	body io.ReadCloser
 	iter *jsoniter.Iterator
 	conv *converter
+	ctx  context.Context
+	// disconnected, if set, is told when the stream breaks or the server ends it with an ERROR event (410
+	// Gone): the reflector then backs off before it relists, without reporting the error.
+	disconnected func(error)
 }
 
 type wireEvent struct {
@@ -186,6 +191,21 @@ type wireEvent struct {
 
 // Decode returns the next event.
 func (d *tableWatchDecoder) Decode() (watch.EventType, runtime.Object, error) {
+	typ, obj, err := d.decode()
+	if d.disconnected != nil && (d.ctx == nil || d.ctx.Err() == nil) {
+		switch {
+		case err != nil && err != io.EOF:
+			d.disconnected(fmt.Errorf("watch stream: %w", err))
+		case typ == watch.Error:
+			if st, ok := obj.(*metav1.Status); ok {
+				d.disconnected(apierrors.FromObject(st))
+			}
+		}
+	}
+	return typ, obj, err
+}
+
+func (d *tableWatchDecoder) decode() (watch.EventType, runtime.Object, error) {
 	if next := d.iter.WhatIsNext(); next != jsoniter.ObjectValue {
 		if d.iter.Error != nil {
 			return "", nil, d.iter.Error // io.EOF when the server ended the watch

@@ -237,12 +237,13 @@ func (s *Source) connected() {
 	s.mu.Unlock()
 }
 
-// disconnected is called when a watch request fails. Errors the server sent are left to watchError; others
-// (the server unreachable) make a synced source Reconnecting at once, as the reflector may retry the watch
-// without reporting them.
+// disconnected is called when a watch request fails, its stream breaks, or the server ends it with an
+// ERROR event (410 Gone). The reflector retries or relists after these without always reporting them to
+// watchError, so a synced source becomes Reconnecting at once; the next successful list or watch makes it
+// Synced again. Errors that end the informer (Forbidden, NotFound, MethodNotSupported) are left to
+// watchError.
 func (s *Source) disconnected(err error) {
-	var status apierrors.APIStatus
-	if errors.As(err, &status) {
+	if apierrors.IsForbidden(err) || apierrors.IsNotFound(err) || apierrors.IsMethodNotSupported(err) {
 		return
 	}
 	s.mu.Lock()
