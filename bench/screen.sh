@@ -51,6 +51,21 @@ for n in "${sizes[@]}"; do
 		kubectl delete namespace "$ns" --wait=false >&2
 	fi
 	[ "${status:-0}" = 0 ] || exit "$status"
+	if [ "${PROFILE:-0}" = 1 ]; then
+		prof=$results/profiles/kscope-$n
+		{
+			echo "# kscope at $n pods: CPU of the whole session (launch, settle, idle, churn, latency, filter, sort)"
+			go tool pprof -top -nodecount=30 "$work/kscope" "$prof.cpu" 2>/dev/null
+			echo; echo "# cumulative, kscope and its libraries"
+			go tool pprof -top -cum -nodecount=45 "$work/kscope" "$prof.cpu" 2>/dev/null | tail -n +7
+			echo; echo "# live heap 10 s after the table was complete (inuse_space)"
+			go tool pprof -top -sample_index=inuse_space -nodecount=25 "$work/kscope" "$prof.mem.1" 2>/dev/null
+			echo; echo "# live heap after 20 s at 200 patches/s (inuse_space)"
+			go tool pprof -top -sample_index=inuse_space -nodecount=15 "$work/kscope" "$prof.mem.2" 2>/dev/null
+			echo; echo "# allocations over the session (alloc_space)"
+			go tool pprof -top -sample_index=alloc_space -nodecount=25 "$work/kscope" "$prof.mem" 2>/dev/null
+		} >"$results/$day-profile-$n.txt"
+	fi
 done
 
 "$work/screenbench" report --out "$results/$day.md" "$results/$day"-*.json

@@ -55,8 +55,12 @@ func (b *bench) versions(kscope, k9s string) map[string]string {
 		"kubectl": output("kubectl", "version", "--client"),
 		"go":      output("go", "version"),
 	}
-	if k9s != "" {
-		v["k9s"] = output(k9s, "version", "--short")
+	if k9s != "" { // `go install` leaves its own version string at "dev"; the build info has the module's
+		for _, line := range strings.Split(output("go", "version", "-m", k9s), "\n") {
+			if f := strings.Fields(line); len(f) >= 3 && f[0] == "mod" {
+				v["k9s"] = f[1] + " " + f[2]
+			}
+		}
 	}
 	if info, err := b.client.Discovery().ServerVersion(); err == nil {
 		v["kube-apiserver"] = info.GitVersion

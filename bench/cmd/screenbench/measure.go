@@ -79,7 +79,7 @@ func (b *bench) measureTUI(t tool, extra []string) (s Sample) {
 	if err := b.changeLatency(&s); err != nil {
 		fail("change latency: %s", err)
 	}
-	if err := b.filter(&s); err != nil {
+	if err := b.filter(t, &s); err != nil {
 		fail("filter: %s", err)
 	}
 	if s.SortMS, err = b.sort(t); err != nil {
@@ -273,7 +273,7 @@ func (b *bench) probe(probes []string, d time.Duration, s *Sample) {
 // left to settle, and the last character and Enter are timed until one row shows (whether the tool filters
 // while typing or on Enter, this is the keystroke the user waits on). Each time the filter is cleared with
 // Escape and the full table awaited.
-func (b *bench) filter(s *Sample) error {
+func (b *bench) filter(t tool, s *Sample) error {
 	name, err := b.existingPod(b.pods/2 + 7)
 	if err != nil {
 		return err
@@ -303,6 +303,14 @@ func (b *bench) filter(s *Sample) error {
 		return typed.MatchString(strings.Join(sc, "\n"))
 	}); err != nil {
 		return fmt.Errorf("typed filter text not shown: %w", err)
+	}
+	if t.liveFilter { // wait until the partial name has filtered the table
+		if _, _, err := b.waitFor(time.Now(), launchPoll, keyLimit, func(sc []string) bool {
+			n := rowCount(sc)
+			return n > 1 && n < b.pods
+		}); err != nil {
+			return fmt.Errorf("typed filter text not applied: %w", err)
+		}
 	}
 	if err := b.settle(); err != nil {
 		return err

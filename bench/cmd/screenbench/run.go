@@ -27,6 +27,8 @@ type tool struct {
 	// may only select the column).
 	sortKey    string
 	sortPrimes int
+	// liveFilter: the tool filters while the user types (k9s), not on Enter (kscope).
+	liveFilter bool
 }
 
 // bench is one `screenbench run`.
@@ -115,7 +117,7 @@ func (b *bench) k9sTool(bin, config string) tool {
 			return strings.Join(append([]string{"exec", bin, "--kubeconfig", b.kubeconfig, "-n", b.namespace, "-c", "pods"}, extra...), " ")
 		},
 		env:     []string{"K9S_CONFIG_DIR=" + config},
-		sortKey: "N", sortPrimes: 1,
+		sortKey: "N", sortPrimes: 0, liveFilter: true,
 	}
 }
 
