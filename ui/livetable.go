@@ -34,6 +34,7 @@ type LiveTable struct {
 	total     int
 	shown     int    // live rows shown (deleted ones excluded)
 	drawnAges string // visibleAges at the last tick that drew
+	synced    bool   // the source was synced at the last refresh
 	cancel    context.CancelFunc
 }
 
@@ -153,12 +154,16 @@ func (t *LiveTable) visibleAges() string {
 
 // refresh takes the source's changes and a new snapshot, keeping the selection on the same object.
 func (t *LiveTable) refresh() {
-	selected := t.selectedKey()
-	want := selected
+	oldRow, _ := t.table.GetSelection()
+	want := ""
+	// While the first rows stream in, a cursor left on the top row stays there (rather than following the
+	// first object that happened to arrive); afterwards it follows its object.
+	if t.synced || oldRow > 1 {
+		want = t.selectedKey()
+	}
 	if t.selectKey != "" {
 		want = t.selectKey
 	}
-	oldRow, _ := t.table.GetSelection()
 	t.content.SetColumns(t.src.Columns(), t.wide)
 	t.content.SetSort(t.query.SortColumn, t.query.Descending)
 	changes := t.src.Changes()
@@ -178,6 +183,7 @@ func (t *LiveTable) refresh() {
 		row = min(max(oldRow, 1), len(t.content.Rows()))
 	}
 	t.table.Select(max(row, 1), 0)
+	t.synced = t.src.State().Phase == watch.Synced
 	t.updateTitle()
 	if t.app.top() == t {
 		t.updateStatus()

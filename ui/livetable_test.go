@@ -239,3 +239,34 @@ func TestAgeTickDrawsOnlyWhenAnAgeChanges(t *testing.T) {
 	}
 	h.contains("66m")
 }
+
+func TestCursorStaysOnTopWhileListing(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	src := h.cluster.lastSource()
+	h.ui(func() {}) // opened: api-5c4b-zzzzz on top, selected
+	src.mu.Lock()
+	src.state = watch.State{Phase: watch.Listing}
+	src.mu.Unlock()
+	selected := func() string {
+		var k string
+		h.ui(func() { k = h.app.top().(*LiveTable).selectedKey() })
+		return k
+	}
+	h.refresh() // the table now knows it is listing
+	src.put(&watch.Row{Key: "shop/aaa-0", Namespace: "shop", Name: "aaa-0", Created: t0,
+		Cells: []string{"aaa-0", "1/1", "Running", "0", ""}})
+	h.refresh()
+	if got := selected(); got != "shop/aaa-0" {
+		t.Errorf("while listing, the cursor left the top row for %q", got)
+	}
+	src.mu.Lock()
+	src.state = watch.State{Phase: watch.Synced}
+	src.mu.Unlock()
+	h.refresh()
+	src.put(&watch.Row{Key: "shop/000-first", Namespace: "shop", Name: "000-first", Created: t0,
+		Cells: []string{"000-first", "1/1", "Running", "0", ""}})
+	h.refresh()
+	if got := selected(); got != "shop/aaa-0" {
+		t.Errorf("once synced, the cursor did not follow its object: %q", got)
+	}
+}
