@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,6 +19,7 @@ import (
 	clientdiscovery "k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
 
 	"kscope/discovery"
 	"kscope/ui"
@@ -80,6 +82,9 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// client-go logs (reflector warnings, unhandled errors) go through klog to stderr, the terminal the UI
+	// draws on; the UI shows connection state itself.
+	klog.SetLogger(logr.Discard())
 	cluster, err := connect(ctx, o.flags)
 	if err != nil {
 		return err
