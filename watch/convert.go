@@ -216,12 +216,38 @@ func newRowObject(m *wireMeta, cells []string) *rowObject {
 		Created:         m.CreationTimestamp.Time,
 		Labels:          internLabels(m.Labels),
 		Cells:           cells,
+		text:            searchText(cells),
 	}
 	var ann map[string]string
 	if len(m.Annotations) > 0 {
 		ann = m.Annotations
 	}
 	return &rowObject{row: r, annotations: ann}
+}
+
+// searchText returns the cells lower-cased and joined by "\n" for Filter, or "" if a cell is not ASCII.
+func searchText(cells []string) string {
+	n := len(cells)
+	for _, c := range cells {
+		if !isASCII(c) {
+			return ""
+		}
+		n += len(c)
+	}
+	b := make([]byte, 0, n)
+	for i, c := range cells {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		for j := 0; j < len(c); j++ {
+			ch := c[j]
+			if ch >= 'A' && ch <= 'Z' {
+				ch += 'a' - 'A'
+			}
+			b = append(b, ch)
+		}
+	}
+	return string(b)
 }
 
 // intern returns a canonical copy of a short string so that rows share repeated cell texts.

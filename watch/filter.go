@@ -45,7 +45,7 @@ func ParseFilter(text string) (Filter, error) {
 		return Filter{}, fmt.Errorf("invalid regular expression %q: %w", text, err)
 	}
 	f := Filter{text: text, re: re}
-	if regexp.QuoteMeta(text) == text && isASCII(text) {
+	if regexp.QuoteMeta(text) == text && isASCII(text) && !strings.ContainsAny(text, "\n\r\f") {
 		f.lit = strings.ToLower(text)
 	} else if need := requiredLiteral(text); isASCII(need) {
 		f.need = strings.ToLower(need)
@@ -133,6 +133,8 @@ func (f Filter) Match(row *Row) bool {
 	switch {
 	case f.labels != nil:
 		return f.labels.Matches(labels.Set(row.Labels))
+	case f.lit != "" && row.text != "":
+		return strings.Contains(row.text, f.lit)
 	case f.lit != "":
 		for _, cell := range row.Cells {
 			// Unicode case folding can match non-ASCII text (K, the Kelvin sign, folds to k): such cells go
@@ -147,6 +149,9 @@ func (f Filter) Match(row *Row) bool {
 		}
 		return false
 	case f.re != nil:
+		if f.need != "" && row.text != "" && !strings.Contains(row.text, f.need) {
+			return false
+		}
 		for _, cell := range row.Cells {
 			if f.need != "" && isASCII(cell) && !containsFoldASCII(cell, f.need) {
 				continue

@@ -43,6 +43,11 @@ func TestFilter(t *testing.T) {
 		if got := f.Match(r); got != tt.want {
 			t.Errorf("ParseFilter(%q).Match = %v, want %v", tt.text, got, tt.want)
 		}
+		withText := *r
+		withText.text = searchText(r.Cells)
+		if got := f.Match(&withText); got != tt.want {
+			t.Errorf("ParseFilter(%q).Match (search text) = %v, want %v", tt.text, got, tt.want)
+		}
 	}
 }
 
@@ -94,6 +99,10 @@ func TestFilterPrefilterAgreesWithRegexp(t *testing.T) {
 		for _, c := range cells {
 			if got, want := f.Match(&Row{Cells: []string{c}}), f.re.MatchString(c); got != want {
 				t.Errorf("filter %q on %q: %v, regexp alone %v", expr, c, got, want)
+			}
+			cells := []string{c, "x"}
+			if got, want := f.Match(&Row{Cells: cells, text: searchText(cells)}), f.re.MatchString(c) || f.re.MatchString("x"); got != want {
+				t.Errorf("filter %q on %q with search text: %v, regexp alone %v", expr, c, got, want)
 			}
 		}
 	}

@@ -53,6 +53,10 @@ type Row struct {
 	Labels          map[string]string
 	// Cells holds one display string per Column (wide columns included), formatted as kubectl formats them.
 	Cells []string
+
+	// text is the cells lower-cased and joined by "\n" when they are all ASCII ("" otherwise, or for a Row
+	// built elsewhere); Filter searches it in one pass.
+	text string
 }
 
 // Phase is the lifecycle state of a Source.
