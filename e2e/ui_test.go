@@ -368,3 +368,32 @@ func TestUIEventsOwnerNamespaces(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("pods("+ns+")[3]", "Namespace: "+ns)
 }
+
+// TestUIContextSwitchAndResize: `:ctx viewer` rebuilds the clients (the viewer may not list pods: the table
+// says so), and the screen is redrawn for a smaller terminal.
+func TestUIContextSwitchAndResize(t *testing.T) {
+	s := startUI(t, "-n", "shop", "pods")
+	s.waitFor("Context: admin", "pods(shop)[", "synced")
+	s.typeText(":ctx viewer")
+	s.keys("Enter")
+	s.waitFor("Context: viewer", "switched to context viewer", "resources[")
+	s.typeText(":pods")
+	s.keys("Enter")
+	s.waitFor("forbidden: ", `User "viewer" cannot list resource "pods"`)
+	s.typeText(":ctx nosuchcontext")
+	s.keys("Enter")
+	s.waitFor("context nosuchcontext:", "Context: viewer")
+
+	if out, err := exec.Command("tmux", "resize-window", "-t", s.name, "-x", "80", "-y", "24").CombinedOutput(); err != nil {
+		t.Skipf("tmux resize-window: %v %s", err, out)
+	}
+	scr := s.waitUntil("a 24-line screen with the status line at the bottom", func(scr string) bool {
+		lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
+		return len(lines) == 24 && strings.HasPrefix(lines[23], "forbidden")
+	})
+	for i, l := range strings.Split(scr, "\n") {
+		if len([]rune(l)) > 80 {
+			t.Errorf("line %d is wider than 80 columns: %q", i, l)
+		}
+	}
+}
