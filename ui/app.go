@@ -142,7 +142,11 @@ func (a *App) attach(c Cluster) {
 	a.unsubscribe = c.Catalog().Subscribe(func() { a.tv.QueueUpdateDraw(picker.reload) })
 	a.push(picker)
 	if a.opts.Resource != "" {
-		a.command(a.opts.Resource)
+		if res, err := c.Catalog().Resolve(a.opts.Resource); err != nil {
+			a.errorf("%s", err.Error())
+		} else {
+			a.openResource(res, "")
+		}
 	}
 	a.refreshChrome()
 }
