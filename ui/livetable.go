@@ -68,12 +68,14 @@ func (t *LiveTable) start() {
 	t.app.goSafe(func() { t.loop(ctx, src) })
 }
 
+// close cancels the refresh loop and stops the source off the UI goroutine (Stop waits for the informer
+// to return, which must not freeze the screen).
 func (t *LiveTable) close() {
 	if t.cancel != nil {
 		t.cancel()
 		t.cancel = nil
 	}
-	t.src.Stop()
+	t.app.goSafe(t.src.Stop)
 }
 
 // loop turns the source's notifications into batched refreshes, and ticks AGE once a second.
