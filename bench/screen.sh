@@ -33,13 +33,21 @@ while [ ! -x "$k9s" ] && pgrep -f 'go install github.com/derailed/k9s' >/dev/nul
 done
 k9s=$(bench/install-k9s.sh)
 
+pod_count() { # pods in namespace $1, from one page's remainingItemCount
+	kubectl get --raw "/api/v1/namespaces/$1/pods?limit=1" 2>/dev/null |
+		python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["items"])+d["metadata"].get("remainingItemCount",0))' 2>/dev/null || echo 0
+}
+
 profile=()
 [ "${PROFILE:-0}" = 1 ] && profile=(--profile-dir "$results/profiles")
 
 for n in "${sizes[@]}"; do
 	ns=bench-$n
-	echo "bench: seeding $n pods into $ns" >&2
-	"$devcluster" seed --pods "$n" --namespace "$ns" >&2
+	have=$(pod_count "$ns")
+	if [ "$have" -lt "$n" ]; then
+		echo "bench: seeding $n pods into $ns (has $have)" >&2
+		"$devcluster" seed --pods "$n" --namespace "$ns" >&2
+	fi
 	"$work/screenbench" run --namespace "$ns" --pods "$n" --runs "${RUNS:-3}" --tools "${TOOLS:-kscope,k9s,kubectl}" \
 		--kscope "$work/kscope" --k9s "$k9s" --k9s-config "$root/.cache/devcluster/k9s" \
 		--patchload "$work/patchload" "${profile[@]}" --out "$results/$day-$n.json" || status=$?

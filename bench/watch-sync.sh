@@ -3,7 +3,7 @@
 # (devcluster seed), then run bench/cmd/syncbench three times: a kscope watch.Source on those pods, from start
 # to Synced. Prints the medians of first-sync time, time to the first sorted table, time until every row has
 # its metadata (one-namespace views list rows without objects first), peak RSS, heap bytes per row, and the
-# cost of a re-sort and a filter at that size. Run it on a quiet machine: the API server shares the cores.
+# cost of a re-sort and a filter once the table is complete. Run it on a quiet machine: the API server shares the cores.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export KUBECONFIG=${KUBECONFIG:-$root/.cache/devcluster/state/kubeconfig}
