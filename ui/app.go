@@ -41,6 +41,7 @@ type App struct {
 	stack       []view
 	namespace   string // "" = all namespaces
 	unsubscribe func()
+	namespaces  *namespaceNames // for :ns completion
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -110,6 +111,7 @@ func (a *App) shutdown() {
 	if a.unsubscribe != nil {
 		a.unsubscribe()
 	}
+	a.namespaces.stop(a)
 	if a.cluster != nil {
 		a.cluster.Close()
 	}
@@ -138,6 +140,7 @@ func (a *App) attach(c Cluster) {
 	if info.AllNamespaces {
 		a.namespace = ""
 	}
+	a.namespaces = a.watchNamespaceNames()
 	picker := NewResourcePicker(a)
 	a.unsubscribe = c.Catalog().Subscribe(func() { a.tv.QueueUpdateDraw(picker.reload) })
 	a.push(picker)

@@ -66,6 +66,10 @@ func (a *App) command(text string) {
 
 // completeCommand completes the command bar's text on Tab.
 func (a *App) completeCommand(text string) (string, []string) {
+	if rest, ok := strings.CutPrefix(text, "ns "); ok {
+		word, matches := completeWord(strings.TrimSpace(rest), a.namespaces.names())
+		return "ns " + word, matches
+	}
 	if rest, ok := strings.CutPrefix(text, "ctx "); ok {
 		word, matches := completeWord(strings.TrimSpace(rest), a.cluster.Info().Contexts)
 		return "ctx " + word, matches

@@ -22,6 +22,7 @@ func (a *App) switchContext(name string) {
 			if a.unsubscribe != nil {
 				a.unsubscribe()
 			}
+			a.namespaces.stop(a)
 			a.cluster.Close()
 			a.opts.Resource = ""
 			a.attach(c)

@@ -87,3 +87,14 @@ func TestStatusLineNamesUnavailableGroups(t *testing.T) {
 	})
 	h.contains("synced  3/3  unavailable: metrics.k8s.io/v1beta1")
 }
+
+func TestNamespaceCompletion(t *testing.T) {
+	h := start(t, 100, 30, nil)
+	h.typeText(":ns s")
+	h.press(tcell.KeyTab, 0)
+	if got := h.app.bar.input.GetText(); got != "ns shop" {
+		t.Errorf("completed to %q, want %q", got, "ns shop")
+	}
+	h.press(tcell.KeyEnter, 0)
+	h.contains("Namespace: shop")
+}
