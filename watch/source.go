@@ -108,24 +108,31 @@ func (s *Source) Start(ctx context.Context) {
 			fill.run(ctx)
 		}()
 	}
+	wg.Add(1)
 	go func() {
-		wg.Wait()
-		close(s.done)
-	}()
-	go func() {
+		defer wg.Done()
 		select {
 		case <-reg.HasSyncedChecker().Done():
 			s.setSynced()
 		case <-ctx.Done():
 		}
 	}()
+	go func() {
+		wg.Wait()
+		close(s.done)
+	}()
 }
 
 // Stop stops the informer and waits until its goroutines have returned, then releases the rows (later
-// snapshots are empty). It is
-// idempotent. A terminal state (Forbidden, NotFound, MethodNotSupported) is kept; any other becomes Stopped.
+// snapshots are empty). It is idempotent, and a Source stopped before Start never starts. A terminal state
+// (Forbidden, NotFound, MethodNotSupported) is kept; any other becomes Stopped.
 func (s *Source) Stop() {
 	s.mu.Lock()
+	s.started = true
+	if s.done == nil {
+		s.done = make(chan struct{})
+		close(s.done)
+	}
 	cancel, done := s.cancel, s.done
 	if !s.state.Phase.Terminal() {
 		s.setStateLocked(State{Phase: Stopped})
@@ -140,7 +147,7 @@ func (s *Source) Stop() {
 }
 
 // Done returns a channel that is closed once the informer has stopped (after Stop, when the Start context
-// ends, or on a terminal error). Before Start it returns nil.
+// ends, or on a terminal error). Before Start (and Stop) it returns nil.
 func (s *Source) Done() <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()

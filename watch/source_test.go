@@ -66,3 +66,23 @@ func TestNewSourceRejectsIncompleteResource(t *testing.T) {
 		t.Fatal("no error for an empty GVR")
 	}
 }
+
+func TestStopBeforeStart(t *testing.T) {
+	s, err := NewSource(&rest.Config{Host: "https://127.0.0.1:1"}, Spec{GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Done() != nil {
+		t.Fatal("Done before Start is not nil")
+	}
+	s.Stop()
+	s.Start(context.Background())
+	<-s.Done()
+	if st := s.State(); st.Phase != Stopped {
+		t.Fatalf("state %s", st.Phase)
+	}
+	if s.cancel != nil {
+		t.Fatal("Start after Stop started the informer")
+	}
+	s.Stop()
+}
