@@ -24,9 +24,6 @@ const (
 	patchRate    = 200
 	keyPoll      = 5 * time.Millisecond
 	launchPoll   = 10 * time.Millisecond
-	launchLimit  = 180 * time.Second
-	keyLimit     = 60 * time.Second
-	changeLimit  = 15 * time.Second
 	quitLimit    = 20 * time.Second
 	probeSpacing = 100 * time.Millisecond
 )
@@ -53,7 +50,7 @@ func (b *bench) measureTUI(t tool, extra []string) (s Sample) {
 		return s
 	}
 	counts := b.serverCounts()
-	took, _, err := b.waitFor(start, launchPoll, launchLimit, func(sc []string) bool {
+	took, _, err := b.waitFor(start, launchPoll, b.limit(180*time.Second, 60*time.Second), func(sc []string) bool {
 		return counts.seen(rowCount(sc)) && len(visiblePods(sc)) > 0
 	})
 	counts.stop()
@@ -129,8 +126,17 @@ func (p *podCounts) seen(n int) bool {
 
 func (p *podCounts) stop() { close(p.done) }
 
+// limit returns how long to wait for something on screen: least, or perTenK for every 10k pods if longer.
+func (b *bench) limit(least, perTenK time.Duration) time.Duration {
+	return max(least, time.Duration(float64(perTenK)*float64(b.pods)/10000))
+}
+
+// keyLimit is how long a key's effect may take before it counts as failed.
+func (b *bench) keyLimit() time.Duration { return b.limit(60*time.Second, 30*time.Second) }
+
 // waitFor polls the screen every interval until cond holds, and returns the time from start to the
-// capture that showed it.
+// capture that showed it. Long waits poll less often (at most 2% of the time waited so far), so that the
+// polling does not take CPU from the tool being measured.
 func (b *bench) waitFor(start time.Time, interval, limit time.Duration, cond func([]string) bool) (time.Duration, []string, error) {
 	var last []string
 	for time.Since(start) < limit {
@@ -142,7 +148,7 @@ func (b *bench) waitFor(start time.Time, interval, limit time.Duration, cond fun
 			return time.Since(start), sc, nil
 		}
 		last = sc
-		time.Sleep(interval)
+		time.Sleep(max(interval, time.Since(start)/50))
 	}
 	return 0, last, fmt.Errorf("not on screen after %s (title count %d)", limit, rowCount(last))
 }
@@ -254,7 +260,7 @@ func (b *bench) probe(probes []string, d time.Duration, s *Sample) {
 			continue
 		}
 		answered := time.Now()
-		_, _, err = b.waitFor(answered, keyPoll, changeLimit, func(sc []string) bool {
+		_, _, err = b.waitFor(answered, keyPoll, b.limit(15*time.Second, 6*time.Second), func(sc []string) bool {
 			return strings.Contains(lineOf(sc, name), marker)
 		})
 		if err != nil {
@@ -286,7 +292,7 @@ func (b *bench) filter(t tool, s *Sample) error {
 	if err := b.tmux.keys(session, "Enter"); err != nil {
 		return err
 	}
-	took, _, err := b.waitFor(start, keyPoll, keyLimit, oneRow)
+	took, _, err := b.waitFor(start, keyPoll, b.keyLimit(), oneRow)
 	if err != nil {
 		return err
 	}
@@ -299,13 +305,13 @@ func (b *bench) filter(t tool, s *Sample) error {
 	if err := b.tmux.literal(session, "/"+partial); err != nil {
 		return err
 	}
-	if _, _, err := b.waitFor(time.Now(), launchPoll, keyLimit, func(sc []string) bool {
+	if _, _, err := b.waitFor(time.Now(), launchPoll, b.keyLimit(), func(sc []string) bool {
 		return typed.MatchString(strings.Join(sc, "\n"))
 	}); err != nil {
 		return fmt.Errorf("typed filter text not shown: %w", err)
 	}
 	if t.liveFilter { // wait until the partial name has filtered the table
-		if _, _, err := b.waitFor(time.Now(), launchPoll, keyLimit, func(sc []string) bool {
+		if _, _, err := b.waitFor(time.Now(), launchPoll, b.keyLimit(), func(sc []string) bool {
 			n := rowCount(sc)
 			return n > 1 && n < b.pods
 		}); err != nil {
@@ -322,7 +328,7 @@ func (b *bench) filter(t tool, s *Sample) error {
 	if err := b.tmux.keys(session, "Enter"); err != nil {
 		return err
 	}
-	if took, _, err = b.waitFor(start, keyPoll, keyLimit, oneRow); err != nil {
+	if took, _, err = b.waitFor(start, keyPoll, b.keyLimit(), oneRow); err != nil {
 		return err
 	}
 	s.FilterMS = ms(took)
@@ -334,7 +340,7 @@ func (b *bench) clearFilter() error {
 	if err := b.tmux.keys(session, "Escape"); err != nil {
 		return err
 	}
-	_, _, err := b.waitFor(time.Now(), launchPoll, keyLimit, func(sc []string) bool { return rowCount(sc) >= b.pods*99/100 })
+	_, _, err := b.waitFor(time.Now(), launchPoll, b.keyLimit(), func(sc []string) bool { return rowCount(sc) >= b.pods*99/100 })
 	return err
 }
 
@@ -342,7 +348,7 @@ func (b *bench) clearFilter() error {
 func (b *bench) settle() error {
 	time.Sleep(time.Second)
 	prev := -2
-	for deadline := time.Now().Add(keyLimit); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+	for deadline := time.Now().Add(b.keyLimit()); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
 		sc, err := b.tmux.capture(session)
 		if err != nil {
 			return err
@@ -353,7 +359,7 @@ func (b *bench) settle() error {
 			prev = n
 		}
 	}
-	return fmt.Errorf("screen did not settle in %s", keyLimit)
+	return fmt.Errorf("screen did not settle in %s", b.keyLimit())
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -391,7 +397,7 @@ func (b *bench) sort(t tool) (float64, error) {
 	if err := b.tmux.keys(session, t.sortKey); err != nil {
 		return 0, err
 	}
-	took, _, err := b.waitFor(start, keyPoll, keyLimit, func(sc []string) bool { return order(sc) == -before })
+	took, _, err := b.waitFor(start, keyPoll, b.keyLimit(), func(sc []string) bool { return order(sc) == -before })
 	return float64(took.Microseconds()) / 1000, err
 }
 
