@@ -13,8 +13,12 @@ import (
 // maskedValue replaces each Secret value unless the user reveals them.
 const maskedValue = "********"
 
+// lastAppliedAnnotation is where `kubectl apply` records the applied object.
+const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
+
 // renderYAML returns obj as YAML. managedFields are dropped unless showManaged; a core/v1 Secret's data and
-// stringData values are masked unless reveal. obj is not modified.
+// stringData values, and its last-applied-configuration annotation, are masked unless reveal. obj is not
+// modified.
 func renderYAML(obj *unstructured.Unstructured, showManaged, reveal bool) (string, error) {
 	o := obj.DeepCopy()
 	if !showManaged {
@@ -29,6 +33,11 @@ func renderYAML(obj *unstructured.Unstructured, showManaged, reveal bool) (strin
 			for k := range values {
 				values[k] = maskedValue
 			}
+		}
+		// `kubectl apply` keeps a copy of the applied Secret, data and all, in this annotation.
+		if ann := o.GetAnnotations(); ann[lastAppliedAnnotation] != "" {
+			ann[lastAppliedAnnotation] = maskedValue
+			o.SetAnnotations(ann)
 		}
 	}
 	out, err := yaml.Marshal(o.Object)
