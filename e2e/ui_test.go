@@ -357,8 +357,12 @@ func TestUIEventsOwnerNamespaces(t *testing.T) {
 	s.keys("Escape")
 	s.waitFor("pods(" + ns + ")[3]")
 
+	// All namespaces on deployments (pods across a benchmark-loaded cluster can take long to list).
+	s.typeText(":deploy")
+	s.keys("Enter")
+	s.waitFor("deployments(" + ns + ")[1]")
 	s.typeText("0")
-	s.waitFor("pods(all)[", "NAMESPACE", "Namespace: all")
+	s.waitFor("deployments(all)[", "NAMESPACE", "Namespace: all", "synced")
 	s.typeText(":ns")
 	s.keys("Enter")
 	s.waitFor("namespaces[", "kube-system")
@@ -366,7 +370,7 @@ func TestUIEventsOwnerNamespaces(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("namespaces[1]")
 	s.keys("Enter")
-	s.waitFor("pods("+ns+")[3]", "Namespace: "+ns)
+	s.waitFor("deployments("+ns+")[1]", "Namespace: "+ns)
 }
 
 // TestUIContextSwitchAndResize: `:ctx viewer` rebuilds the clients (the viewer may not list pods: the table
