@@ -280,16 +280,23 @@ func TestWatchCRDDeleted(t *testing.T) {
 // TestWatchStopReleasesGoroutines: after Stop, the goroutine count returns to its baseline.
 func TestWatchStopReleasesGoroutines(t *testing.T) {
 	cfg := restConfig(t, "admin")
-	pods := watch.Spec{GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Namespaced: true}
+	core := func(r string) schema.GroupVersionResource {
+		return schema.GroupVersionResource{Version: "v1", Resource: r}
+	}
 	// Warm up the shared HTTP transport (its connection goroutines outlive any one Source).
-	warm, _ := watch.NewSource(cfg, pods)
+	warm, _ := watch.NewSource(cfg, watch.Spec{GVR: core("configmaps"), Namespaced: true})
 	warm.Start(context.Background())
 	waitPhase(t, warm, watch.Synced, 60*time.Second)
 	warm.Stop()
 	baseline := settledGoroutines(0)
 	var srcs []*watch.Source
-	for _, r := range []string{"pods", "configmaps", "services"} {
-		s, err := watch.NewSource(cfg, watch.Spec{GVR: schema.GroupVersionResource{Version: "v1", Resource: r}, Namespaced: true})
+	// All namespaces (metadata list), one namespace (metadata-less list and fill) and cluster-scoped.
+	for _, spec := range []watch.Spec{
+		{GVR: core("configmaps"), Namespaced: true},
+		{GVR: core("pods"), Namespaced: true, Namespace: "shop"},
+		{GVR: core("namespaces")},
+	} {
+		s, err := watch.NewSource(cfg, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
