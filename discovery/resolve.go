@@ -33,14 +33,36 @@ func (e *AmbiguousError) Error() string {
 type NotFoundError struct {
 	Input       string
 	Suggestions []string
+	// Unavailable lists the group-versions of the group that Input names which discovery could not read:
+	// the resource may be served there.
+	Unavailable []Unavailable
 }
 
-// Error returns e.g. `unknown resource "podz" (did you mean pods, podtemplates?)`.
+// Error returns e.g. `unknown resource "podz" (did you mean pods, podtemplates?)`, or for a name in a group
+// that discovery could not read `unknown resource "things.broken.example.com": API
+// broken.example.com/v1alpha1 is unavailable: <reason>`.
 func (e *NotFoundError) Error() string {
-	if len(e.Suggestions) == 0 {
-		return fmt.Sprintf("unknown resource %q", e.Input)
+	msg := fmt.Sprintf("unknown resource %q", e.Input)
+	if len(e.Suggestions) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(e.Suggestions, ", "))
 	}
-	return fmt.Sprintf("unknown resource %q (did you mean %s?)", e.Input, strings.Join(e.Suggestions, ", "))
+	for _, u := range e.Unavailable {
+		msg += fmt.Sprintf(": API %s is unavailable: %s", u.GroupVersion, u.Reason)
+	}
+	return msg
+}
+
+// unavailableFor returns the unavailable group-versions of the group that input names as its suffix
+// ("things.g", "things.v1.g" or "g" itself name group g).
+func unavailableFor(input string, unavailable []Unavailable) []Unavailable {
+	var out []Unavailable
+	for _, u := range unavailable {
+		gv, err := schema.ParseGroupVersion(u.GroupVersion)
+		if err == nil && gv.Group != "" && (input == gv.Group || strings.HasSuffix(input, "."+gv.Group)) {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // Resolve maps user input to a resource the way kubectl get does, through the RESTMapper and short-name
@@ -83,7 +105,8 @@ func (c *Catalog) Resolve(input string) (Resource, error) {
 		return Resource{}, err
 	case meta.IsNoMatchError(err):
 		resources, _ := c.snapshot()
-		return Resource{}, &NotFoundError{Input: input, Suggestions: suggest(strings.ToLower(input), resources)}
+		return Resource{}, &NotFoundError{Input: input, Suggestions: suggest(strings.ToLower(input), resources),
+			Unavailable: unavailableFor(input, c.Unavailable())}
 	case err != nil:
 		return Resource{}, fmt.Errorf("resolve %q: %w", input, err)
 	}
