@@ -7,7 +7,9 @@ DEVCLUSTER   := $(CACHE)/bin/devcluster
 DEV_KUBECONFIG := $(CACHE)/state/kubeconfig
 E2E_TIMEOUT  ?= 45m
 
-.PHONY: build devcluster-cli devcluster up seed churn demo down wipe test unit e2e lint bench clean
+FUZZTIME     ?= 10s
+
+.PHONY: build devcluster-cli devcluster up seed churn demo down wipe test unit fuzz e2e lint bench clean
 
 ## build: bin/kscope
 build:
@@ -45,8 +47,9 @@ down: devcluster-cli
 wipe: devcluster-cli
 	$(DEVCLUSTER) down --wipe
 
-## test: lint, unit tests, then end-to-end tests on the local cluster (started if needed)
-test: lint unit e2e
+## test: lint, unit tests, a brief fuzz run, then end-to-end tests on the local cluster (started if needed)
+test: lint unit fuzz e2e
+test: FUZZTIME = 5s
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
@@ -56,6 +59,15 @@ lint:
 
 unit:
 	$(GO) test -count=1 ./...
+
+## fuzz: run each fuzz target for FUZZTIME (`make unit` runs their seed corpora only)
+fuzz:
+	@set -e; for pkg in ./watch ./ui; do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$f for $(FUZZTIME)"; \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME); \
+		done; \
+	done
 
 e2e: devcluster
 	$(GO) test -tags e2e -count=1 -timeout $(E2E_TIMEOUT) ./e2e/...
