@@ -36,8 +36,18 @@ func describeServerError(host string, err error) error {
 	case apierrors.IsForbidden(err):
 		return fmt.Errorf("forbidden: %s", apiMessage(err))
 	}
-	return fmt.Errorf("%s: %s", host, oneLine(err.Error()))
+	return &serverError{msg: fmt.Sprintf("%s: %s", host, oneLine(err.Error())), err: err}
 }
+
+// serverError is a failed request explained in one line; it keeps the API error so that callers can still
+// classify it (apierrors.IsNotFound).
+type serverError struct {
+	msg string
+	err error
+}
+
+func (e *serverError) Error() string { return e.msg }
+func (e *serverError) Unwrap() error { return e.err }
 
 func apiMessage(err error) string {
 	var status apierrors.APIStatus

@@ -137,6 +137,7 @@ func (a *App) setNamespace(ns string) {
 		a.message("namespace: all")
 	} else {
 		a.message("namespace: " + ns)
+		a.warnIfNamespaceMissing(ns)
 	}
 	a.refreshChrome()
 }
