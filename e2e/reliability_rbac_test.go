@@ -1,0 +1,73 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReliabilityRBACViewerForbiddenViews: the viewer may only get, list and watch pods in one namespace
+// (a Role and RoleBinding there). bin/kscope --context viewer starts, the picker works, the allowed view
+// shows the pods; another namespace's pods and a cluster-scoped resource say "forbidden" in the server's
+// words, without a crash and without retrying: over 10 s of an open forbidden view the viewer's requests
+// stay within a small bound (audit log).
+func TestReliabilityRBACViewerForbiddenViews(t *testing.T) {
+	ns := testNamespace(t)
+	seedPods(t, ns)
+	kubectl(t, "-n", ns, "create", "role", "pod-reader", "--verb=get,list,watch", "--resource=pods")
+	kubectl(t, "-n", ns, "create", "rolebinding", "viewer-reads-pods", "--role=pod-reader", "--user=viewer")
+
+	ui := startUI(t, "--context", "viewer", "-n", ns)
+	ui.waitFor("resources[", "pods", "Context: viewer")
+	ui.typeText("pods")
+	ui.keys("Enter")
+	ui.waitFor("pods("+ns+")[3]", "solo", "synced")
+
+	forbidden := []struct {
+		command, title, message string
+	}{
+		{"ns shop", "pods(shop)",
+			`pods is forbidden: User "viewer" cannot list resource "pods" in API group "" in the namespace "shop"`},
+		{"nodes", "nodes",
+			`nodes is forbidden: User "viewer" cannot list resource "nodes" in API group "" at the cluster scope`},
+		{"deploy", "deployments(shop)",
+			`deployments.apps is forbidden: User "viewer" cannot list resource "deployments" in API group "apps" in the namespace "shop"`},
+	}
+	for _, f := range forbidden {
+		ui.typeText(":" + f.command)
+		ui.keys("Enter")
+		scr := ui.waitFor(f.title, "forbidden")
+		if !strings.Contains(strings.Join(strings.Fields(scr), " "), f.message) {
+			t.Errorf(":%s: the screen lacks the server's words %q:\n%s", f.command, f.message, scr)
+		}
+		if strings.Contains(scr, "KSCOPE-EXIT") || strings.Contains(scr, "goroutine ") {
+			t.Fatalf(":%s: kscope ended:\n%s", f.command, scr)
+		}
+	}
+	// The last view (deployments) stays open: the viewer's requests over 10 s.
+	time.Sleep(2 * time.Second)
+	from := time.Now()
+	time.Sleep(10 * time.Second)
+	reqs := auditRequests(t, "viewer", "kscope", from, time.Now())
+	t.Logf("viewer's requests over 10 s of an open forbidden view: %d (%s)", len(reqs), describeRequests(reqs))
+	for _, ev := range reqs {
+		if ev.ObjectRef != nil && ev.ObjectRef.Resource == "deployments" {
+			t.Errorf("the forbidden view retried: %s %s", ev.Verb, ev.URI)
+		}
+	}
+	if len(reqs) > 5 {
+		t.Errorf("%d requests in 10 s of a forbidden view (retry storm?): %s", len(reqs), describeRequests(reqs))
+	}
+	// Back to the allowed view: it works as before.
+	ui.typeText(":ns " + ns)
+	ui.keys("Enter")
+	ui.typeText(":pods")
+	ui.keys("Enter")
+	ui.waitFor("pods("+ns+")[3]", "synced")
+	ui.typeText("q")
+	ui.waitFor("KSCOPE-EXIT=0")
+	all := auditRequests(t, "viewer", "kscope", from.Add(-time.Minute), time.Now())
+	t.Logf("viewer's requests during the whole session: %d (%s)", len(all), describeRequests(all))
+}
