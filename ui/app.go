@@ -75,6 +75,7 @@ func (a *App) SetScreen(screen tcell.Screen) { a.tv.SetScreen(screen) }
 // Run shows the UI until the user quits. The terminal is restored however it ends; a panic in the UI is
 // returned as an error.
 func (a *App) Run() (err error) {
+	defer a.finalizeOnClientCrash()()
 	defer func() {
 		if p := recover(); p != nil {
 			err = &PanicError{Value: p, Stack: debug.Stack()}

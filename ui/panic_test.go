@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"kscope/discovery"
 )
@@ -144,4 +145,28 @@ func TestPanicInRequestGoroutineRestoresTerminal(t *testing.T) {
 	}
 	screen.InjectKey(tcell.KeyRune, 'o', tcell.ModNone)
 	waitRunError(t, screen, done, "get exploded")
+}
+
+// TestPanicInClientGoroutineRestoresTerminal: a panic on a goroutine of client-go (an informer handler, a
+// reflector: they recover with utilruntime.HandleCrash, run its PanicHandlers, then crash the process)
+// finalizes the screen before the process would die.
+func TestPanicInClientGoroutineRestoresTerminal(t *testing.T) {
+	screen, done := runExploding(t, "")
+	defer func(really bool) { utilruntime.ReallyCrash = really }(utilruntime.ReallyCrash)
+	utilruntime.ReallyCrash = false // the test process must survive the crash
+	crashed := make(chan struct{})
+	go func() {
+		defer close(crashed)
+		defer utilruntime.HandleCrash()
+		panic("informer handler exploded")
+	}()
+	<-crashed
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the UI kept running after a client-go goroutine panicked")
+	}
+	if screen.finis.Load() == 0 {
+		t.Fatal("the screen was not finalized: the terminal would stay in the UI's mode when the process dies")
+	}
 }
