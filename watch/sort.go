@@ -37,7 +37,7 @@ func (o rowOrder) cell(r *Row) string {
 func (o rowOrder) key(r *Row) sortKey {
 	switch {
 	case o.col < 0:
-		return sortKey{}
+		return sortKey{kind: kindText, text: naturalKey(r.Namespace) + "\x00" + naturalKey(r.Name)}
 	case o.age:
 		// Younger objects have smaller ages: order by creation time, newest first.
 		return sortKey{kind: kindNumber, a: -float64(r.Created.UnixNano())}
@@ -51,15 +51,7 @@ func (o rowOrder) compare(a, b *Row) int {
 }
 
 func (o rowOrder) compareKeyed(a *Row, ka sortKey, b *Row, kb sortKey) int {
-	var c int
-	if o.col < 0 {
-		c = naturalCompare(a.Namespace, b.Namespace)
-		if c == 0 {
-			c = naturalCompare(a.Name, b.Name)
-		}
-	} else {
-		c = ka.compare(kb)
-	}
+	c := ka.compare(kb)
 	if o.desc {
 		c = -c
 	}
@@ -101,7 +93,7 @@ func (k sortKey) compare(o sortKey) int {
 			return c
 		}
 	}
-	return naturalCompare(k.text, o.text)
+	return strings.Compare(k.text, o.text)
 }
 
 // classify parses a cell according to its column type: integer and number columns as numbers, date columns as
@@ -129,7 +121,40 @@ func classify(s, typ string) sortKey {
 			return sortKey{kind: kindDuration, a: d}
 		}
 	}
-	return sortKey{kind: kindText, text: s}
+	return sortKey{kind: kindText, text: naturalKey(s)}
+}
+
+// naturalKey encodes s so that comparing encodings byte by byte orders strings as naturalCompare does (up to
+// leading zeros): each run of digits becomes '0', its length without leading zeros (as one byte), and those
+// digits. A '0' byte only ever starts such a run, and it orders against other bytes as any digit would.
+func naturalKey(s string) string {
+	i := 0
+	for i < len(s) && !isDigit(s[i]) {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) {
+			b = append(b, s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		run := strings.TrimLeft(s[i:j], "0")
+		if run == "" {
+			run = "0"
+		}
+		b = append(b, '0', byte(min(len(run), 255)))
+		b = append(b, run...)
+		i = j
+	}
+	return string(b)
 }
 
 // parseRatio parses "n/d" with decimal digits on both sides.

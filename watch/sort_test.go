@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -119,4 +120,19 @@ func parseInt(s string) int {
 	var n int
 	fmt.Sscan(s, &n)
 	return n
+}
+
+// TestNaturalKeyAgreesWithNaturalCompare: comparing keys gives naturalCompare's order (ties aside).
+func TestNaturalKeyAgreesWithNaturalCompare(t *testing.T) {
+	words := []string{"pod-2", "pod-10", "pod-1", "pod", "pod-", "pod-0", "pod-00", "a", "a5", "a-b", "10.0.0.9",
+		"10.0.0.10", "v1.9", "v1.10", "", "B", "b", "x01", "x1", "x", "1", "9", "10", "~", "0/1", "1/1", "z9z", "z10a"}
+	for _, a := range words {
+		for _, b := range words {
+			want := sign(naturalCompare(a, b))
+			got := sign(strings.Compare(naturalKey(a), naturalKey(b)))
+			if got != want && !(got == 0 && strings.ReplaceAll(a, "0", "") == strings.ReplaceAll(b, "0", "")) {
+				t.Errorf("naturalKey order of %q, %q: %d, naturalCompare %d", a, b, got, want)
+			}
+		}
+	}
 }
