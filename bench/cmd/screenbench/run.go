@@ -238,6 +238,9 @@ func countLines(path string) int {
 
 // summary is a short form of s for the log.
 func summary(s Sample) string {
+	if s.RSSMB == 0 && s.IdleCPU == 0 && s.FilterMS == 0 { // kubectl, or a TUI that did not get far
+		return fmt.Sprintf("launch %.2fs peak rss %.0f MB errors %v", s.LaunchS, s.PeakRSSMB, s.Errors)
+	}
 	return fmt.Sprintf("launch %.2fs rss %.0f/%.0f MB idle %.1f%% churn %.1f%% (%.0f/s) filter %.0f ms (burst %.0f) sort %.0f ms change p50 %.0f p99 %.0f ms (%d, %d missed) errors %v",
 		s.LaunchS, s.RSSMB, s.PeakRSSMB, s.IdleCPU, s.ChurnCPU, s.ChurnRate, s.FilterMS, s.FilterBurstMS, s.SortMS,
 		percentile(s.ChangeMS, 0.5), percentile(s.ChangeMS, 0.99), len(s.ChangeMS), s.ChangeMisses, s.Errors)
