@@ -35,7 +35,13 @@ type LiveTable struct {
 	shown     int    // live rows shown (deleted ones excluded)
 	drawnAges string // visibleAges at the last tick that drew
 	synced    bool   // the source was synced at the last refresh
-	cancel    context.CancelFunc
+	// drawn is what screenChanged saw last.
+	drawn struct {
+		rows          []*watch.Row
+		selected      int
+		title, status string
+	}
+	cancel context.CancelFunc
 }
 
 // NewLiveTable returns a table over src (not started until shown).
@@ -103,7 +109,8 @@ func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 			t.app.tv.QueueUpdate(func() {
 				if ctx.Err() == nil && t.src == src {
 					t.refresh()
-					if t.app.top() == t { // a table under the YAML view takes its changes without drawing
+					// A table under the YAML view, or changes to rows off screen, need no drawing.
+					if t.app.top() == t && t.screenChanged() {
 						t.app.tv.ForceDraw()
 					}
 				}
@@ -131,6 +138,28 @@ func (t *LiveTable) tick() {
 		t.drawnAges = ages
 		t.app.tv.ForceDraw()
 	}
+}
+
+// screenChanged tells whether what the table shows (rows in view, selection, title, status) differs from
+// the previous call, remembering the new state. Rows are immutable, so a changed row is a new pointer.
+func (t *LiveTable) screenChanged() bool {
+	// The rows on screen always include the selected one, so they lie within a screen's height of it.
+	selected, _ := t.table.GetSelection()
+	_, _, _, height := t.table.GetInnerRect()
+	rows := t.content.Rows()
+	visible := rows[min(max(selected-height, 0), len(rows)):min(selected+height, len(rows))]
+	title, status := t.table.GetTitle(), t.app.status.view.GetText(false)
+	same := selected == t.drawn.selected && title == t.drawn.title && status == t.drawn.status &&
+		len(visible) == len(t.drawn.rows)
+	for i := 0; same && i < len(visible); i++ {
+		same = visible[i] == t.drawn.rows[i]
+	}
+	if same {
+		return false
+	}
+	t.drawn.rows = append(t.drawn.rows[:0], visible...)
+	t.drawn.selected, t.drawn.title, t.drawn.status = selected, title, status
+	return true
 }
 
 // visibleAges returns the AGE texts of the rows on screen, joined ("" without an AGE column).

@@ -270,3 +270,58 @@ func TestCursorStaysOnTopWhileListing(t *testing.T) {
 		t.Errorf("once synced, the cursor did not follow its object: %q", got)
 	}
 }
+
+func TestOffScreenChangesDoNotRedraw(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	src := h.cluster.lastSource()
+	row := func(i int, status string) *watch.Row {
+		name := fmt.Sprintf("many-%03d", i)
+		return &watch.Row{Key: "shop/" + name, Namespace: "shop", Name: name, Created: t0,
+			Cells: []string{name, "1/1", status, "0", ""}}
+	}
+	for i := range 60 {
+		src.put(row(i, "Running"))
+	}
+	waitFor(t, h, "pods(shop)[63]")
+	var mu sync.Mutex
+	draws := 0
+	h.ui(func() {
+		h.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
+			mu.Lock()
+			draws++
+			mu.Unlock()
+		})
+	})
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return draws
+	}
+	drained := func() {
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			src.mu.Lock()
+			empty := src.changes.Empty()
+			src.mu.Unlock()
+			if empty {
+				h.sync() // the refresh that drained them has finished
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Fatal("the table never took the changes")
+	}
+	base := count()
+	src.put(row(55, "Failed")) // far below the screen
+	drained()
+	if n := count() - base; n != 1 { // the draw of h.sync only
+		t.Errorf("%d draws for a change off screen, want none besides the sync", n-1)
+	}
+	base = count()
+	src.put(row(1, "Failed")) // on screen
+	drained()
+	if n := count() - base; n != 2 {
+		t.Errorf("%d draws for a change on screen, want 1 (+1 sync)", n-1)
+	}
+	h.contains("many-001       1/1   Failed")
+}
