@@ -132,7 +132,7 @@ func (b *bench) limit(least, perTenK time.Duration) time.Duration {
 }
 
 // keyLimit is how long a key's effect may take before it counts as failed.
-func (b *bench) keyLimit() time.Duration { return b.limit(60*time.Second, 30*time.Second) }
+func (b *bench) keyLimit() time.Duration { return b.limit(60*time.Second, 18*time.Second) }
 
 // waitFor polls the screen every interval until cond holds, and returns the time from start to the
 // capture that showed it. Long waits poll less often (at most 2% of the time waited so far), so that the
