@@ -141,6 +141,9 @@ func (a *App) attach(c Cluster) {
 	if info.AllNamespaces {
 		a.namespace = ""
 	}
+	if a.namespace != "" {
+		a.warnIfNamespaceMissing(a.namespace)
+	}
 	a.namespaces = a.watchNamespaceNames()
 	picker := NewResourcePicker(a)
 	a.unsubscribe = c.Catalog().Subscribe(func() { a.tv.QueueUpdateDraw(picker.reload) })

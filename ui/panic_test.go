@@ -54,12 +54,15 @@ type explodingCatalog struct{ Catalog }
 
 func (explodingCatalog) Resolve(string) (discovery.Resource, error) { panic("resolver exploded") }
 
-// explodingCluster wraps the fixture cluster: its catalog's Resolve panics, and Get panics (on the
-// goroutine the UI starts for the request).
+// explodingCluster wraps the fixture cluster: its catalog's Resolve panics, and Get of anything but a
+// namespace panics (on the goroutine the UI starts for the request).
 type explodingCluster struct{ *fakeCluster }
 
 func (c explodingCluster) Catalog() Catalog { return explodingCatalog{c.fakeCluster.Catalog()} }
-func (explodingCluster) Get(context.Context, schema.GroupVersionResource, string, string) (*unstructured.Unstructured, error) {
+func (c explodingCluster) Get(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) (*unstructured.Unstructured, error) {
+	if gvr.Resource == "namespaces" { // the UI checks that its namespace exists
+		return c.fakeCluster.Get(ctx, gvr, ns, name)
+	}
 	panic("get exploded")
 }
 
