@@ -112,8 +112,8 @@ func TestReliabilityBadCommandLineOneLineError(t *testing.T) {
 }
 
 // TestReliabilityBadInputInUI: in the running UI, an unknown resource, an invalid regular expression, an
-// invalid label selector, an unknown context and a nonexistent namespace each give one clear line; kscope
-// keeps running, and after `q` the terminal is restored.
+// invalid label selector, an unknown context and a nonexistent namespace (typed, or given with -n) each give
+// one clear line; kscope keeps running, and after `q` the terminal is restored.
 func TestReliabilityBadInputInUI(t *testing.T) {
 	ns := testNamespace(t)
 	seedPods(t, ns)
@@ -126,7 +126,7 @@ func TestReliabilityBadInputInUI(t *testing.T) {
 		{[]string{":nosuchthing", "Enter"}, `unknown resource "nosuchthing"`},
 		{[]string{"/web(", "Enter"}, "invalid regular expression"},
 		{[]string{"/-l app in (", "Enter"}, "invalid label selector"},
-		{[]string{":ctx no-such-context", "Enter"}, "no-such-context"},
+		{[]string{":ctx no-such-context", "Enter"}, `context "no-such-context" does not exist`},
 		{[]string{":ns no-such-namespace", "Enter"}, `"no-such-namespace" not found`},
 	}
 	for _, tt := range tests {
@@ -152,5 +152,13 @@ func TestReliabilityBadInputInUI(t *testing.T) {
 	if code := exitLine.FindStringSubmatch(scr)[1]; code != "0" {
 		t.Errorf("exit %s after q", code)
 	}
+	checkRestoredTerminal(t, s)
+
+	// The same for a namespace given on the command line: the table opens, empty, and says why.
+	s = startShellUI(t, "-n", "no-such-namespace", "pods")
+	scr = s.waitFor("pods(no-such-namespace)[0]", `namespace "no-such-namespace" not found`)
+	t.Logf("-n no-such-namespace → %q", strings.TrimSpace(lineWith(scr, "not found")))
+	s.typeText("q")
+	s.waitFor("KSCOPE-EXIT=0")
 	checkRestoredTerminal(t, s)
 }
