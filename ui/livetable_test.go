@@ -323,5 +323,5 @@ func TestOffScreenChangesDoNotRedraw(t *testing.T) {
 	if n := count() - base; n != 2 {
 		t.Errorf("%d draws for a change on screen, want 1 (+1 sync)", n-1)
 	}
-	h.contains("many-001       1/1   Failed")
+	h.contains("many-001         1/1     Failed")
 }

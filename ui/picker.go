@@ -87,7 +87,7 @@ func (p *ResourcePicker) reload() {
 	}
 	headers = append(headers, "NOTE")
 	for c, h := range headers {
-		p.table.SetCell(0, c, tview.NewTableCell(h).SetStyle(styleHeader).SetSelectable(false))
+		p.table.SetCell(0, c, tview.NewTableCell(h+columnGap).SetStyle(styleHeader).SetSelectable(false))
 	}
 	exact, kept := -1, -1
 	for i, r := range p.shown {
@@ -102,7 +102,7 @@ func (p *ResourcePicker) reload() {
 			color = colorDimText
 		}
 		for c, text := range cells {
-			p.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(color))
+			p.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)+columnGap).SetTextColor(color))
 		}
 		if hadPrev && r.FullName() == prev.FullName() {
 			kept = i

@@ -196,6 +196,9 @@ func (c *RowContent) IndexOf(key string) int {
 	return -1
 }
 
+// columnGap pads every cell so that columns stand three spaces apart (tview adds one), as kubectl prints them.
+const columnGap = "  "
+
 // GetRowCount implements tview.TableContent.
 func (c *RowContent) GetRowCount() int {
 	if c.showsPlaceholder() {
@@ -222,7 +225,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 		if idx == c.sortColumn {
 			name += map[bool]string{false: "↑", true: "↓"}[c.descending]
 		}
-		return tview.NewTableCell(name).SetStyle(styleHeader).SetSelectable(false)
+		return tview.NewTableCell(name + columnGap).SetStyle(styleHeader).SetSelectable(false)
 	}
 	r := c.rows[row-1]
 	text := ""
@@ -232,7 +235,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	if col.Age && !r.Created.IsZero() {
 		text = formatAge(c.now().Sub(r.Created))
 	}
-	cell := tview.NewTableCell(tview.Escape(text)).SetTextColor(colorNormal)
+	cell := tview.NewTableCell(tview.Escape(text) + columnGap).SetTextColor(colorNormal)
 	switch {
 	case c.ghosted[r]:
 		cell.SetTextColor(colorGhost).SetAttributes(tcell.AttrDim)
