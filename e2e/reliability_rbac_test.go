@@ -42,6 +42,10 @@ func TestReliabilityRBACViewerForbiddenViews(t *testing.T) {
 		if !strings.Contains(strings.Join(strings.Fields(scr), " "), f.message) {
 			t.Errorf(":%s: the screen lacks the server's words %q:\n%s", f.command, f.message, scr)
 		}
+		// In the table area (its first line), not only on the status line; the line may be cut at the border.
+		if table := lineWith(scr, "║forbidden: "); !strings.Contains(table, "forbidden: "+f.message[:60]) {
+			t.Errorf(":%s: the table area does not say it: %q", f.command, table)
+		}
 		if strings.Contains(scr, "KSCOPE-EXIT") || strings.Contains(scr, "goroutine ") {
 			t.Fatalf(":%s: kscope ended:\n%s", f.command, scr)
 		}

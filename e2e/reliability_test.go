@@ -45,13 +45,52 @@ func devcluster(t *testing.T, args ...string) {
 }
 
 // stopAPIServer stops kube-apiserver; it is started again (devcluster up) when t ends if the test did not.
+// When t ends, it also waits until the controllers have caught up with the restarted server, so that the
+// tests after it find a working cluster.
 func stopAPIServer(t *testing.T) (start func()) {
 	t.Helper()
 	devcluster(t, "stop", "kube-apiserver")
 	var once sync.Once
 	start = func() { once.Do(func() { devcluster(t, "up") }) }
-	t.Cleanup(start)
+	t.Cleanup(func() {
+		start()
+		waitControllersCaughtUp(t)
+	})
 	return start
+}
+
+// waitControllersCaughtUp waits until a new namespace gets its default ServiceAccount from
+// kube-controller-manager, whose informers relist (with backoff) after an API server restart.
+func waitControllersCaughtUp(t *testing.T) {
+	t.Helper()
+	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	name := "e2e-probe-" + randomSuffix()
+	begin := time.Now()
+	for {
+		_, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+		if err == nil || apierrors.IsAlreadyExists(err) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the API server does not take requests after its restart: %v", err)
+		case <-time.After(time.Second):
+		}
+	}
+	defer func() { _ = cs.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{}) }()
+	for {
+		if _, err := cs.CoreV1().ServiceAccounts(name).Get(ctx, "default", metav1.GetOptions{}); err == nil {
+			t.Logf("controllers caught up %v after the restart", time.Since(begin).Round(time.Second))
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("kube-controller-manager did not catch up within 3 minutes of the API server's restart")
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 }
 
 // cutProxy forwards TCP connections to the API server. While cut it drops every open connection and
