@@ -41,15 +41,17 @@ func (s *snapshotter) snapshot(store *rowStore, q Query, cols []Column, colsVers
 	if c == nil {
 		c = &snapshotCache{sortColumn: order.col, descending: q.Descending, filter: q.Filter.String(),
 			columns: colsVersion, order: order, match: q.Filter}
-		s.add(c)
-		c.rebuild(store.since(0, false))
-	} else {
-		d := store.since(c.seq, true)
-		if d.full {
-			c.rebuild(d)
+		if same := s.findOrder(order.col, q.Descending, colsVersion); same != nil {
+			// Only the filter is new (a keystroke in the filter bar): reuse that order's sorted rows.
+			same.catchUp(store)
+			c.seq, c.sorted = same.seq, same.sorted
+			c.refilter()
 		} else {
-			c.patch(d)
+			c.rebuild(store.since(0, false))
 		}
+		s.add(c)
+	} else {
+		c.catchUp(store)
 	}
 	s.clock++
 	c.used = s.clock
@@ -59,6 +61,26 @@ func (s *snapshotter) snapshot(store *rowStore, q Query, cols []Column, colsVers
 	}
 	store.trim(oldest)
 	return c.snap
+}
+
+// findOrder returns a cache with the given order, whatever its filter.
+func (s *snapshotter) findOrder(col int, desc bool, colsVersion uint64) *snapshotCache {
+	for _, c := range s.caches {
+		if c.sortColumn == col && c.descending == desc && c.columns == colsVersion {
+			return c
+		}
+	}
+	return nil
+}
+
+// catchUp brings the cache up to date with store.
+func (c *snapshotCache) catchUp(store *rowStore) {
+	d := store.since(c.seq, true)
+	if d.full {
+		c.rebuild(d)
+	} else {
+		c.patch(d)
+	}
 }
 
 func (s *snapshotter) find(col int, desc bool, filter string, colsVersion uint64) *snapshotCache {

@@ -198,3 +198,41 @@ func TestRowObjectMeta(t *testing.T) {
 		t.Fatal("DeepCopyObject shares state")
 	}
 }
+
+// TestSnapshotNewFilterReusesOrder: typing a filter reuses the sorted rows of the same order; every snapshot
+// still equals a full sort and filter.
+func TestSnapshotNewFilterReusesOrder(t *testing.T) {
+	store := newRowStore()
+	var snaps snapshotter
+	pool := testRows(300)
+	for _, r := range pool[:150] {
+		store.put(r)
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	texts := []string{"", "r", "ru", "run", "runn", "-l tier=db", "pod-1", ""}
+	for round, text := range texts {
+		f, err := ParseFilter(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := Query{SortColumn: 3, Descending: true, Filter: f}
+		for k := 0; k < 5; k++ {
+			r := pool[rng.IntN(len(pool))]
+			if rng.IntN(2) == 0 {
+				store.remove(r.Key, nil)
+			} else {
+				store.put(r)
+			}
+		}
+		got := snaps.snapshot(store, q, testColumns, 1)
+		var want []*Row
+		for _, r := range sortRows(store.since(0, false).all, newRowOrder(q, testColumns)) {
+			if f.Match(r) {
+				want = append(want, r)
+			}
+		}
+		if !slices.Equal(got.Rows, want) || got.Total != store.len() {
+			t.Fatalf("round %d filter %q: %d rows, want %d", round, text, len(got.Rows), len(want))
+		}
+	}
+}
