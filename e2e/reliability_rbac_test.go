@@ -51,7 +51,7 @@ func TestReliabilityRBACViewerForbiddenViews(t *testing.T) {
 		}
 	}
 	// The last view (deployments) stays open: the viewer's requests over 10 s.
-	time.Sleep(2 * time.Second)
+	time.Sleep(5 * time.Second) // past the catalog's discovery re-reads (≤ 3 s) that opening views can start
 	from := time.Now()
 	time.Sleep(10 * time.Second)
 	reqs := auditRequests(t, "viewer", "kscope", from, time.Now())
@@ -61,7 +61,7 @@ func TestReliabilityRBACViewerForbiddenViews(t *testing.T) {
 			t.Errorf("the forbidden view retried: %s %s", ev.Verb, ev.URI)
 		}
 	}
-	if len(reqs) > 5 {
+	if len(reqs) > 3 {
 		t.Errorf("%d requests in 10 s of a forbidden view (retry storm?): %s", len(reqs), describeRequests(reqs))
 	}
 	// Back to the allowed view: it works as before.
