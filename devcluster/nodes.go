@@ -36,7 +36,7 @@ func ensureNodes(ctx context.Context, l layout, n int) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("fake nodes not Ready after 60s (kwok log: %s)", l.logFile("kwok"))
+			return fmt.Errorf("fake nodes not Ready and schedulable after 60s (logs: %s, %s)", l.logFile("kwok"), l.logFile("kube-controller-manager"))
 		}
 		if _, alive := runningPid(l, "kwok"); !alive {
 			fmt.Fprintln(os.Stderr, "devcluster: kwok is not running")
@@ -46,14 +46,32 @@ func ensureNodes(ctx context.Context, l layout, n int) error {
 	}
 }
 
+// countReady counts the nodes that are Ready and schedulable: the node lifecycle controller has lifted the
+// not-ready taint that every new node starts with.
 func countReady(nodes []corev1.Node) int {
 	ready := 0
 	for _, n := range nodes {
-		for _, c := range n.Status.Conditions {
-			if c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue {
-				ready++
-			}
+		if isReady(n) && !hasTaint(n, corev1.TaintNodeNotReady) {
+			ready++
 		}
 	}
 	return ready
+}
+
+func isReady(n corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func hasTaint(n corev1.Node, key string) bool {
+	for _, t := range n.Spec.Taints {
+		if t.Key == key {
+			return true
+		}
+	}
+	return false
 }
