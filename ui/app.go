@@ -105,12 +105,19 @@ func (a *App) Stop() { a.tv.Stop() }
 // shutdown closes every view and the connection.
 func (a *App) shutdown() {
 	a.cancel()
+	a.detach()
+}
+
+// detach closes every view, the catalog subscription, the namespace list and the connection to the cluster
+// (before a context switch attaches another, or at shutdown). UI goroutine only.
+func (a *App) detach() {
 	for _, v := range a.stack {
 		v.close()
 	}
 	a.stack = nil
 	if a.unsubscribe != nil {
 		a.unsubscribe()
+		a.unsubscribe = nil
 	}
 	a.namespaces.stop(a)
 	if a.cluster != nil {

@@ -15,15 +15,7 @@ func (a *App) switchContext(name string) {
 				a.errorf("context %s: %s", name, err)
 				return
 			}
-			for _, v := range a.stack {
-				v.close()
-			}
-			a.stack = nil
-			if a.unsubscribe != nil {
-				a.unsubscribe()
-			}
-			a.namespaces.stop(a)
-			a.cluster.Close()
+			a.detach()
 			a.opts.Resource = ""
 			a.attach(c)
 			a.message("switched to context " + name)
