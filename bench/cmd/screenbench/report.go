@@ -18,13 +18,30 @@ type metric struct {
 	targets map[int]float64 // pods → the most kscope may show; absent: no target
 }
 
+// medianOf is the median of a figure over the runs that measured it (a positive value); -1 if none did.
 func medianOf(get func(Sample) float64) func([]Sample) float64 {
 	return func(runs []Sample) float64 {
 		var v []float64
 		for _, s := range runs {
-			v = append(v, get(s))
+			if x := get(s); x > 0 {
+				v = append(v, x)
+			}
 		}
-		return median(v)
+		return medianAll(v)
+	}
+}
+
+// cpuMedian is the median of a CPU figure over the runs that got as far as measuring it: 0 % is a real
+// reading there (a process that used no CPU tick in the window).
+func cpuMedian(get func(Sample) float64) func([]Sample) float64 {
+	return func(runs []Sample) float64 {
+		var v []float64
+		for _, s := range runs {
+			if s.RSSMB > 0 { // past launch and settling: the CPU phases ran
+				v = append(v, get(s))
+			}
+		}
+		return medianAll(v)
 	}
 }
 
@@ -46,8 +63,8 @@ var metrics = []metric{
 	{"launch → complete table", "s", medianOf(func(s Sample) float64 { return s.LaunchS }), map[int]float64{10000: 0.8, 50000: 2.5}},
 	{"RSS after 10 s settled", "MB", medianOf(func(s Sample) float64 { return s.RSSMB }), map[int]float64{10000: 80, 50000: 300}},
 	{"peak RSS", "MB", medianOf(func(s Sample) float64 { return s.PeakRSSMB }), nil},
-	{"idle CPU (20 s)", "% core", medianOf(func(s Sample) float64 { return s.IdleCPU }), map[int]float64{10000: 1, 50000: 2}},
-	{"CPU at 200 patches/s (20 s)", "% core", medianOf(func(s Sample) float64 { return s.ChurnCPU }), map[int]float64{10000: 10, 50000: 15}},
+	{"idle CPU (20 s)", "% core", cpuMedian(func(s Sample) float64 { return s.IdleCPU }), map[int]float64{10000: 1, 50000: 2}},
+	{"CPU at 200 patches/s (20 s)", "% core", cpuMedian(func(s Sample) float64 { return s.ChurnCPU }), map[int]float64{10000: 10, 50000: 15}},
 	{"patch rate achieved", "/s", medianOf(func(s Sample) float64 { return s.ChurnRate }), nil},
 	{"filter: `/`+name+Enter sent at once → one row", "ms", medianOf(func(s Sample) float64 { return s.FilterBurstMS }), map[int]float64{10000: 50, 50000: 100}},
 	{"filter: last key of name + Enter → one row", "ms", medianOf(func(s Sample) float64 { return s.FilterMS }), map[int]float64{10000: 50, 50000: 100}},
@@ -108,19 +125,19 @@ func writeRow(w io.Writer, r *Results, m metric) {
 	val := func(tool string) float64 {
 		runs := r.Runs[tool]
 		if len(runs) == 0 {
-			return 0
+			return -1
 		}
 		return m.value(runs)
 	}
 	ks, k9, kc := val("kscope"), val("k9s"), val("kubectl")
-	if ks == 0 && k9 == 0 && kc == 0 {
+	if ks < 0 && k9 < 0 && kc < 0 {
 		return
 	}
 	target, met := "", ""
 	if t, ok := m.targets[r.Pods]; ok {
 		target = fmt.Sprintf("≤ %s", num(t))
 		met = "no"
-		if ks > 0 && ks <= t {
+		if ks >= 0 && ks <= t {
 			met = "yes"
 		}
 	}
@@ -164,11 +181,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// num prints a figure with sensible precision; 0 (not measured) prints as a dash.
+// num prints a figure with sensible precision; a negative one (not measured) prints as a dash.
 func num(v float64) string {
 	switch {
-	case v == 0:
+	case v < 0:
 		return "—"
+	case v == 0:
+		return "0"
 	case v >= 1000:
 		return fmt.Sprintf("%.0f", v)
 	case v >= 10:
@@ -180,7 +199,7 @@ func num(v float64) string {
 }
 
 func ratio(a, b float64) string {
-	if a == 0 || b == 0 {
+	if a < 0 || b <= 0 {
 		return "—"
 	}
 	return fmt.Sprintf("%.2f", a/b)

@@ -61,17 +61,12 @@ func readResults(path string) (*Results, error) {
 	return &r, json.Unmarshal(b, &r)
 }
 
-// median returns the median of the positive values (0 when there are none).
-func median(values []float64) float64 {
-	var v []float64
-	for _, x := range values {
-		if x > 0 {
-			v = append(v, x)
-		}
+// medianAll returns the median of values, zeros included (-1 when there are none).
+func medianAll(values []float64) float64 {
+	if len(values) == 0 {
+		return -1
 	}
-	if len(v) == 0 {
-		return 0
-	}
+	v := slices.Clone(values)
 	slices.Sort(v)
 	if len(v)%2 == 1 {
 		return v[len(v)/2]

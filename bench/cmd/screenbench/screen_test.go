@@ -48,15 +48,24 @@ func TestOrder(t *testing.T) {
 func TestMedianAndPercentile(t *testing.T) {
 	for _, tc := range []struct {
 		values []float64
-		median float64
+		median float64 // of the measured (positive) values; -1 when none
+		medAll float64 // zeros included
 		p99    float64
 	}{
-		{[]float64{3, 1, 2}, 2, 3},
-		{[]float64{4, 1, 0, 2}, 2, 4}, // 0 = not measured, left out of the median
-		{nil, 0, 0},
+		{[]float64{3, 1, 2}, 2, 2, 3},
+		{[]float64{4, 1, 0, 2}, 2, 1.5, 4},
+		{[]float64{0, 0, 0.05}, 0.05, 0, 0.05},
+		{nil, -1, -1, 0},
 	} {
-		if got := median(tc.values); got != tc.median {
-			t.Errorf("median(%v) = %v, want %v", tc.values, got, tc.median)
+		var runs []Sample
+		for _, v := range tc.values {
+			runs = append(runs, Sample{LaunchS: v})
+		}
+		if got := medianOf(func(s Sample) float64 { return s.LaunchS })(runs); got != tc.median {
+			t.Errorf("medianOf(%v) = %v, want %v", tc.values, got, tc.median)
+		}
+		if got := medianAll(tc.values); got != tc.medAll {
+			t.Errorf("medianAll(%v) = %v, want %v", tc.values, got, tc.medAll)
 		}
 		if got := percentile(tc.values, 0.99); got != tc.p99 {
 			t.Errorf("percentile(%v, 0.99) = %v, want %v", tc.values, got, tc.p99)
