@@ -101,7 +101,7 @@ func screenPodNames(scr string) []string {
 	var names []string
 	for _, l := range strings.Split(scr, "\n") {
 		f := strings.Fields(strings.Trim(l, "║│ "))
-		if len(f) > 1 && strings.HasPrefix(l, "║") && f[0] != "NAME" {
+		if len(f) > 1 && (strings.HasPrefix(l, "║") || strings.HasPrefix(l, "│")) && f[0] != "NAME" {
 			names = append(names, f[0])
 		}
 	}
@@ -183,4 +183,35 @@ func TestReliabilityExpiredResourceVersionRelists(t *testing.T) {
 	if !expired {
 		t.Errorf("the Source never reported the expired resourceVersion (410 Gone); phases %q", seen)
 	}
+}
+
+// TestReliabilitySilentPartitionDetected: the connection between a Source and the API server goes silent
+// (a proxy holds every byte; no reset, no refusal) while the server's objects change. The Source does not
+// go on calling its stale rows synced: it says reconnecting within 90 s (HTTP/2 pings time out), and once
+// the connection flows again its rows equal the server's state.
+func TestReliabilitySilentPartitionDetected(t *testing.T) {
+	ns := testNamespace(t)
+	cfg := restConfig(t, "admin")
+	cs := kubernetes.NewForConfigOrDie(cfg)
+	dyn := dynamic.NewForConfigOrDie(cfg)
+	ctx := context.Background()
+	proxy := startProxy(t, cfg)
+	src := startSource(t, proxy.config(cfg), watch.Spec{GVR: configMapsGVR, Namespaced: true, Namespace: ns})
+	waitRowsEqualServer(t, src, dyn, configMapsGVR, ns, 30*time.Second)
+	phases := recordPhases(src)
+
+	proxy.stalled.Store(true)
+	stalled := time.Now()
+	if _, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "unseen"}},
+		metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 90*time.Second, "the Source says reconnecting", func() bool {
+		return src.State().Phase == watch.Reconnecting
+	})
+	t.Logf("reconnecting %v after the connection went silent: %s", time.Since(stalled).Round(time.Second), src.State().Message)
+	proxy.stalled.Store(false)
+	waitPhase(t, src, watch.Synced, 90*time.Second)
+	n := waitRowsEqualServer(t, src, dyn, configMapsGVR, ns, 60*time.Second)
+	t.Logf("%d rows equal the server's; phases %q", n, phases.seen(true))
 }

@@ -70,12 +70,12 @@ func TestReliabilityReadOnlySendsNoWrite(t *testing.T) {
 	s.waitFor("pods(" + ns + ")[1] </solo>") // (a key right after Escape would read as alt-key)
 	s.typeText(":deploy")
 	s.keys("Enter")
-	s.waitFor("deployments(" + ns + ")[1]")
+	s.waitFor("deployments("+ns+")[1]", "web")
 	s.keys("C-d")
 	s.waitFor("read-only mode: not deleting deployments " + ns + "/web")
 	s.typeText(":ns")
 	s.keys("Enter")
-	s.waitFor("namespaces[")
+	s.waitFor("namespaces[", "kube-system") // a row to act on
 	s.keys("C-d")
 	s.waitFor("read-only mode: not deleting namespaces")
 	time.Sleep(2 * time.Second) // a request, had one been sent, is in the log by now

@@ -11,7 +11,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"os"
@@ -100,9 +99,11 @@ type cutProxy struct {
 	t      *testing.T
 	addr   string
 	target string
-	mu     sync.Mutex
-	ln     net.Listener // nil while cut
-	conns  map[net.Conn]bool
+	// stalled holds every byte in both directions while connections stay open (a silent partition).
+	stalled atomic.Bool
+	mu      sync.Mutex
+	ln      net.Listener // nil while cut
+	conns   map[net.Conn]bool
 }
 
 // startProxy starts a proxy to cfg's server; it is closed when t ends.
@@ -177,9 +178,28 @@ func (p *cutProxy) forward(in net.Conn) {
 	p.mu.Lock()
 	p.conns[in], p.conns[out] = true, true
 	p.mu.Unlock()
-	go func() { io.Copy(out, in); out.Close() }()
-	io.Copy(in, out)
+	go func() { p.pipe(out, in); out.Close() }()
+	p.pipe(in, out)
 	in.Close()
+}
+
+// pipe copies src to dst, holding the data while the proxy is stalled.
+func (p *cutProxy) pipe(dst, src net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		for p.stalled.Load() {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if n > 0 {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // phaseRecorder records every phase a Source goes through, with the message of each non-synced one.
