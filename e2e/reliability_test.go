@@ -5,6 +5,14 @@ package e2e
 // Helpers of the reliability tests (reliability_*_test.go): cluster faults through the devcluster CLI, a
 // TCP proxy that can cut kscope off the API server, churn that outlives a restart, comparison of watched
 // rows with the server, and request counts from the API server's audit log.
+//
+// TestReliabilityAPIServerRestart and TestReliabilityExpiredResourceVersionRelists stop the suite's
+// kube-apiserver (and compact etcd). To run them beside others who use the shared cluster, give them a
+// cluster of their own:
+//
+//	mkdir -p /tmp/relcluster && cp -r .cache/devcluster/bin /tmp/relcluster/
+//	KSCOPE_DEVCLUSTER_CACHE=/tmp/relcluster KSCOPE_DEVCLUSTER_SRC=$PWD/devcluster \
+//		go test -tags e2e ./e2e -run TestReliability -v
 
 import (
 	"bufio"
