@@ -54,14 +54,24 @@ func (a *App) command(text string) {
 			a.errorf("unknown command %q: try :RESOURCE, :ns [NAME], :ctx NAME or :q", text)
 			return
 		}
-		res, err := a.cluster.Catalog().Resolve(fields[0])
-		if err != nil {
-			a.errorf("%s", err.Error())
-			return
-		}
-		a.popTo(1)
-		a.openResource(res, "")
+		a.openResolved(a.cluster.Catalog(), fields[0])
 	}
+}
+
+// openResolved resolves input off the UI goroutine (an unknown name may re-read discovery from the server),
+// then opens the resource's table, or says why it cannot.
+func (a *App) openResolved(catalog Catalog, input string) {
+	a.goSafe(func() {
+		res, err := catalog.Resolve(input)
+		a.tv.QueueUpdateDraw(func() {
+			if err != nil {
+				a.errorf("%s", err.Error())
+				return
+			}
+			a.popTo(1)
+			a.openResource(res, "")
+		})
+	})
 }
 
 // completeCommand completes the command bar's text on Tab.

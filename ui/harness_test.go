@@ -194,6 +194,19 @@ func (h *harness) contains(substr string) {
 	}
 }
 
+// eventually waits up to 2 s for the screen to show substr: for what the UI does off its goroutine first.
+func (h *harness) eventually(substr string) {
+	h.t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for !strings.Contains(h.text(), substr) {
+		if time.Now().After(deadline) {
+			h.t.Errorf("screen never showed %q:\n%s", substr, h.text())
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func (h *harness) lacks(substr string) {
 	h.t.Helper()
 	if s := h.text(); strings.Contains(s, substr) {

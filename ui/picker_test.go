@@ -54,12 +54,13 @@ func TestPickerWide(t *testing.T) {
 func TestCommandBar(t *testing.T) {
 	h := start(t, 100, 30, nil)
 	h.typeText(":deploy\n")
-	h.contains("deployments(shop)[1]")
+	h.eventually("deployments(shop)[1]")
 	h.typeText(":widgets.shop.example.com\n")
-	h.contains("widgets(shop)[0]")
+	h.eventually("widgets(shop)[0]")
 	h.typeText(":deployments.v1.apps\n")
-	h.contains("deployments(shop)[1]")
+	h.eventually("deployments(shop)[1]")
 	h.typeText(":nope\n")
+	h.eventually(`the server doesn't have a resource type "nope"`)
 	h.golden("unknown_resource_100x30")
 }
 
