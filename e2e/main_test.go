@@ -43,7 +43,29 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "e2e setup: %v\n", err)
 		os.Exit(1)
 	}
-	os.Exit(m.Run())
+	stopTmux := privateTmuxServer()
+	code := m.Run()
+	stopTmux()
+	os.Exit(code)
+}
+
+// privateTmuxServer points every tmux command of the tests at a server of their own, kept alive by an anchor
+// session: otherwise a test starting a session while the previous test kills the server's last one races the
+// server's exit ("server exited unexpectedly"). It returns the function that ends that server.
+func privateTmuxServer() (stop func()) {
+	dir, err := os.MkdirTemp("", "kscope-e2e-tmux-")
+	if err != nil {
+		return func() {}
+	}
+	os.Setenv("TMUX_TMPDIR", dir)
+	os.Unsetenv("TMUX")
+	if err := exec.Command("tmux", "new-session", "-d", "-s", "e2e-anchor", "sleep 86400").Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: tmux anchor session: %v\n", err)
+	}
+	return func() {
+		_ = exec.Command("tmux", "kill-server").Run()
+		os.RemoveAll(dir)
+	}
 }
 
 func setup() error {

@@ -38,7 +38,10 @@ func TestReliabilityBrokenAPIServiceNamedNotFatal(t *testing.T) {
 	ui.waitFor("widgets(shop)[", "synced")
 	ui.typeText(":things." + group)
 	ui.keys("Enter")
-	scr := ui.waitFor("things." + group)
+	scr := ui.waitUntil("the answer to :things."+group, func(scr string) bool {
+		line := lineWith(scr, "things."+group)
+		return strings.Contains(line, "unknown resource") || strings.Contains(line, "unavailable")
+	})
 	line := lineWith(scr, "things."+group)
 	t.Logf("opening things.%s: %q", group, strings.TrimSpace(line))
 	if !strings.Contains(line, "unavailable") || !strings.Contains(line, gv) {
