@@ -55,6 +55,9 @@ func changePercentile(p float64, fromRequest bool) func([]Sample) float64 {
 				all = append(all, s.ChangeMS...)
 			}
 		}
+		if len(all) == 0 {
+			return -1
+		}
 		return percentile(all, p)
 	}
 }
@@ -92,7 +95,8 @@ func reportCommand(args []string) error {
 		}
 		all = append(all, r)
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Pods < all[j].Pods })
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Pods < all[j].Pods })
+	label(all)
 	var b strings.Builder
 	writeReport(&b, all)
 	fmt.Print(b.String())
@@ -121,6 +125,24 @@ func writeReport(w io.Writer, all []*Results) {
 	}
 }
 
+// label names each result in the table: its pod count, and kscope's version where several results
+// share a pod count (a re-run after a change).
+func label(all []*Results) {
+	count := map[int]int{}
+	for _, r := range all {
+		count[r.Pods]++
+	}
+	for _, r := range all {
+		r.label = fmt.Sprint(r.Pods)
+		if count[r.Pods] > 1 {
+			v := strings.Fields(r.Versions["kscope"])
+			if len(v) > 3 {
+				r.label += " kscope " + v[3]
+			}
+		}
+	}
+}
+
 func writeRow(w io.Writer, r *Results, m metric) {
 	val := func(tool string) float64 {
 		runs := r.Runs[tool]
@@ -141,7 +163,7 @@ func writeRow(w io.Writer, r *Results, m metric) {
 			met = "yes"
 		}
 	}
-	fmt.Fprintf(w, "| %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s |\n", num(float64(r.Pods)), m.name, m.unit,
+	fmt.Fprintf(w, "| %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s |\n", r.label, m.name, m.unit,
 		num(ks), num(k9), num(kc), ratio(ks, k9), ratio(ks, kc), target, met)
 }
 

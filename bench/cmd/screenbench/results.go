@@ -18,6 +18,8 @@ type Results struct {
 	Runs map[string][]Sample `json:"runs"`
 	// Profiles names the kscope profile files of the extra profiling run, if any.
 	Profiles []string `json:"profiles,omitempty"`
+
+	label string // how the report names this result
 }
 
 // Sample is one run of one tool. Zero-valued fields were not measured (kubectl has only Launch and PeakRSS).
