@@ -4,7 +4,8 @@
 # (each tool RUNS times, interleaved; figures are medians), deletes the namespace, and writes the combined
 # table of the day to bench/results/DATE.md (raw samples: bench/results/DATE-N.json).
 #   RUNS=3  PROFILE=1 (an extra kscope run with --cpuprofile/--memprofile into bench/results/profiles)
-#   KEEP=1 keeps the namespaces; TOOLS=kscope,k9s,kubectl; RUNS_OF=k9s=1 gives a tool fewer runs
+#   KEEP=1 keeps the namespaces; TOOLS=kscope,k9s,kubectl; RUNS_OF=k9s=1 gives a tool fewer runs;
+#   LABEL=x writes DATE-N-x.json (a re-run next to the first one of the day)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -50,7 +51,7 @@ for n in "${sizes[@]}"; do
 	fi
 	"$work/screenbench" run --namespace "$ns" --pods "$n" --runs "${RUNS:-3}" --tools "${TOOLS:-kscope,k9s,kubectl}" \
 		--kscope "$work/kscope" --k9s "$k9s" --k9s-config "$root/.cache/devcluster/k9s" \
-		--patchload "$work/patchload" --runs-of "${RUNS_OF:-}" "${profile[@]}" --out "$results/$day-$n.json" || status=$?
+		--patchload "$work/patchload" --runs-of "${RUNS_OF:-}" "${profile[@]}" --out "$results/$day-$n${LABEL:+-$LABEL}.json" || status=$?
 	if [ "${KEEP:-0}" = 1 ]; then
 		echo "bench: keeping namespace $ns (KEEP=1)" >&2
 	elif pgrep -f 'bin/syncbench' >/dev/null; then
