@@ -186,10 +186,12 @@ func (t *LiveTable) visibleAges() string {
 // refresh takes the source's changes and a new snapshot, keeping the selection on the same object.
 func (t *LiveTable) refresh() {
 	oldRow, _ := t.table.GetSelection()
+	hadRows := len(t.content.Rows()) > 0
 	want := ""
 	// While the first rows stream in, a cursor left on the top row stays there (rather than following the
-	// first object that happened to arrive); afterwards it follows its object.
-	if t.synced || oldRow > 1 {
+	// first object that happened to arrive); afterwards it follows its object. Over a placeholder line the
+	// cursor means nothing (tview moves it past the unselectable line), so the first rows start at the top.
+	if hadRows && (t.synced || oldRow > 1) {
 		want = t.selectedKey()
 	}
 	if t.selectKey != "" {
@@ -210,7 +212,7 @@ func (t *LiveTable) refresh() {
 	if row > 0 && want == t.selectKey {
 		t.selectKey = ""
 	}
-	if row < 0 {
+	if row < 0 && hadRows {
 		row = min(max(oldRow, 1), len(t.content.Rows()))
 	}
 	t.table.Select(max(row, 1), 0)

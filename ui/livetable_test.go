@@ -325,3 +325,29 @@ func TestOffScreenChangesDoNotRedraw(t *testing.T) {
 	}
 	h.contains("many-001         1/1     Failed")
 }
+
+// TestFirstRowsAfterPlaceholderSelectTop: while a table shows its "listing" placeholder, tview moves the
+// cursor past that unselectable line; when the rows arrive, the cursor must be on the first of them.
+func TestFirstRowsAfterPlaceholderSelectTop(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "widgets" })
+	var src *fakeSource
+	h.ui(func() { src = h.app.top().(*LiveTable).src.(*fakeSource) })
+	src.mu.Lock()
+	src.columns = []watch.Column{{Name: "Name", Type: "string", Format: "name"}}
+	src.state = watch.State{Phase: watch.Listing}
+	src.mu.Unlock()
+	h.refresh()
+	waitFor(t, h, "listing widgets")
+	for _, name := range []string{"ccc", "aaa", "bbb"} {
+		src.put(&watch.Row{Key: "shop/" + name, Namespace: "shop", Name: name, Created: t0, Cells: []string{name}})
+	}
+	src.mu.Lock()
+	src.state = watch.State{Phase: watch.Synced}
+	src.mu.Unlock()
+	h.refresh()
+	var got string
+	h.ui(func() { got = h.app.top().(*LiveTable).selectedKey() })
+	if got != "shop/aaa" {
+		t.Errorf("after the placeholder, the cursor is on %q, want the first row shop/aaa:\n%s", got, h.text())
+	}
+}
