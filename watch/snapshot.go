@@ -46,6 +46,11 @@ func (s *snapshotter) snapshot(store *rowStore, q Query, cols []Column, colsVers
 			same.catchUp(store)
 			c.seq, c.sorted = same.seq, same.sorted
 			c.refilter()
+		} else if opposite := s.findOrder(order.col, !q.Descending, colsVersion); opposite != nil {
+			// Only the direction is new (the sort key pressed again): reverse that order's rows, O(n).
+			opposite.catchUp(store)
+			c.seq, c.sorted = opposite.seq, reverseRows(opposite.sorted, order)
+			c.refilter()
 		} else {
 			c.rebuild(store.since(0, false))
 		}
@@ -61,6 +66,30 @@ func (s *snapshotter) snapshot(store *rowStore, q Query, cols []Column, colsVers
 	}
 	store.trim(oldest)
 	return c.snap
+}
+
+// reverseRows returns sorted (ordered by order's column in the other direction) in order's direction.
+// compareKeyed breaks ties by key ascending in both directions, so rows with equal sort keys are put back in
+// ascending key order after the reversal.
+func reverseRows(sorted []*Row, order rowOrder) []*Row {
+	out := slices.Clone(sorted)
+	slices.Reverse(out)
+	if order.col < 0 {
+		return out // namespace and name: no two rows tie
+	}
+	keys := make([]sortKey, len(out))
+	for i, r := range out {
+		keys[i] = order.key(r)
+	}
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && keys[j].compare(keys[i]) == 0 {
+			j++
+		}
+		slices.Reverse(out[i:j])
+		i = j
+	}
+	return out
 }
 
 // findOrder returns a cache with the given order, whatever its filter.
