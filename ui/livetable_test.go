@@ -203,7 +203,7 @@ func TestPlaceholders(t *testing.T) {
 	h.press(tcell.KeyEscape, 0)
 	h.golden("forbidden_100x30")
 	h.typeText(":wd\n")
-	h.contains("no widgets here")
+	h.eventually("no widgets here")
 }
 
 func TestAgeTickDrawsOnlyWhenAnAgeChanges(t *testing.T) {
