@@ -15,23 +15,7 @@ import (
 // "KSCOPE-EXIT=<code>" and then the terminal's mode (`stty -a`) between TTY-BEGIN and TTY-END.
 func startShellUI(t *testing.T, args ...string) *tmuxUI {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
-	s := &tmuxUI{t: t, name: "kscope-" + strings.ToLower(sanitize(t.Name())) + "-" + randomSuffix()}
-	cmd := append([]string{env.kscope, "--kubeconfig", env.kubeconfig}, args...)
-	shell := strings.Join(quoteAll(cmd), " ") + "; echo KSCOPE-EXIT=$?; echo TTY-BEGIN; stty -a | tr '\\n' ' '; echo; echo TTY-END; sleep 600"
-	out, err := exec.Command("tmux", "new-session", "-d", "-s", s.name, "-x", "160", "-y", "45", shell).CombinedOutput()
-	if err != nil {
-		t.Fatalf("tmux new-session: %v\n%s", err, out)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("last screen of %s:\n%s", s.name, s.screen())
-		}
-		_ = exec.Command("tmux", "kill-session", "-t", s.name).Run()
-	})
-	return s
+	return startTmux(t, "; echo KSCOPE-EXIT=$?; echo TTY-BEGIN; stty -a | tr '\\n' ' '; echo; echo TTY-END; sleep 600", args...)
 }
 
 var exitLine = regexp.MustCompile(`KSCOPE-EXIT=(\d+)`)

@@ -22,13 +22,19 @@ type tmuxUI struct {
 // the pane shows "KSCOPE-EXIT=<code>".
 func startUI(t *testing.T, args ...string) *tmuxUI {
 	t.Helper()
+	return startTmux(t, "; echo KSCOPE-EXIT=$?; sleep 600", args...)
+}
+
+// startTmux runs kscope with args in a new 160×45 tmux session, followed by the shell text after (what to print
+// once kscope has exited); the session is killed when t ends, its last screen logged if t failed.
+func startTmux(t *testing.T, after string, args ...string) *tmuxUI {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	s := &tmuxUI{t: t, name: "kscope-" + strings.ToLower(sanitize(t.Name())) + "-" + randomSuffix()}
-	cmd := []string{env.kscope, "--kubeconfig", env.kubeconfig}
-	cmd = append(cmd, args...)
-	shell := strings.Join(quoteAll(cmd), " ") + "; echo KSCOPE-EXIT=$?; sleep 600"
+	cmd := append([]string{env.kscope, "--kubeconfig", env.kubeconfig}, args...)
+	shell := strings.Join(quoteAll(cmd), " ") + after
 	out, err := exec.Command("tmux", "new-session", "-d", "-s", s.name, "-x", "160", "-y", "45", shell).CombinedOutput()
 	if err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)

@@ -194,6 +194,24 @@ func (h *harness) contains(substr string) {
 	}
 }
 
+// countDraws counts the screen's draws from now on; it returns the function that reads the count.
+func (h *harness) countDraws() func() int {
+	var mu sync.Mutex
+	draws := 0
+	h.ui(func() {
+		h.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
+			mu.Lock()
+			draws++
+			mu.Unlock()
+		})
+	})
+	return func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return draws
+	}
+}
+
 // eventually waits up to 2 s for the screen to show substr: for what the UI does off its goroutine first.
 func (h *harness) eventually(substr string) {
 	h.t.Helper()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -157,20 +156,7 @@ func TestAgeTickRedraws(t *testing.T) {
 func TestRedrawsAreBatchedAndIdleIsQuiet(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.MinRedraw = 50 * time.Millisecond })
 	src := h.cluster.lastSource()
-	var mu sync.Mutex
-	draws := 0
-	h.ui(func() {
-		h.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
-			mu.Lock()
-			draws++
-			mu.Unlock()
-		})
-	})
-	count := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		return draws
-	}
+	count := h.countDraws()
 	base := count() // the draw that followed installing the counter
 	time.Sleep(300 * time.Millisecond)
 	if n := count() - base; n != 0 {
@@ -209,20 +195,7 @@ func TestPlaceholders(t *testing.T) {
 func TestAgeTickDrawsOnlyWhenAnAgeChanges(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Tick = 5 * time.Millisecond })
 	h.advance(time.Hour) // every pod is older than 10 minutes: ages read in whole minutes
-	var mu sync.Mutex
-	draws := 0
-	h.ui(func() {
-		h.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
-			mu.Lock()
-			draws++
-			mu.Unlock()
-		})
-	})
-	count := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		return draws
-	}
+	count := h.countDraws()
 	time.Sleep(50 * time.Millisecond) // the first tick draws the new ages
 	base := count()
 	time.Sleep(100 * time.Millisecond)
@@ -283,20 +256,7 @@ func TestOffScreenChangesDoNotRedraw(t *testing.T) {
 		src.put(row(i, "Running"))
 	}
 	waitFor(t, h, "pods(shop)[63]")
-	var mu sync.Mutex
-	draws := 0
-	h.ui(func() {
-		h.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
-			mu.Lock()
-			draws++
-			mu.Unlock()
-		})
-	})
-	count := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		return draws
-	}
+	count := h.countDraws()
 	drained := func() {
 		deadline := time.Now().Add(5 * time.Second)
 		for time.Now().Before(deadline) {
