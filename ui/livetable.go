@@ -298,6 +298,9 @@ func (t *LiveTable) updateStatus() {
 		}
 		text += "  [red]" + tview.Escape(oneLine(msg)) + "[-]"
 	}
+	if st.Note != "" {
+		text += "  [yellow]" + tview.Escape(oneLine(st.Note)) + "[-]"
+	}
 	t.app.status.SetView(text, t.app.cluster.Catalog().Unavailable())
 }
 

@@ -159,6 +159,9 @@ func (c *converter) tableRow(m *wireMeta, cells []wireCell) *rowObject {
 	if c.allNamespaces {
 		off = 1
 	}
+	if m.Name == "" && m.ResourceVersion == "" && nameCol >= 0 && nameCol < len(cells) {
+		m = c.metaFromCells(m, cells, nameCol, ageCol)
+	}
 	out := make([]string, n+off)
 	if off == 1 {
 		out[0] = intern(m.Namespace)
@@ -170,17 +173,17 @@ func (c *converter) tableRow(m *wireMeta, cells []wireCell) *rowObject {
 		}
 		out[i+off] = s
 	}
-	if m.Name == "" && m.ResourceVersion == "" && nameCol >= 0 && nameCol < len(cells) {
-		m = c.metaFromCells(cells, nameCol, ageCol)
-	}
 	return newRowObject(m, out)
 }
 
 // metaFromCells makes the metadata of a row listed without its object (includeObject=None): the name cell,
-// the view's namespace and a creation time estimated from the Age cell (exact once the metadata is filled in).
-// Such rows have no resourceVersion, UID or labels yet.
-func (c *converter) metaFromCells(cells []wireCell, nameCol, ageCol int) *wireMeta {
-	m := &wireMeta{Name: string(cells[nameCol]), Namespace: c.namespace}
+// the view's namespace (unless the row names its own) and a creation time estimated from the Age cell (exact
+// once the metadata is filled in). Such rows have no resourceVersion, UID or labels yet.
+func (c *converter) metaFromCells(from *wireMeta, cells []wireCell, nameCol, ageCol int) *wireMeta {
+	m := &wireMeta{Name: string(cells[nameCol]), Namespace: from.Namespace}
+	if m.Namespace == "" {
+		m.Namespace = c.namespace
+	}
 	if ageCol >= 0 && ageCol < len(cells) {
 		if secs, ok := parseAge(string(cells[ageCol])); ok {
 			m.CreationTimestamp = metav1.NewTime(time.Now().Add(-time.Duration(secs) * time.Second).Truncate(time.Second))

@@ -5,30 +5,41 @@ import (
 	"time"
 )
 
-// fillRetries and fillRetryDelay bound the attempts to complete rows listed without their metadata.
+// fillBackoff is the wait before the first retry of a failed metadata fill; each failure doubles it up to
+// fillBackoffMax. A fill is retried until it succeeds, a newer list replaces it, or the source stops.
 const (
-	fillRetries    = 3
-	fillRetryDelay = 2 * time.Second
+	fillBackoff    = time.Second
+	fillBackoffMax = 30 * time.Second
 )
 
 // metadataFill completes the rows of a metadata-less list (includeObject=None): after each such list it lists
 // the rows again with their object metadata, not older than that list, and replaces the rows that still lack
 // it (a row the watch has updated since already has its metadata). Filled rows are not reported as changes.
+// The fill's list can arrive before the informer has delivered the rows it completes; the store keeps those
+// filled rows until their metadata-less twins arrive (rowStore.early).
 type metadataFill struct {
 	lw    *tableListWatch
 	store *rowStore
 	// signal is called when rows were completed.
 	signal func()
+	// note is called with a line for the status ("labels pending: …, retrying") while a fill fails, and with
+	// "" once it succeeds.
+	note func(string)
 	// pending holds the resourceVersion of the latest metadata-less list not yet filled.
 	pending chan string
+	// backoff is the wait before the first retry (fillBackoff).
+	backoff time.Duration
 }
 
-func newMetadataFill(lw *tableListWatch, store *rowStore, signal func()) *metadataFill {
-	return &metadataFill{lw: lw, store: store, signal: signal, pending: make(chan string, 1)}
+func newMetadataFill(lw *tableListWatch, store *rowStore, signal func(), note func(string)) *metadataFill {
+	return &metadataFill{lw: lw, store: store, signal: signal, note: note, pending: make(chan string, 1),
+		backoff: fillBackoff}
 }
 
-// listed records a metadata-less list at resourceVersion; it never blocks (a newer list replaces an older one).
+// listed records a metadata-less list at resourceVersion, before the informer delivers its rows; it never
+// blocks (a newer list replaces an older one).
 func (f *metadataFill) listed(resourceVersion string) {
+	f.store.earlyReset()
 	for {
 		select {
 		case f.pending <- resourceVersion:
@@ -54,8 +65,11 @@ func (f *metadataFill) run(ctx context.Context) {
 	}
 }
 
+// fill lists the metadata of the rows listed at resourceVersion, retrying with backoff until it succeeds, ctx
+// ends, or a newer metadata-less list is pending (that list's fill supersedes this one).
 func (f *metadataFill) fill(ctx context.Context, resourceVersion string) {
-	for attempt := 0; attempt < fillRetries; attempt++ {
+	wait := f.backoff
+	for {
 		items, err := f.lw.listMetadata(ctx, resourceVersion)
 		if err == nil {
 			n := 0
@@ -64,15 +78,24 @@ func (f *metadataFill) fill(ctx context.Context, resourceVersion string) {
 					n++
 				}
 			}
+			f.note("")
 			if n > 0 {
 				f.signal()
 			}
 			return
 		}
+		if ctx.Err() != nil {
+			return
+		}
+		f.note("labels pending: " + errorMessage(err) + ", retrying")
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(fillRetryDelay):
+		case <-time.After(wait):
 		}
+		if len(f.pending) > 0 {
+			return
+		}
+		wait = min(2*wait, fillBackoffMax)
 	}
 }

@@ -82,7 +82,15 @@ func (lw *tableListWatch) request(opts metav1.ListOptions, include metav1.Includ
 }
 
 // ListWithContext lists the resource as Table rows.
+//
+// The reflector's first list asks for resourceVersion "0": whatever the server's watch cache holds, which can
+// lag behind writes the server has already acknowledged (seen: the first object of a CRD just created missing
+// from a table that said "synced"). kscope's first list is a consistent read instead, as `kubectl get`'s: ""
+// (served from the watch cache once it has caught up with etcd), in one response.
 func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	if opts.ResourceVersion == "0" {
+		opts.ResourceVersion, opts.ResourceVersionMatch, opts.Limit = "", "", 0
+	}
 	include := metav1.IncludeMetadata
 	if lw.metadataLess.Load() {
 		include = metav1.IncludeNone
@@ -258,8 +266,10 @@ func (c *converter) event(ev *wireEvent) (watch.EventType, runtime.Object, error
 }
 
 // jsonAPI decodes server responses; json-iterator reads Tables several times faster than encoding/json and
-// decodes from a stream without holding the body.
-var jsonAPI = jsoniter.ConfigCompatibleWithStandardLibrary
+// decodes from a stream without holding the body. Keys match exactly, as the server writes them (encoding/json
+// and json-iterator's standard configuration would also take "oBjeCt" for "object").
+var jsonAPI = jsoniter.Config{EscapeHTML: true, SortMapKeys: true, ValidateJsonRawMessage: true,
+	CaseSensitive: true}.Froze()
 
 // decodeList decodes a list response into rows, converting each row as it is read, so that neither the body
 // nor the decoded wire rows are ever held whole. It returns the list's metadata; a Status yields its error.

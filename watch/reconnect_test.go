@@ -69,3 +69,14 @@ func TestDisconnectedMakesSyncedSourceReconnecting(t *testing.T) {
 		t.Fatalf("after the next successful request: %s, want synced", st.Phase)
 	}
 }
+
+// TestWatchEventKeysAreExact: the server writes "type" and "object"; other spellings are not taken for them.
+func TestWatchEventKeysAreExact(t *testing.T) {
+	stream := `{"tYpe":"ADDED","oBjeCt":{"kind":"Table","apiVersion":"meta.k8s.io/v1","rows":[{"cells":["a"],"object":{"metadata":{"name":"a"}}}]}}`
+	d := &tableWatchDecoder{body: io.NopCloser(strings.NewReader(stream)),
+		iter: jsoniter.Parse(jsonAPI, strings.NewReader(stream), 64), conv: newConverter(false, nil)}
+	typ, obj, err := d.Decode()
+	if err == nil || !strings.Contains(err.Error(), `unknown watch event type ""`) {
+		t.Fatalf("Decode = %q %v %v, want an unknown event type error", typ, obj, err)
+	}
+}

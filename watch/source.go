@@ -24,6 +24,7 @@ type Source struct {
 
 	mu      sync.Mutex
 	state   State
+	note    string // State.Note
 	synced  bool // the first list completed
 	started bool
 	cancel  context.CancelFunc
@@ -76,7 +77,7 @@ func (s *Source) Start(ctx context.Context) {
 	if !s.spec.AllNamespaces() {
 		// One namespace or a cluster-scoped resource: rows can be keyed by name, so list them without their
 		// objects (a fraction of the server's work) and fill the metadata in behind.
-		fill = newMetadataFill(lw, s.store, s.signal)
+		fill = newMetadataFill(lw, s.store, s.signal, s.setNote)
 		lw.metadataLess.Store(true)
 		lw.listedWithoutMetadata = fill.listed
 	}
@@ -158,7 +159,19 @@ func (s *Source) Done() <-chan struct{} {
 func (s *Source) State() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.state
+	st := s.state
+	st.Note = s.note
+	return st
+}
+
+// setNote sets State.Note and signals readers when it changed.
+func (s *Source) setNote(note string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.note != note {
+		s.note = note
+		s.signal()
+	}
 }
 
 // Columns returns the current column definitions, wide ones included (Priority > 0); nil until known.

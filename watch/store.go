@@ -25,6 +25,11 @@ type rowStore struct {
 	added   map[string]struct{}
 	updated map[string]struct{}
 	deleted map[string]*Row
+
+	// early holds rows that the metadata fill listed before the informer delivered the metadata-less row of the
+	// same key: the fill's list races with the informer's own delivery of the list it completes. put takes the
+	// early row in place of the metadata-less one. Emptied at every metadata-less list (earlyReset).
+	early map[string]*Row
 }
 
 func newRowStore() *rowStore {
@@ -33,16 +38,24 @@ func newRowStore() *rowStore {
 		added:   map[string]struct{}{},
 		updated: map[string]struct{}{},
 		deleted: map[string]*Row{},
+		early:   map[string]*Row{},
 	}
 }
 
 // maxLog bounds the change log; past it, cached snapshots are rebuilt rather than patched.
 func (s *rowStore) maxLog() int { return max(4096, len(s.rows)/4) }
 
-// put adds or replaces the row with r.Key. It tells whether anything changed.
+// put adds or replaces the row with r.Key. It tells whether anything changed. A row without metadata (from a
+// metadata-less list) whose filled twin arrived early is replaced by that twin.
 func (s *rowStore) put(r *Row) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if e, ok := s.early[r.Key]; ok {
+		delete(s.early, r.Key)
+		if r.ResourceVersion == "" {
+			r = e
+		}
+	}
 	old := s.rows[r.Key]
 	if old == r || (old != nil && old.ResourceVersion == r.ResourceVersion && old.UID == r.UID &&
 		r.ResourceVersion != "" && len(old.Cells) == len(r.Cells)) {
@@ -64,12 +77,20 @@ func (s *rowStore) put(r *Row) bool {
 }
 
 // fill replaces a row that lacks its metadata (no resourceVersion) with r, the same object listed with it.
-// It is not reported in the change feed. It tells whether the row was replaced.
+// It is not reported in the change feed. It tells whether the row was replaced. A row the store does not hold
+// yet is kept until the informer delivers its metadata-less twin (see early), or the next metadata-less list.
 func (s *rowStore) fill(r *Row) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if r.ResourceVersion == "" {
+		return false
+	}
 	cur, ok := s.rows[r.Key]
-	if !ok || cur.ResourceVersion != "" || r.ResourceVersion == "" {
+	if !ok {
+		s.early[r.Key] = r
+		return false
+	}
+	if cur.ResourceVersion != "" {
 		return false
 	}
 	s.rows[r.Key] = r
@@ -81,6 +102,7 @@ func (s *rowStore) fill(r *Row) bool {
 func (s *rowStore) remove(key string, last *Row) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.early, key)
 	old, ok := s.rows[key]
 	if !ok {
 		return false
@@ -97,6 +119,16 @@ func (s *rowStore) remove(key string, last *Row) bool {
 	}
 	s.deleted[key] = last
 	return true
+}
+
+// earlyReset forgets the rows the previous fill listed ahead of the informer: a new metadata-less list is
+// about to be delivered, and its rows must not take metadata from an older fill.
+func (s *rowStore) earlyReset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.early) > 0 {
+		s.early = map[string]*Row{}
+	}
 }
 
 // record appends to the change log; the caller holds s.mu.
@@ -230,6 +262,7 @@ func (s *rowStore) clear() {
 	s.added = map[string]struct{}{}
 	s.updated = map[string]struct{}{}
 	s.deleted = map[string]*Row{}
+	s.early = map[string]*Row{}
 	s.seq++
 	s.log, s.logBase, s.keepLog = nil, s.seq, false
 }

@@ -112,6 +112,10 @@ type State struct {
 	Err error
 	// Message is the server's own words for Err (metav1.Status.Message) where it sent one, else Err.Error().
 	Message string
+	// Note is a line about work behind the rows that is failing without changing the phase, such as
+	// "labels pending: <error>, retrying" while the metadata of a one-namespace view cannot be listed; "" when
+	// there is none.
+	Note string
 }
 
 // ChangeSet lists the keys that changed since the previous call to Source.Changes.
