@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -26,9 +27,9 @@ func TestReliabilityBrokenAPIServiceNamedNotFatal(t *testing.T) {
 		t.Fatalf("create APIService: %v", err)
 	}
 	t.Cleanup(func() { deleteIgnoringNotFound(t, dyn.Resource(apiServiceGVR), svc.GetName()) })
-	waitFor(t, 60*time.Second, "the aggregator marks "+gv+" unavailable", func() bool {
-		_, stderr, _ := runKscope(t, "api-resources")
-		return strings.Contains(stderr, gv)
+	pollUntil(t, 60*time.Second, "the aggregator marks "+gv+" unavailable", func() (string, bool) {
+		_, stderr, code := runKscope(t, "api-resources")
+		return fmt.Sprintf("kscope api-resources: exit %d, stderr %q", code, stderr), strings.Contains(stderr, gv)
 	})
 
 	ui := startUI(t, "-n", "shop")
@@ -77,7 +78,7 @@ spec:
 	}
 	apply := func(manifest string) {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
+		deadline := time.Now().Add(60 * time.Second)
 		for {
 			cmd := exec.Command("kubectl", "--kubeconfig", env.kubeconfig, "apply", "-f", "-")
 			cmd.Stdin = strings.NewReader(manifest)

@@ -38,23 +38,17 @@ func TestReliabilityAPIServerRestart(t *testing.T) {
 	ui.waitFor("pods("+ns+")[0]", "synced")
 
 	churn := startPodChurn(t, cfg, ns, 10)
-	time.Sleep(3 * time.Second)
-	before := churn.ops.Load()
+	waitChurn(t, churn, 20, "before the stop")
 	start := stopAPIServer(t)
 	down := time.Now()
-	waitFor(t, 15*time.Second, "the Source says reconnecting", func() bool {
-		return src.State().Phase == watch.Reconnecting
-	})
+	waitPhase(t, src, watch.Reconnecting, 60*time.Second)
 	ui.waitFor("reconnecting")
 	t.Logf("reconnecting after %v: %s", time.Since(down).Round(time.Millisecond), src.State().Message)
-	time.Sleep(10*time.Second - time.Since(down))
+	time.Sleep(10*time.Second - time.Since(down)) // the fault: down for 10 s, longer if noticing it took longer
 	start()
 	t.Logf("kube-apiserver back after %v", time.Since(down).Round(time.Second))
-	time.Sleep(5 * time.Second) // the churn goes on after the restart
+	waitChurn(t, churn, 10, "after the restart") // changes the watchers must pick up after reconnecting
 	churn.halt()
-	if churn.ops.Load() <= before {
-		t.Fatalf("the churn made no change after the restart (%d operations in all)", churn.ops.Load())
-	}
 
 	waitPhase(t, src, watch.Synced, 60*time.Second)
 	n := waitRowsEqualServer(t, src, dyn, podsGVR, ns, 60*time.Second)
@@ -91,6 +85,17 @@ func TestReliabilityAPIServerRestart(t *testing.T) {
 	if scr := ui.screen(); klogLine.MatchString(scr) {
 		t.Errorf("log output on the screen:\n%s", scr)
 	}
+}
+
+// waitChurn waits until churn has made n more changes (counted from now), failing t after 60 s with how many
+// it made and how many it retried.
+func waitChurn(t *testing.T, churn *podChurn, n int64, when string) {
+	t.Helper()
+	from := churn.ops.Load()
+	pollUntil(t, 60*time.Second, fmt.Sprintf("the churn makes %d changes %s", n, when), func() (string, bool) {
+		made := churn.ops.Load() - from
+		return fmt.Sprintf("%d changes, %d retries in all", made, churn.retries.Load()), made >= n
+	})
 }
 
 // klogLine matches a client-go log line (klog header), which must never reach kscope's screen.
@@ -134,9 +139,7 @@ func TestReliabilityExpiredResourceVersionRelists(t *testing.T) {
 
 	proxy.refuseNew()
 	start := stopAPIServer(t)
-	waitFor(t, 15*time.Second, "the Source says reconnecting", func() bool {
-		return src.State().Phase == watch.Reconnecting
-	})
+	waitPhase(t, src, watch.Reconnecting, 60*time.Second)
 	start()
 	// Changes the Source cannot see: 5 deleted, 5 updated, 5 created.
 	for i := 0; i < 5; i++ {
@@ -206,9 +209,7 @@ func TestReliabilitySilentPartitionDetected(t *testing.T) {
 		metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 90*time.Second, "the Source says reconnecting", func() bool {
-		return src.State().Phase == watch.Reconnecting
-	})
+	waitPhase(t, src, watch.Reconnecting, 90*time.Second)
 	t.Logf("reconnecting %v after the connection went silent: %s", time.Since(stalled).Round(time.Second), src.State().Message)
 	proxy.stalled.Store(false)
 	waitPhase(t, src, watch.Synced, 90*time.Second)
