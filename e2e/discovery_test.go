@@ -63,10 +63,10 @@ func TestAPIResourcesMatchesKubectl(t *testing.T) {
 			args := append([]string{"api-resources"}, flags...)
 			// Other tests may add or remove CRDs meanwhile; a real difference persists for the whole minute.
 			var want cmdResult
-			pollUntil(t, 60*time.Second, "kscope prints what kubectl prints", func() (string, bool) {
+			waitForSeen(t, 60*time.Second, "kscope prints what kubectl prints", func() (bool, string) {
 				want = runKubectl(t, args...)
 				got := runKscopeResult(t, args...)
-				return describeDiff(want, got), want.stdout == got.stdout && want.code == got.code
+				return want.stdout == got.stdout && want.code == got.code, describeDiff(want, got)
 			})
 			if rows := strings.Count(want.stdout, "\n"); rows < 2 && !slices.Contains(flags, "--api-group=nothing.example.com") {
 				t.Fatalf("kubectl printed %d lines; the comparison proves little:\n%s", rows, want.stdout)
@@ -152,12 +152,12 @@ func TestAPIResourcesWithBrokenAPIService(t *testing.T) {
 	// Wait until the aggregator has marked the group-version stale and kscope prints what kubectl prints
 	// (other tests may add or remove CRDs meanwhile; a real difference persists for the whole minute).
 	var got, want cmdResult
-	pollUntil(t, 60*time.Second, "kscope reports "+gv+" unavailable and prints kubectl's table", func() (string, bool) {
+	waitForSeen(t, 60*time.Second, "kscope reports "+gv+" unavailable and prints kubectl's table", func() (bool, string) {
 		if got = runKscopeResult(t, "api-resources"); !strings.Contains(got.stderr, gv) {
-			return fmt.Sprintf("kscope does not name %s; exit %d, stderr:\n%s", gv, got.code, got.stderr), false
+			return false, fmt.Sprintf("kscope does not name %s; exit %d, stderr:\n%s", gv, got.code, got.stderr)
 		}
 		want = runKubectl(t, "api-resources")
-		return "differs from kubectl:\n" + describeDiff(want, got), got.stdout == want.stdout && got.code == want.code
+		return got.stdout == want.stdout && got.code == want.code, "differs from kubectl:\n" + describeDiff(want, got)
 	})
 	t.Logf("kubectl: exit %d, stderr %q", want.code, want.stderr)
 	t.Logf("kscope:  exit %d, stderr %q", got.code, got.stderr)
@@ -220,9 +220,9 @@ func TestCatalogWithoutWatchPermission(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); cat.Run(runCtx) }()
 	defer func() { stop(); <-done }()
-	pollUntil(t, 60*time.Second, "Run has asked for CRDs and APIServices", func() (string, bool) {
+	waitForSeen(t, 60*time.Second, "Run has asked for CRDs and APIServices", func() (bool, string) {
 		seen := fmt.Sprint(requests())
-		return seen, strings.Contains(seen, "/customresourcedefinitions") && strings.Contains(seen, "/apiservices")
+		return strings.Contains(seen, "/customresourcedefinitions") && strings.Contains(seen, "/apiservices"), seen
 	})
 	time.Sleep(4 * time.Second) // the measurement window: a retry or a watch would show in it
 	stop()

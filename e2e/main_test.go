@@ -161,30 +161,6 @@ func testNamespace(t testing.TB) string {
 	}
 }
 
-// poll calls check every 200 ms until it reports done or timeout passes, and returns its last observation
-// (what it saw, for the failure message) and whether it was done. Use it for conditions on the cluster or a
-// process that may take long on a loaded machine; pollUntil fails the test instead.
-func poll(timeout time.Duration, check func() (seen string, done bool)) (string, bool) {
-	deadline := time.Now().Add(timeout)
-	for {
-		seen, done := check()
-		if done || time.Now().After(deadline) {
-			return seen, done
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-// pollUntil is poll that fails t when timeout passes, saying what it waited for and what check last saw.
-func pollUntil(t testing.TB, timeout time.Duration, what string, check func() (seen string, done bool)) string {
-	t.Helper()
-	seen, done := poll(timeout, check)
-	if !done {
-		t.Fatalf("timed out after %v waiting until %s; last saw: %s", timeout, what, seen)
-	}
-	return seen
-}
-
 // kubectl runs kubectl against the devcluster and returns its standard output; it fails t on error.
 func kubectl(t testing.TB, args ...string) string {
 	t.Helper()

@@ -27,9 +27,9 @@ func TestReliabilityBrokenAPIServiceNamedNotFatal(t *testing.T) {
 		t.Fatalf("create APIService: %v", err)
 	}
 	t.Cleanup(func() { deleteIgnoringNotFound(t, dyn.Resource(apiServiceGVR), svc.GetName()) })
-	pollUntil(t, 60*time.Second, "the aggregator marks "+gv+" unavailable", func() (string, bool) {
+	waitForSeen(t, 60*time.Second, "the aggregator marks "+gv+" unavailable", func() (bool, string) {
 		_, stderr, code := runKscope(t, "api-resources")
-		return fmt.Sprintf("kscope api-resources: exit %d, stderr %q", code, stderr), strings.Contains(stderr, gv)
+		return strings.Contains(stderr, gv), fmt.Sprintf("kscope api-resources: exit %d, stderr %q", code, stderr)
 	})
 
 	ui := startUI(t, "-n", "shop")

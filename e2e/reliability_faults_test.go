@@ -47,7 +47,7 @@ func TestReliabilityAPIServerRestart(t *testing.T) {
 	time.Sleep(10*time.Second - time.Since(down)) // the fault: down for 10 s, longer if noticing it took longer
 	start()
 	t.Logf("kube-apiserver back after %v", time.Since(down).Round(time.Second))
-	waitChurn(t, churn, 10, "after the restart") // changes the watchers must pick up after reconnecting
+	waitChurn(t, churn, 20, "after the restart") // changes the watchers must pick up after reconnecting
 	churn.halt()
 
 	waitPhase(t, src, watch.Synced, 60*time.Second)
@@ -92,9 +92,9 @@ func TestReliabilityAPIServerRestart(t *testing.T) {
 func waitChurn(t *testing.T, churn *podChurn, n int64, when string) {
 	t.Helper()
 	from := churn.ops.Load()
-	pollUntil(t, 60*time.Second, fmt.Sprintf("the churn makes %d changes %s", n, when), func() (string, bool) {
+	waitForSeen(t, 60*time.Second, fmt.Sprintf("the churn makes %d changes %s", n, when), func() (bool, string) {
 		made := churn.ops.Load() - from
-		return fmt.Sprintf("%d changes, %d retries in all", made, churn.retries.Load()), made >= n
+		return made >= n, fmt.Sprintf("%d changes, %d retries in all", made, churn.retries.Load())
 	})
 }
 

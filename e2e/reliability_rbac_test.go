@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,7 @@ func TestReliabilityRBACViewerForbiddenViews(t *testing.T) {
 	ui.keys("Enter")
 	ui.waitFor("pods("+ns+")[3]", "solo", "synced")
 
+	opened := time.Now()
 	forbidden := []struct {
 		command, title, message string
 	}{
@@ -50,10 +52,14 @@ func TestReliabilityRBACViewerForbiddenViews(t *testing.T) {
 			t.Fatalf(":%s: kscope ended:\n%s", f.command, scr)
 		}
 	}
-	// The last view (deployments) stays open: the viewer's requests over 10 s.
-	time.Sleep(5 * time.Second) // past the catalog's discovery re-reads (≤ 3 s) that opening views can start
+	// The last view (deployments) stays open: the viewer's requests over 10 s, once its refused list is in the
+	// audit log and the requests that opening views can start (the catalog's discovery re-reads, ≤ 3 s on a
+	// quiet machine) have died down.
+	waitRequestsSettled(t, "viewer", opened, 5*time.Second, "the refused request for deployments", func(ev auditEvent) bool {
+		return ev.ObjectRef != nil && ev.ObjectRef.Resource == "deployments"
+	})
 	from := time.Now()
-	time.Sleep(10 * time.Second)
+	time.Sleep(10 * time.Second) // the measurement window
 	reqs := auditRequests(t, "viewer", "kscope", from, time.Now())
 	t.Logf("viewer's requests over 10 s of an open forbidden view: %d (%s)", len(reqs), describeRequests(reqs))
 	for _, ev := range reqs {
@@ -74,6 +80,34 @@ func TestReliabilityRBACViewerForbiddenViews(t *testing.T) {
 	ui.waitFor("KSCOPE-EXIT=0")
 	all := auditRequests(t, "viewer", "kscope", from.Add(-time.Minute), time.Now())
 	t.Logf("viewer's requests during the whole session: %d (%s)", len(all), describeRequests(all))
+}
+
+// waitRequestsSettled waits until the audit log holds a request of user's kscope received since from that
+// landed accepts (what), and no request of it received in the last quiet. It fails t after 60 s with the
+// requests it saw. It reads the log again only when the quiet could have passed (the log can be large).
+func waitRequestsSettled(t *testing.T, user string, from time.Time, quiet time.Duration, what string, landed func(auditEvent) bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		reqs := auditRequests(t, user, "kscope", from, time.Now().Add(time.Hour))
+		wait := 200 * time.Millisecond // for the landed request to reach the log
+		if slices.ContainsFunc(reqs, landed) {
+			last := from
+			for _, ev := range reqs {
+				if ev.Received.After(last) {
+					last = ev.Received
+				}
+			}
+			if wait = time.Until(last.Add(quiet)); wait <= 0 {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after 60 s waiting for %s and then %v without a request of %s's kscope; since %s: %s",
+				what, quiet, user, from.Format(time.TimeOnly), describeRequests(reqs))
+		}
+		time.Sleep(max(wait, 200*time.Millisecond))
+	}
 }
 
 // inTableArea tells whether a line inside the table's border (│ or ║) contains text.

@@ -4,7 +4,9 @@ package e2e
 
 import (
 	"encoding/base64"
+	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,11 +80,12 @@ func TestReliabilityReadOnlySendsNoWrite(t *testing.T) {
 	s.waitFor("namespaces[", "kube-system") // a row to act on
 	s.keys("C-d")
 	s.waitFor("read-only mode: not deleting namespaces")
-	time.Sleep(2 * time.Second) // a request, had one been sent, is in the log by now
 	s.keys("C-c")
-	s.waitFor("KSCOPE-EXIT=0")
+	s.waitFor("KSCOPE-EXIT=0") // kscope can send nothing more
+	to := time.Now()
+	waitAuditLogged(t, "tester")
 
-	reqs := auditRequests(t, "tester", "kscope", from, time.Now())
+	reqs := auditRequests(t, "tester", "kscope", from, to)
 	var writes []auditEvent
 	for _, ev := range reqs {
 		switch ev.Verb {
@@ -100,4 +103,18 @@ func TestReliabilityReadOnlySendsNoWrite(t *testing.T) {
 	if out := kubectl(t, "-n", ns, "get", "pod", "solo", "-o", "jsonpath={.metadata.deletionTimestamp}"); out != "" {
 		t.Errorf("pod solo is being deleted")
 	}
+}
+
+// waitAuditLogged makes a marker request as user now (kubectl get of a ConfigMap with a unique name) and
+// waits up to 60 s until it is in the audit log: the requests the server answered before it are then logged
+// too, so a count of what a client that has exited sent is complete.
+func waitAuditLogged(t *testing.T, user string) {
+	t.Helper()
+	marker, sent := "audit-marker-"+randomSuffix(), time.Now()
+	runKubectl(t, "--context", user, "-n", "default", "get", "configmap", marker, "--ignore-not-found")
+	waitForSeen(t, 60*time.Second, "the audit log holds "+user+"'s get of configmap "+marker, func() (bool, string) {
+		reqs := auditRequests(t, user, "kubectl", sent.Add(-time.Second), time.Now().Add(time.Hour))
+		return slices.ContainsFunc(reqs, func(ev auditEvent) bool { return strings.Contains(ev.URI, marker) }),
+			fmt.Sprintf("%d requests of %s's kubectl since then: %s", len(reqs), user, describeRequests(reqs))
+	})
 }

@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// uiScreenTimeout bounds every wait for the screen to show something.
-const uiScreenTimeout = 20 * time.Second
+// uiScreenTimeout bounds every wait for the screen to show something: generous, since most of what the
+// screen shows comes from a real API server on a possibly loaded machine.
+const uiScreenTimeout = 60 * time.Second
 
 // tmuxUI is bin/kscope running in a detached tmux session of its own (160×45).
 type tmuxUI struct {
@@ -127,19 +128,20 @@ func lineWith(screen, text string) string {
 	return ""
 }
 
-// seedPods creates, in ns, a Deployment "web" with 2 replicas and a bare pod "solo", and waits for the 3 pods.
+// seedPods creates, in ns, a Deployment "web" with 2 replicas and a bare pod "solo", and waits (up to 60 s)
+// for the 3 pods.
 func seedPods(t *testing.T, ns string) {
 	t.Helper()
 	kubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx:1.27", "--replicas=2")
 	kubectl(t, "-n", ns, "run", "solo", "--image=nginx:1.27", "--labels=app=solo")
-	deadline := time.Now().Add(uiScreenTimeout)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		out := kubectl(t, "-n", ns, "get", "pods", "--no-headers")
 		if strings.Count(out, "\n") == 3 {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("pods never appeared in %s:\n%s", ns, out)
+			t.Fatalf("the 3 pods never appeared in %s within 60 s:\n%s", ns, out)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -273,7 +275,8 @@ func TestUIReadOnlyRefusesDelete(t *testing.T) {
 	if strings.Contains(scr, "Delete pods") {
 		t.Errorf("read-only mode asked for confirmation:\n%s", scr)
 	}
-	time.Sleep(time.Second) // a delete, had one been sent, would have landed by now
+	s.typeText("q")
+	s.waitFor("KSCOPE-EXIT=0") // kscope can send nothing more: a delete it sent would have reached the server
 	if out := kubectl(t, "-n", ns, "get", "pod", "solo", "-o", "jsonpath={.metadata.deletionTimestamp}"); out != "" {
 		t.Errorf("pod solo is being deleted in read-only mode")
 	}

@@ -204,7 +204,8 @@ func TestWatchCellsMatchKubectl(t *testing.T) {
 	}
 }
 
-// compareWithKubectl compares the source's rows with kubectl's output, retrying while the cluster changes.
+// compareWithKubectl compares the source's rows with kubectl's output, retrying for up to 60 s while the
+// cluster changes (a real difference persists), and reports the last difference.
 func compareWithKubectl(t *testing.T, src *watch.Source, started time.Time, c cellsCase, wide bool) {
 	t.Helper()
 	args := []string{"get", c.resource}
@@ -220,16 +221,11 @@ func compareWithKubectl(t *testing.T, src *watch.Source, started time.Time, c ce
 	if wide {
 		args = append(args, "-o", "wide")
 	}
-	var problem string
-	for attempt := 0; attempt < 5; attempt++ {
-		if attempt > 0 {
-			time.Sleep(time.Second)
-		}
+	diff := func() (problem string, rows, cols int) {
 		out := kubectl(t, args...)
 		headers, idx := visible(src.Columns(), wide)
 		if len(headers) == 0 {
-			problem = "no columns"
-			continue
+			return "no columns", 0, 0
 		}
 		for i, j := range idx {
 			if col := src.Columns()[j]; (headers[i] == "AGE") != col.Age {
@@ -246,12 +242,21 @@ func compareWithKubectl(t *testing.T, src *watch.Source, started time.Time, c ce
 			}
 			got = append(got, cells)
 		}
-		if problem = diffTables(headers, got, want, time.Since(started)); problem == "" {
-			t.Logf("kubectl %s: %d rows × %d columns equal", strings.Join(args, " "), len(want), len(headers))
+		return diffTables(headers, got, want, time.Since(started)), len(want), len(headers)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		problem, rows, cols := diff()
+		if problem == "" {
+			t.Logf("kubectl %s: %d rows × %d columns equal", strings.Join(args, " "), rows, cols)
 			return
 		}
+		if time.Now().After(deadline) {
+			t.Errorf("kubectl %s: still differs after 60 s: %s", strings.Join(args, " "), problem)
+			return
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
-	t.Errorf("kubectl %s: %s", strings.Join(args, " "), problem)
 }
 
 // diffTables compares two tables as multisets of rows, matching time columns loosely.
