@@ -6,12 +6,13 @@ import (
 	"sync"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/metadata/metadatainformer"
 	"k8s.io/client-go/tools/cache"
+
+	"kscope/apierr"
 )
 
 // settleDelays are the waits before each re-read after a CRD or APIService change: the first lets a burst
@@ -99,8 +100,9 @@ func (c *Catalog) newInformer(client metadata.Interface, gvr schema.GroupVersion
 	return inf
 }
 
-// probeList tells whether the user may list gvr. A refusal or an API the server does not serve is final;
-// other errors (the server unreachable) are retried with a capped backoff until ctx ends.
+// probeList tells whether the user may list gvr. A terminal error (apierr.Classify: forbidden, not found,
+// method not supported, unauthorized, as a watch.Source judges them) is final; other errors (the server
+// unreachable) are retried with a capped backoff until ctx ends.
 func probeList(ctx context.Context, client metadata.Interface, gvr schema.GroupVersionResource) error {
 	backoff := time.Second
 	for {
@@ -108,7 +110,7 @@ func probeList(ctx context.Context, client metadata.Interface, gvr schema.GroupV
 		switch {
 		case err == nil:
 			return nil
-		case apierrors.IsForbidden(err), apierrors.IsNotFound(err), apierrors.IsUnauthorized(err):
+		case apierr.Classify(err).Terminal():
 			return fmt.Errorf("list %s: %w", gvr, err)
 		}
 		select {

@@ -13,6 +13,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"kscope/apierr"
 )
 
 func TestFormatCell(t *testing.T) {
@@ -188,7 +190,7 @@ func TestConvertWatchEvents(t *testing.T) {
 func TestConvertStatusList(t *testing.T) {
 	body := `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods is forbidden: User \"viewer\" cannot list resource \"pods\"","reason":"Forbidden","code":403}`
 	_, _, err := decodeList(strings.NewReader(body), newConverter(false, nil))
-	if !apierrors.IsForbidden(err) || errorMessage(err) != `pods is forbidden: User "viewer" cannot list resource "pods"` {
+	if !apierrors.IsForbidden(err) || apierr.Message(err) != `pods is forbidden: User "viewer" cannot list resource "pods"` {
 		t.Fatalf("err %v", err)
 	}
 }

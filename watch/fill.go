@@ -3,6 +3,8 @@ package watch
 import (
 	"context"
 	"time"
+
+	"kscope/apierr"
 )
 
 // fillBackoff is the wait before the first retry of a failed metadata fill; each failure doubles it up to
@@ -87,7 +89,7 @@ func (f *metadataFill) fill(ctx context.Context, resourceVersion string) {
 		if ctx.Err() != nil {
 			return
 		}
-		f.note("labels pending: " + errorMessage(err) + ", retrying")
+		f.note("labels pending: " + apierr.Message(err) + ", retrying")
 		select {
 		case <-ctx.Done():
 			return

@@ -60,6 +60,10 @@ func TestDisconnectedMakesSyncedSourceReconnecting(t *testing.T) {
 	if st := s.State(); st.Phase != Synced {
 		t.Fatalf("after a Forbidden watch error: %s, want synced (watchError decides)", st.Phase)
 	}
+	s.disconnected(apierrors.NewUnauthorized("token has expired"))
+	if st := s.State(); st.Phase != Synced {
+		t.Fatalf("after an Unauthorized watch error: %s, want synced (watchError decides)", st.Phase)
+	}
 	s.disconnected(apierrors.NewResourceExpired("too old resource version: 1 (5)"))
 	if st := s.State(); st.Phase != Reconnecting || st.Message != "too old resource version: 1 (5)" {
 		t.Fatalf("after 410: %s %q, want reconnecting with the server's message", st.Phase, st.Message)

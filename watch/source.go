@@ -2,13 +2,13 @@ package watch
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
+
+	"kscope/apierr"
 )
 
 // Source is the live row set of one Spec: a SharedIndexInformer over the server's Table rows, its state, a
@@ -25,7 +25,7 @@ type Source struct {
 	mu      sync.Mutex
 	state   State
 	note    string // State.Note
-	synced  bool // the first list completed
+	synced  bool   // the first list completed
 	started bool
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the informer has returned
@@ -92,7 +92,7 @@ func (s *Source) Start(ctx context.Context) {
 		DeleteFunc: s.onDelete,
 	})
 	if err != nil {
-		s.setStateLocked(State{Phase: Stopped, Err: err, Message: err.Error()})
+		s.transitionLocked(event{kind: evStopped}, err)
 		close(s.done)
 		return
 	}
@@ -126,7 +126,7 @@ func (s *Source) Start(ctx context.Context) {
 
 // Stop stops the informer and waits until its goroutines have returned, then releases the rows (later
 // snapshots are empty). It is idempotent, and a Source stopped before Start never starts. A terminal state
-// (Forbidden, NotFound, MethodNotSupported) is kept; any other becomes Stopped.
+// (Forbidden, NotFound, MethodNotSupported, Unauthorized) is kept; any other becomes Stopped.
 func (s *Source) Stop() {
 	s.mu.Lock()
 	s.started = true
@@ -135,9 +135,7 @@ func (s *Source) Stop() {
 		close(s.done)
 	}
 	cancel, done := s.cancel, s.done
-	if !s.state.Phase.Terminal() {
-		s.setStateLocked(State{Phase: Stopped})
-	}
+	s.transitionLocked(event{kind: evStopped}, nil)
 	s.mu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -239,59 +237,54 @@ func keepRowMetadata(obj any) (any, error) {
 	return obj, nil
 }
 
+// setSynced is called once the informer has delivered its first list.
 func (s *Source) setSynced() {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.synced = true
-	if s.state.Phase == Listing || s.state.Phase == Reconnecting {
-		s.setStateLocked(State{Phase: Synced})
-	}
-	s.mu.Unlock()
+	s.transitionLocked(event{kind: evSynced}, nil)
 }
 
 // connected is called after each successful list or watch request: a reconnecting source is synced again.
 func (s *Source) connected() {
 	s.mu.Lock()
-	if s.synced && s.state.Phase == Reconnecting {
-		s.setStateLocked(State{Phase: Synced})
-	}
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	s.transitionLocked(event{kind: evConnected}, nil)
 }
 
 // disconnected is called when a watch request fails, its stream breaks, or the server ends it with an
 // ERROR event (410 Gone). The reflector retries or relists after these without always reporting them to
 // watchError, so a synced source becomes Reconnecting at once; the next successful list or watch makes it
-// Synced again. Errors that end the informer (Forbidden, NotFound, MethodNotSupported) are left to
-// watchError.
+// Synced again. Terminal errors (apierr.Classify) are left to watchError.
 func (s *Source) disconnected(err error) {
-	if apierrors.IsForbidden(err) || apierrors.IsNotFound(err) || apierrors.IsMethodNotSupported(err) {
-		return
-	}
+	ev := event{kind: evDisconnected, class: apierr.Classify(err)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state.Phase == Synced {
-		s.setStateLocked(State{Phase: Reconnecting, Err: err, Message: errorMessage(err)})
-	}
+	s.transitionLocked(ev, err)
 }
 
-// watchError records a list or watch failure. Forbidden, NotFound and MethodNotSupported stop the informer;
-// anything else leaves the reflector to back off and relist.
+// watchError records a list or watch failure. A terminal error (Forbidden, NotFound, MethodNotSupported,
+// Unauthorized) stops the informer; anything else leaves the reflector to back off and relist.
 func (s *Source) watchError(_ context.Context, _ *cache.Reflector, err error) {
-	phase := Reconnecting
-	switch {
-	case apierrors.IsForbidden(err):
-		phase = Forbidden
-	case apierrors.IsNotFound(err):
-		phase = NotFound
-	case apierrors.IsMethodNotSupported(err):
-		phase = MethodNotSupported
-	}
+	ev := event{kind: evWatchError, class: apierr.Classify(err)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state.Phase.Terminal() {
+	s.transitionLocked(ev, err)
+}
+
+// transitionLocked applies ev, caused by err (nil for none), through nextPhase: every phase change of a
+// Source goes through here. A terminal phase cancels the informer. The caller holds s.mu.
+func (s *Source) transitionLocked(ev event, err error) {
+	next, ok := nextPhase(s.state.Phase, s.synced, ev)
+	if !ok {
 		return
 	}
-	s.setStateLocked(State{Phase: phase, Err: err, Message: errorMessage(err)})
-	if phase.Terminal() && s.cancel != nil {
+	st := State{Phase: next}
+	if err != nil {
+		st.Err, st.Message = err, apierr.Message(err)
+	}
+	s.setStateLocked(st)
+	if next.Terminal() && s.cancel != nil {
 		s.cancel()
 	}
 }
@@ -300,13 +293,4 @@ func (s *Source) watchError(_ context.Context, _ *cache.Reflector, err error) {
 func (s *Source) setStateLocked(st State) {
 	s.state = st
 	s.signal()
-}
-
-// errorMessage returns the server's message for err (metav1.Status.Message), else err.Error().
-func errorMessage(err error) string {
-	var st apierrors.APIStatus
-	if errors.As(err, &st) && st.Status().Message != "" {
-		return st.Status().Message
-	}
-	return err.Error()
 }

@@ -25,6 +25,8 @@ func TestWatchErrorState(t *testing.T) {
 		{"crd deleted", apierrors.NewNotFound(gr, ""), NotFound, `pods "" not found`, true},
 		{"method not supported", apierrors.NewMethodNotSupported(gr, "list"), MethodNotSupported,
 			`list is not supported on resources of kind "pods"`, true},
+		{"unauthorized", fmt.Errorf("list v1/pods: %w", apierrors.NewUnauthorized("token has expired")), Unauthorized,
+			"token has expired", true},
 		{"gone", apierrors.NewResourceExpired("too old resource version: 1 (5)"), Reconnecting,
 			"too old resource version: 1 (5)", false},
 		{"connection refused", errors.New("dial tcp 127.0.0.1:6443: connect: connection refused"), Reconnecting,

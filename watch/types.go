@@ -59,52 +59,6 @@ type Row struct {
 	text string
 }
 
-// Phase is the lifecycle state of a Source.
-type Phase int
-
-const (
-	// Listing: the first list has not completed yet.
-	Listing Phase = iota
-	// Synced: the rows reflect the server; the watch is open.
-	Synced
-	// Reconnecting: the watch failed; the reflector backs off and relists. State.Err holds the last error.
-	Reconnecting
-	// Forbidden: the user may not list or watch this resource. Terminal: the informer has stopped.
-	Forbidden
-	// NotFound: the resource is not (or no longer) served, e.g. its CRD was deleted. Terminal.
-	NotFound
-	// MethodNotSupported: the resource cannot be listed or watched. Terminal.
-	MethodNotSupported
-	// Stopped: Stop was called.
-	Stopped
-)
-
-// Terminal tells whether the phase ends the informer (no further retries).
-func (p Phase) Terminal() bool {
-	return p == Forbidden || p == NotFound || p == MethodNotSupported || p == Stopped
-}
-
-// String returns the phase as the status line shows it.
-func (p Phase) String() string {
-	switch p {
-	case Listing:
-		return "listing"
-	case Synced:
-		return "synced"
-	case Reconnecting:
-		return "reconnecting"
-	case Forbidden:
-		return "forbidden"
-	case NotFound:
-		return "not found"
-	case MethodNotSupported:
-		return "method not supported"
-	case Stopped:
-		return "stopped"
-	}
-	return "unknown"
-}
-
 // State is a Source's phase with the error that caused it, if any.
 type State struct {
 	Phase Phase
