@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"kscope/discovery"
+	"kscope/kube"
 )
 
 // apiResourcesOptions prints the API resources the server serves, exactly as `kubectl api-resources`.
@@ -73,7 +74,7 @@ func newAPIResourcesCommand(flags *genericclioptions.ConfigFlags, streams generi
 func (o *apiResourcesOptions) Complete(cmd *cobra.Command) error {
 	cfg, err := o.flags.ToRESTConfig()
 	if err != nil {
-		return describeConfigError(err)
+		return kube.DescribeConfigError(err)
 	}
 	o.host = cfg.Host
 	o.list = discovery.ListOptions{Verbs: o.verbs, Categories: o.categories, SortBy: o.sortBy}
@@ -109,7 +110,7 @@ func (o *apiResourcesOptions) Run(ctx context.Context) error {
 		if errors.Is(err, context.Canceled) {
 			return err
 		}
-		return describeServerError(o.host, err)
+		return kube.DescribeServerError(o.host, err)
 	}
 	if err := o.printer.Print(o.streams.Out, o.catalog.List(o.list)); err != nil {
 		return err

@@ -1,6 +1,6 @@
 // Command kscope is a terminal explorer for Kubernetes: every resource, live, exact, fast.
 //
-// main.go holds flags and wiring only; the work lives in discovery/, watch/ and ui/.
+// main.go holds flags and wiring only; the work lives in kube/, discovery/, watch/ and ui/.
 package main
 
 import (
@@ -9,8 +9,9 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"kscope/kube"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -34,7 +35,7 @@ func run(args []string, streams genericiooptions.IOStreams) int {
 
 // newRootCommand builds the kscope command tree with kubectl's connection flags.
 func newRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
-	flags := genericclioptions.NewConfigFlags(true).WithDiscoveryBurst(300).WithDiscoveryQPS(50.0)
+	flags := kube.NewConfigFlags()
 	root := &cobra.Command{
 		Use:           "kscope",
 		Short:         "kscope explores any Kubernetes resource, live, in the terminal",
@@ -68,5 +69,5 @@ func exitCode(err error) int {
 }
 
 func printError(w io.Writer, err error) {
-	fmt.Fprintf(w, "error: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(w, "error: %s\n", kube.OneLine(err.Error()))
 }

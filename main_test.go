@@ -2,45 +2,13 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
-
-func TestDescribeServerError(t *testing.T) {
-	host := "https://10.1.2.3:6443"
-	refused := &url.Error{Op: "Get", URL: host + "/version", Err: &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}}
-	noRoute := &url.Error{Op: "Get", URL: host + "/version", Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("no route to host")}}
-	forbidden := apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New("user \"viewer\" cannot list"))
-	tests := []struct {
-		name string
-		err  error
-		want string
-	}{
-		{"refused", refused, "cannot reach the API server at https://10.1.2.3:6443: connection refused"},
-		{"no route", noRoute, "cannot reach the API server at https://10.1.2.3:6443: no route to host"},
-		{"unauthorized", apierrors.NewUnauthorized("Unauthorized"), "the API server at https://10.1.2.3:6443 refused the credentials: Unauthorized"},
-		{"forbidden", forbidden, `forbidden: pods is forbidden: user "viewer" cannot list`},
-		{"other, multi-line", fmt.Errorf("first\n  second"), "https://10.1.2.3:6443: first second"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := describeServerError(host, tt.err).Error(); got != tt.want {
-				t.Errorf("got %q\nwant %q", got, tt.want)
-			}
-		})
-	}
-}
 
 func TestRunBadKubeconfig(t *testing.T) {
 	dir := t.TempDir()

@@ -10,6 +10,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/discovery"
+
+	"kscope/kube"
 )
 
 // versionOptions prints kscope's version and the API server's.
@@ -45,7 +47,7 @@ func (o *versionOptions) Complete() error {
 	}
 	cfg, err := o.flags.ToRESTConfig()
 	if err != nil {
-		return describeConfigError(err)
+		return kube.DescribeConfigError(err)
 	}
 	cfg.Timeout = 15 * time.Second
 	o.host = cfg.Host
@@ -64,7 +66,7 @@ func (o *versionOptions) Run(_ context.Context) error {
 	}
 	info, err := o.disc.ServerVersion()
 	if err != nil {
-		return describeServerError(o.host, err)
+		return kube.DescribeServerError(o.host, err)
 	}
 	fmt.Fprintf(o.streams.Out, "Server Version: %s\n", info.GitVersion)
 	return nil

@@ -1,4 +1,4 @@
-package main
+package kube
 
 import (
 	"errors"
@@ -8,20 +8,23 @@ import (
 	"strings"
 	"syscall"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"kscope/apierr"
 )
 
-// describeConfigError turns a kubeconfig loading error into one sentence a user can act on.
-func describeConfigError(err error) error {
+// DescribeConfigError turns a kubeconfig loading error into one sentence a user can act on.
+func DescribeConfigError(err error) error {
 	if clientcmd.IsEmptyConfig(err) {
 		return errors.New("no kubeconfig: set --kubeconfig or KUBECONFIG, or create ~/.kube/config")
 	}
-	return fmt.Errorf("kubeconfig: %s", oneLine(err.Error()))
+	return fmt.Errorf("kubeconfig: %s", OneLine(err.Error()))
 }
 
-// describeServerError explains a failed request to the API server at host.
-func describeServerError(host string, err error) error {
+// DescribeServerError explains a failed request to the API server at host in one line: the server could not
+// be reached (and why), refused the credentials, or forbade the request; any other error is prefixed with
+// host and keeps err in its chain (errors.Is, apierrors.IsNotFound still see it).
+func DescribeServerError(host string, err error) error {
 	var urlErr *url.Error
 	var opErr *net.OpError
 	switch {
@@ -31,12 +34,14 @@ func describeServerError(host string, err error) error {
 		return fmt.Errorf("cannot reach the API server at %s: timed out", host)
 	case errors.As(err, &opErr):
 		return fmt.Errorf("cannot reach the API server at %s: %s", host, opErr.Err)
-	case apierrors.IsUnauthorized(err):
+	}
+	switch apierr.Classify(err) {
+	case apierr.Unauthorized:
 		return fmt.Errorf("the API server at %s refused the credentials: %s", host, apiMessage(err))
-	case apierrors.IsForbidden(err):
+	case apierr.Forbidden:
 		return fmt.Errorf("forbidden: %s", apiMessage(err))
 	}
-	return &serverError{msg: fmt.Sprintf("%s: %s", host, oneLine(err.Error())), err: err}
+	return &serverError{msg: fmt.Sprintf("%s: %s", host, OneLine(err.Error())), err: err}
 }
 
 // serverError is a failed request explained in one line; it keeps the API error so that callers can still
@@ -49,15 +54,10 @@ type serverError struct {
 func (e *serverError) Error() string { return e.msg }
 func (e *serverError) Unwrap() error { return e.err }
 
-func apiMessage(err error) string {
-	var status apierrors.APIStatus
-	if errors.As(err, &status) && status.Status().Message != "" {
-		return oneLine(status.Status().Message)
-	}
-	return oneLine(err.Error())
-}
+// apiMessage is the server's message for err (apierr.Message) on one line.
+func apiMessage(err error) string { return OneLine(apierr.Message(err)) }
 
-// oneLine folds a multi-line message onto one line.
-func oneLine(s string) string {
+// OneLine folds a multi-line message onto one line, each run of white space becoming one space.
+func OneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }

@@ -1,0 +1,168 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	clientdiscovery "k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+
+	"kscope/discovery"
+	"kscope/ui"
+	"kscope/watch"
+)
+
+// connectTimeout bounds the requests Connect makes before it returns (server version, discovery).
+const connectTimeout = 20 * time.Second
+
+// Cluster is one connection to an API server over real clients; it implements ui.Cluster. All methods are
+// safe for concurrent use.
+type Cluster struct {
+	cfg     *rest.Config
+	dyn     dynamic.Interface
+	catalog *discovery.Catalog
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when the catalog's live refresh has returned
+
+	mu   sync.Mutex
+	info ui.ClusterInfo
+}
+
+var _ ui.Cluster = (*Cluster)(nil)
+
+// Connect reads the kubeconfig that flags select, checks that the server answers, loads the discovery
+// catalog and starts its live refresh (discovery.Catalog.Run). The requests made before Connect returns end
+// with ctx or after 20 s. The live refresh runs until Close is called or ctx ends, so ctx should be the
+// lifetime of the connection, not of one request. Errors are one line a user can act on
+// (DescribeConfigError, DescribeServerError).
+func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags) (*Cluster, error) {
+	info, cfg, err := loadConfig(flags)
+	if err != nil {
+		return nil, err
+	}
+	if info.ServerVersion, err = serverVersion(cfg); err != nil {
+		return nil, err
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("dynamic client: %w", err)
+	}
+	catalog := discovery.NewCatalog(flags)
+	loadCtx, cancelLoad := context.WithTimeout(ctx, connectTimeout)
+	defer cancelLoad()
+	if err := catalog.Load(loadCtx); err != nil {
+		return nil, DescribeServerError(cfg.Host, err)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	c := &Cluster{info: info, cfg: cfg, dyn: dyn, catalog: catalog, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		catalog.Run(runCtx)
+	}()
+	return c, nil
+}
+
+// loadConfig reads the kubeconfig: the REST config, and what the header shows (the context, flags' --context
+// or the current one; its cluster, user and namespace; the server; every context's name, sorted).
+func loadConfig(flags *genericclioptions.ConfigFlags) (ui.ClusterInfo, *rest.Config, error) {
+	loader := flags.ToRawKubeConfigLoader()
+	raw, err := loader.RawConfig()
+	if err != nil {
+		return ui.ClusterInfo{}, nil, DescribeConfigError(err)
+	}
+	cfg, err := flags.ToRESTConfig()
+	if err != nil {
+		return ui.ClusterInfo{}, nil, DescribeConfigError(err)
+	}
+	ns, _, err := loader.Namespace()
+	if err != nil {
+		return ui.ClusterInfo{}, nil, DescribeConfigError(err)
+	}
+	info := ui.ClusterInfo{Context: raw.CurrentContext, Server: cfg.Host, Namespace: ns}
+	if flags.Context != nil && *flags.Context != "" {
+		info.Context = *flags.Context
+	}
+	if kc, ok := raw.Contexts[info.Context]; ok {
+		info.Cluster, info.User = kc.Cluster, kc.AuthInfo
+	}
+	for name := range raw.Contexts {
+		info.Contexts = append(info.Contexts, name)
+	}
+	sort.Strings(info.Contexts)
+	return info, cfg, nil
+}
+
+// serverVersion asks the server at cfg for its version, within connectTimeout.
+func serverVersion(cfg *rest.Config) (string, error) {
+	short := rest.CopyConfig(cfg)
+	short.Timeout = connectTimeout
+	disc, err := clientdiscovery.NewDiscoveryClientForConfig(short)
+	if err != nil {
+		return "", fmt.Errorf("discovery client: %w", err)
+	}
+	sv, err := disc.ServerVersion()
+	if err != nil {
+		return "", DescribeServerError(cfg.Host, err)
+	}
+	return sv.GitVersion, nil
+}
+
+// SetAllNamespaces makes Info report that the UI starts in all namespaces (kscope -A).
+func (c *Cluster) SetAllNamespaces(all bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.info.AllNamespaces = all
+}
+
+// Info implements ui.Cluster. The Contexts slice is shared and must not be modified.
+func (c *Cluster) Info() ui.ClusterInfo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.info
+}
+
+// Catalog implements ui.Cluster with the *discovery.Catalog that Connect loaded.
+func (c *Cluster) Catalog() ui.Catalog { return c.catalog }
+
+// NewSource implements ui.Cluster with a watch.Source (not started).
+func (c *Cluster) NewSource(spec watch.Spec) (ui.RowSource, error) {
+	src, err := watch.NewSource(c.cfg, spec)
+	if err != nil {
+		return nil, err
+	}
+	return src, nil
+}
+
+// WatchObject implements ui.Cluster with watch.WatchObject.
+func (c *Cluster) WatchObject(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) <-chan watch.ObjectEvent {
+	return watch.WatchObject(ctx, c.dyn, gvr, namespace, name)
+}
+
+// Get implements ui.Cluster; errors are worded by DescribeServerError.
+func (c *Cluster) Get(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, error) {
+	obj, err := c.dyn.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, DescribeServerError(c.cfg.Host, err)
+	}
+	return obj, nil
+}
+
+// Delete implements ui.Cluster; errors are worded by DescribeServerError.
+func (c *Cluster) Delete(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) error {
+	if err := c.dyn.Resource(gvr).Namespace(namespace).Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+		return DescribeServerError(c.cfg.Host, err)
+	}
+	return nil
+}
+
+// Close stops the catalog's live refresh and returns at once (the refresh ends moments later). It is
+// idempotent.
+func (c *Cluster) Close() { c.cancel() }

@@ -1,0 +1,8 @@
+// Package kube is kscope's adapter to a real cluster: the kubectl connection flags it starts from
+// (NewConfigFlags, ContextFlags), Connect, which turns them into a Cluster (the ui.Cluster the terminal UI
+// runs on: kubeconfig and server identity, the discovery catalog with its live refresh, row sources, object
+// reads and deletes), and the wording of connection and server errors as kscope prints them, one line a user
+// can act on.
+//
+// The commands of the root package use it; ui, watch and discovery never import it.
+package kube

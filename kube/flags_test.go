@@ -1,0 +1,56 @@
+package kube
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestContextFlags(t *testing.T) {
+	str := func(s string) *string { return &s }
+	f := NewConfigFlags()
+	*f.KubeConfig, *f.CacheDir, *f.Timeout = "/tmp/kubeconfig", "/tmp/cache", "5s"
+	*f.Impersonate, *f.ImpersonateUID = "alice", "42"
+	*f.ImpersonateGroup = []string{"devs"}
+	*f.Insecure = true
+	*f.Context, *f.Namespace, *f.ClusterName, *f.AuthInfoName = "old", "shop", "prod", "admin"
+	*f.APIServer = "https://10.0.0.1"
+
+	n := ContextFlags(f, "staging")
+	tests := []struct {
+		name      string
+		got, want any
+	}{
+		{"context", n.Context, str("staging")},
+		{"kubeconfig kept", n.KubeConfig, f.KubeConfig},
+		{"cache dir kept", n.CacheDir, f.CacheDir},
+		{"timeout kept", n.Timeout, f.Timeout},
+		{"insecure kept", n.Insecure, f.Insecure},
+		{"impersonate kept", n.Impersonate, f.Impersonate},
+		{"impersonate uid kept", n.ImpersonateUID, f.ImpersonateUID},
+		{"impersonate group kept", n.ImpersonateGroup, f.ImpersonateGroup},
+		{"namespace dropped", n.Namespace, str("")},
+		{"cluster dropped", n.ClusterName, str("")},
+		{"user dropped", n.AuthInfoName, str("")},
+		{"server dropped", n.APIServer, str("")},
+	}
+	for _, tt := range tests {
+		if !reflect.DeepEqual(tt.got, tt.want) {
+			t.Errorf("%s: got %v, want %v", tt.name, deref(tt.got), deref(tt.want))
+		}
+	}
+	if *f.Context != "old" {
+		t.Errorf("ContextFlags modified f: context %q", *f.Context)
+	}
+}
+
+func deref(v any) any {
+	switch p := v.(type) {
+	case *string:
+		return *p
+	case *bool:
+		return *p
+	case *[]string:
+		return *p
+	}
+	return v
+}
