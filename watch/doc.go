@@ -9,4 +9,8 @@
 // name cell and fills in their metadata with a second list behind the first table. Watches always carry
 // metadata. Snapshots are cached per query and patched from a change log, so one change at 50k rows costs a
 // binary search and a copy rather than a sort.
+//
+// A Source's phase (State) changes only through one state machine, nextPhase, fed by the informer's events;
+// errors are classified by apierr, as discovery classifies them. StaticSource, for tests of code that reads
+// rows, runs the same row store, change feed and snapshots over rows put by hand.
 package watch

@@ -197,9 +197,12 @@ func (s *Source) Row(key string) (*Row, bool) { return s.store.get(key) }
 func (s *Source) Len() int { return s.store.len() }
 
 // signal wakes a reader of Notify without ever blocking.
-func (s *Source) signal() {
+func (s *Source) signal() { wake(s.notify) }
+
+// wake sends on ch (capacity 1) unless a send is already pending; it never blocks.
+func wake(ch chan<- struct{}) {
 	select {
-	case s.notify <- struct{}{}:
+	case ch <- struct{}{}:
 	default:
 	}
 }
