@@ -1,178 +1,47 @@
 package ui
 
 import (
+	"github.com/gdamore/tcell/v2"
+
+	"kscope/discovery"
 	"kscope/watch"
 )
 
-// The key table's actions. Each runs on the UI goroutine and acts on the top view.
+// The app's own actions, shared by the views that show one object (a table row, its YAML).
 
-// escape clears the filter (or the YAML search), else goes back.
+// escape lets the top view use esc (clearing its filter or search), else goes back.
 func (a *App) escape() {
-	switch v := a.top().(type) {
-	case *LiveTable:
-		if !v.query.Filter.Empty() {
-			q := v.query
-			q.Filter = watch.Filter{}
-			v.setQuery(q)
-			return
-		}
-	case *ResourcePicker:
-		if v.filter != "" {
-			v.filter = ""
-			v.reload()
-		}
-		return
-	case *YAMLView:
-		if v.search != "" {
-			v.setSearch("")
-			return
-		}
+	if !a.top().escape() {
+		a.pop()
 	}
-	a.pop()
 }
 
-// enter opens what is selected: a resource in the picker; a namespace switches to it; any other row: YAML.
-func (a *App) enter() {
-	switch v := a.top().(type) {
-	case *ResourcePicker:
-		v.enter()
-	case *LiveTable:
-		row := v.selectedRow()
-		if row == nil {
-			return
-		}
-		if v.res.GVR() == namespacesResource().GVR() {
-			a.setNamespace(row.Name)
-			if _, ok := a.top().(*ResourcePicker); ok {
-				a.command("pods")
+// subjectFunc returns the resource and row the object actions apply to, and whether there is one.
+type subjectFunc func() (discovery.Resource, *watch.Row, bool)
+
+// objectBindings are the keys that act on one object, the one subject returns: events, owner, delete.
+func (a *App) objectBindings(subject subjectFunc) []Binding {
+	with := func(fn func(discovery.Resource, *watch.Row)) func() {
+		return func() {
+			if res, row, ok := subject(); ok {
+				fn(res, row)
 			}
-			return
-		}
-		a.openYAML()
-	}
-}
-
-// openFilterBar asks for a row filter (tables), a resource filter (picker) or a search (YAML).
-func (a *App) openFilterBar() {
-	switch v := a.top().(type) {
-	case *LiveTable:
-		a.bar.Open("/", "", func(text string) {
-			f, err := watch.ParseFilter(text)
-			if err != nil {
-				a.errorf("%s", err.Error())
-				return
-			}
-			q := v.query
-			q.Filter = f
-			v.setQuery(q)
-		}, nil)
-	case *ResourcePicker:
-		a.bar.Open("/", "", func(text string) {
-			v.filter = text
-			v.reload()
-		}, nil)
-	case *YAMLView:
-		a.bar.Open("/", "", v.setSearch, nil)
-	}
-}
-
-func (a *App) toggleWide() {
-	switch v := a.top().(type) {
-	case *LiveTable:
-		v.wide = !v.wide
-		v.refresh()
-	case *ResourcePicker:
-		v.wide = !v.wide
-		v.reload()
-	}
-}
-
-// sortBy sorts the top table by column col; the same column again reverses the direction.
-func (a *App) sortBy(col func(watch.Column) bool) {
-	t, ok := a.top().(*LiveTable)
-	if !ok {
-		return
-	}
-	for i, c := range t.src.Columns() {
-		if col(c) {
-			q := t.query
-			if q.SortColumn == i {
-				q.Descending = !q.Descending
-			} else {
-				q.SortColumn, q.Descending = i, false
-			}
-			t.setQuery(q)
-			return
 		}
 	}
-	a.errorf("this table has no such column")
-}
-
-func (a *App) sortByName() {
-	a.sortBy(func(c watch.Column) bool { return c.Format == "name" || c.Name == "NAME" || c.Name == "Name" })
-}
-
-func (a *App) sortByAge() { a.sortBy(func(c watch.Column) bool { return c.Age }) }
-
-// sortNextColumn moves the sort to the next shown column (natural order after the last).
-func (a *App) sortNextColumn() {
-	t, ok := a.top().(*LiveTable)
-	if !ok {
-		return
-	}
-	cols := t.src.Columns()
-	q := t.query
-	q.Descending = false
-	for i := q.SortColumn + 1; ; i++ {
-		if i >= len(cols) {
-			q.SortColumn = -1
-			break
-		}
-		if t.wide || cols[i].Priority == 0 {
-			q.SortColumn = i
-			break
-		}
-	}
-	t.setQuery(q)
-}
-
-func (a *App) reverseSort() {
-	if t, ok := a.top().(*LiveTable); ok && t.query.SortColumn >= 0 {
-		q := t.query
-		q.Descending = !q.Descending
-		t.setQuery(q)
+	return []Binding{
+		char('e').does("events", "show the selected object's events, live", with(a.openEvents)),
+		char('o').does("owner", "jump to the selected object's controller (owner)", with(a.jumpToOwner)),
+		key(tcell.KeyCtrlD, "ctrl-d").does("delete", "delete the selected object (asks first; refused in --readonly)", with(a.confirmDelete)),
 	}
 }
 
-// subject returns the resource and row the object actions (yaml, events, owner, delete) apply to.
-func (a *App) subject() (*LiveTable, *watch.Row, bool) {
-	switch v := a.top().(type) {
-	case *LiveTable:
-		row := v.selectedRow()
-		return v, row, row != nil
-	case *YAMLView:
-		return v.from, v.row, true
-	}
-	return nil, nil, false
+// openYAML pushes the live YAML of row, an object of res.
+func (a *App) openYAML(res discovery.Resource, row *watch.Row) {
+	a.push(NewYAMLView(a, res, row))
 }
 
-func (a *App) openYAML() {
-	t, row, ok := a.subject()
-	if !ok {
-		return
-	}
-	if _, isYAML := a.top().(*YAMLView); isYAML {
-		return
-	}
-	a.push(NewYAMLView(a, t, row))
-}
-
-// openEvents pushes a live table of the selected object's events.
-func (a *App) openEvents() {
-	_, row, ok := a.subject()
-	if !ok {
-		return
-	}
+// openEvents pushes a live table of row's events.
+func (a *App) openEvents(_ discovery.Resource, row *watch.Row) {
 	if row.UID == "" {
 		a.errorf("%s has no UID to match events with", row.Name)
 		return

@@ -10,9 +10,9 @@ import (
 	"github.com/rivo/tview"
 )
 
-// view is one screen of the navigation stack.
+// view is one screen of the navigation stack. Every method runs on the UI goroutine. Embed baseView for the
+// optional parts.
 type view interface {
-	kind() viewKind
 	// crumb names the view in the breadcrumbs.
 	crumb() string
 	primitive() tview.Primitive
@@ -20,7 +20,26 @@ type view interface {
 	activate()
 	// close releases the view's watches; the view is not used afterwards.
 	close()
+	// bindings returns the view's own keys, closures over the view; the app's global keys come after them.
+	bindings() []Binding
+	// status returns the view's text for the status line.
+	status() string
+	// escape is esc before the app goes back: it tells whether the view used it (cleared a filter).
+	escape() bool
+	// typed gets a key no binding took and tells whether the view used it.
+	typed(ev *tcell.EventKey) bool
+	// namespaceChanged tells the view on top that the current namespace is now ns ("" = all).
+	namespaceChanged(ns string)
 }
+
+// baseView is what a view without the optional behaviour does: no status text, esc goes back, other keys
+// go to the widget, the namespace does not concern it.
+type baseView struct{}
+
+func (baseView) status() string             { return "" }
+func (baseView) escape() bool               { return false }
+func (baseView) typed(*tcell.EventKey) bool { return false }
+func (baseView) namespaceChanged(string)    {}
 
 // App is kscope's terminal UI: header, a stack of views (picker, live tables, YAML, help), the prompt line
 // and the status line. Every method except Run and Stop must run on the tview goroutine (the callers are key
@@ -29,7 +48,6 @@ type App struct {
 	opts    Options
 	tv      *tview.Application
 	cluster Cluster
-	keys    []Binding
 
 	header *Header
 	status *StatusLine
@@ -50,11 +68,11 @@ type App struct {
 	failed error
 }
 
-// New builds the UI for opts.Cluster. Nothing runs until Run.
+// New builds the UI for opts.Cluster. Nothing runs, and nothing reaches the cluster, until Run.
 func New(opts Options) *App {
 	opts.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{opts: opts, tv: tview.NewApplication(), keys: KeyMap(), ctx: ctx, cancel: cancel}
+	a := &App{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel}
 	a.header = NewHeader()
 	a.status = NewStatusLine()
 	a.bar = NewCommandBar(a)
@@ -65,7 +83,6 @@ func New(opts Options) *App {
 		AddItem(a.bar.line, 1, 0, false).
 		AddItem(a.status.view, 1, 0, false)
 	a.tv.SetRoot(a.root, true).SetInputCapture(a.capture)
-	a.attach(opts.Cluster)
 	return a
 }
 
@@ -82,6 +99,7 @@ func (a *App) Run() (err error) {
 		}
 		a.shutdown()
 	}()
+	a.attach(a.opts.Cluster)
 	if err := a.tv.Run(); err != nil {
 		return err
 	}
@@ -156,13 +174,8 @@ func (a *App) attach(c Cluster) {
 	a.unsubscribe = c.Catalog().Subscribe(func() { a.tv.QueueUpdateDraw(picker.reload) })
 	a.push(picker)
 	if a.opts.Resource != "" {
-		if res, err := c.Catalog().Resolve(a.opts.Resource); err != nil {
-			a.errorf("%s", err.Error())
-		} else {
-			a.openResource(res, "")
-		}
+		a.openResolved(c.Catalog(), a.opts.Resource)
 	}
-	a.refreshChrome()
 }
 
 // top returns the view on top of the stack.
@@ -213,15 +226,13 @@ func (a *App) refreshChrome() {
 		crumbs = append(crumbs, v.crumb())
 	}
 	a.header.Set(a.cluster.Info(), a.namespace, a.opts.Version, a.opts.ReadOnly, crumbs)
-	switch v := a.top().(type) {
-	case *LiveTable:
-		v.updateStatus()
-	case *YAMLView:
-		v.updateStatus()
-	case *ResourcePicker:
-		v.updateStatus()
-	default:
-		a.status.SetView("", a.cluster.Catalog().Unavailable())
+	a.updateStatus(a.top())
+}
+
+// updateStatus shows v's status text, if v is on top.
+func (a *App) updateStatus(v view) {
+	if v != nil && v == a.top() {
+		a.status.SetView(v.status(), a.cluster.Catalog().Unavailable())
 	}
 }
 
@@ -242,11 +253,15 @@ func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
 	}
 	a.bar.ClearMessage()
 	v := a.top()
-	if b := a.binding(v.kind(), ev); b != nil {
-		b.run(a)
+	b := findBinding(v.bindings(), ev)
+	if b == nil {
+		b = findBinding(a.globalBindings(), ev)
+	}
+	if b != nil {
+		b.run()
 		return nil
 	}
-	if p, ok := v.(*ResourcePicker); ok && p.typed(ev) {
+	if v.typed(ev) {
 		return nil
 	}
 	return ev

@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/clock"
 
 	"kscope/discovery"
 	"kscope/watch"
@@ -80,20 +81,22 @@ type Options struct {
 	ReadOnly bool
 	// Version is kscope's version for the header.
 	Version string
-	// Now returns the current time (AGE, flashes); default time.Now. Tests fix it.
-	Now func() time.Time
+	// Clock is the time the UI runs on: AGE, flashes, the batching of redraws and the AGE tick; default the
+	// real clock. Tests give a fake one (k8s.io/utils/clock/testing) and step it.
+	Clock clock.WithTicker
 	// FlashFor and GhostFor set how long added/modified rows flash and deleted rows stay dimmed
 	// (defaults 1.5 s and 3 s).
 	FlashFor, GhostFor time.Duration
-	// MinRedraw is the least time between two table refreshes (default 50 ms: at most 20 redraws a second).
+	// MinRedraw is the least time between two table refreshes (default 50 ms: at most 20 redraws a second);
+	// negative refreshes on every change (tests on a fake clock).
 	MinRedraw time.Duration
 	// Tick is the AGE refresh period when idle (default 1 s); negative disables it (tests).
 	Tick time.Duration
 }
 
 func (o *Options) defaults() {
-	if o.Now == nil {
-		o.Now = time.Now
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
 	}
 	if o.FlashFor == 0 {
 		o.FlashFor = 1500 * time.Millisecond

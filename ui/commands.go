@@ -137,12 +137,7 @@ func (a *App) openNamespacePicker() {
 // setNamespace switches the current namespace ("" = all) and reopens the nearest namespaced table in it.
 func (a *App) setNamespace(ns string) {
 	a.namespace = ns
-	if t, ok := a.top().(*LiveTable); ok && t.res.GVR() == namespacesResource().GVR() && len(a.stack) > 1 {
-		a.pop()
-	}
-	if t, ok := a.top().(*LiveTable); ok && t.res.Namespaced && !t.fixed {
-		t.setNamespace(ns)
-	}
+	a.top().namespaceChanged(ns)
 	if ns == "" {
 		a.message("namespace: all")
 	} else {
@@ -151,9 +146,6 @@ func (a *App) setNamespace(ns string) {
 	}
 	a.refreshChrome()
 }
-
-// allNamespaces is the `0` key.
-func (a *App) allNamespaces() { a.setNamespace("") }
 
 // resourceForKind finds the catalog's resource for apiVersion and kind (an ownerReference).
 func (a *App) resourceForKind(apiVersion, kind string) (discovery.Resource, error) {

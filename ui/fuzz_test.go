@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	clocktesting "k8s.io/utils/clock/testing"
 )
 
 // fuzzApp is one App on a simulation screen over the fixture cluster, shared by every input of a fuzz
@@ -17,8 +18,8 @@ type fuzzApp struct {
 
 func startFuzzApp(f *testing.F) *fuzzApp {
 	a := &fuzzApp{done: make(chan error, 1)}
-	a.app = New(Options{Cluster: fixtureCluster(), Version: "v0.1.0", Now: func() time.Time { return t0 },
-		Tick: -1, MinRedraw: time.Millisecond})
+	a.app = New(Options{Cluster: fixtureCluster(), Version: "v0.1.0", Clock: clocktesting.NewFakeClock(t0),
+		Tick: -1, MinRedraw: -1})
 	screen := tcell.NewSimulationScreen("UTF-8")
 	a.app.SetScreen(screen)
 	screen.SetSize(100, 30)
@@ -142,16 +143,16 @@ func FuzzFilterBar(f *testing.F) {
 	a := startFuzzApp(f)
 	f.Fuzz(func(t *testing.T, text string) {
 		a.reset(t)
-		a.run(t, func() { a.app.openFilterBar() }) // the picker's filter
+		a.run(t, func() { a.app.runBinding("filter") }) // the picker's filter
 		a.submit(t, text)
 		a.checkAlive(t, text)
 		a.reset(t)
 		a.run(t, func() { a.app.command("pods") })
-		a.run(t, func() { a.app.openFilterBar() }) // the table's row filter
+		a.run(t, func() { a.app.runBinding("filter") }) // the table's row filter
 		a.submit(t, text)
 		a.checkAlive(t, text)
-		a.run(t, func() { a.app.command("ns data"); a.app.openYAML() })
-		a.run(t, func() { a.app.openFilterBar() }) // the YAML view's search, if a row was selected
+		a.run(t, func() { a.app.command("ns data"); a.app.runBinding("yaml") })
+		a.run(t, func() { a.app.runBinding("filter", "search") }) // the YAML view's search, if a row was selected
 		a.submit(t, text)
 		a.checkAlive(t, text)
 	})

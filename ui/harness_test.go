@@ -13,6 +13,7 @@ import (
 	"github.com/rivo/tview"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	clocktesting "k8s.io/utils/clock/testing"
 
 	"kscope/discovery"
 	"kscope/watch"
@@ -29,28 +30,18 @@ type harness struct {
 	app     *App
 	screen  tcell.SimulationScreen
 	cluster *fakeCluster
-	mu      sync.Mutex
-	now     time.Time
+	clk     *clocktesting.FakeClock
 	done    chan error
 }
 
-func (h *harness) clock() time.Time {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.now
-}
-
-func (h *harness) advance(d time.Duration) {
-	h.mu.Lock()
-	h.now = h.now.Add(d)
-	h.mu.Unlock()
-}
+// advance moves the fake clock on by d, firing the timers and tickers it passes.
+func (h *harness) advance(d time.Duration) { h.clk.Step(d) }
 
 // start runs the UI at w×h; opts (may be nil) adjusts the options.
 func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
 	t.Helper()
-	h := &harness{t: t, cluster: fixtureCluster(), now: t0, done: make(chan error, 1)}
-	o := Options{Cluster: h.cluster, Version: "v0.1.0", Now: h.clock, Tick: -1, MinRedraw: time.Millisecond}
+	h := &harness{t: t, cluster: fixtureCluster(), clk: clocktesting.NewFakeClock(t0), done: make(chan error, 1)}
+	o := Options{Cluster: h.cluster, Version: "v0.1.0", Clock: h.clk, Tick: -1, MinRedraw: -1}
 	if opts != nil {
 		opts(&o)
 	}
@@ -68,7 +59,28 @@ func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
 		}
 	})
 	h.sync()
+	if o.Resource != "" {
+		h.waitOpened()
+	}
 	return h
+}
+
+// waitOpened waits until the view a command opens off the UI goroutine is on top, or the command bar says
+// why not.
+func (h *harness) waitOpened() {
+	h.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var opened bool
+		h.ui(func() { opened = len(h.app.stack) > 1 || h.app.bar.text.GetText(true) != "" })
+		if opened {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("no view opened and no message after 5s:\n%s", h.text())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // ui runs fn on the UI goroutine, redraws, and waits for both.
@@ -85,6 +97,18 @@ func (h *harness) ui(fn func()) {
 }
 
 func (h *harness) sync() { h.ui(func() {}) }
+
+// quietly runs fn on the UI goroutine and waits for it, without the redraw that ui adds.
+func (h *harness) quietly(fn func()) {
+	h.t.Helper()
+	done := make(chan struct{})
+	h.app.tv.QueueUpdate(func() { fn(); close(done) })
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		h.t.Fatal("the UI goroutine did not answer")
+	}
+}
 
 // press delivers a key as tview's event loop does: input capture, then the focused primitive.
 func (h *harness) press(k tcell.Key, r rune) {
@@ -109,6 +133,18 @@ func (h *harness) typeText(s string) {
 			continue
 		}
 		h.press(tcell.KeyRune, r)
+	}
+}
+
+// runBinding runs the top view's binding with the first of names it has, as its key would.
+func (a *App) runBinding(names ...string) {
+	for _, name := range names {
+		for _, b := range a.top().bindings() {
+			if b.Name == name && b.run != nil {
+				b.run()
+				return
+			}
+		}
 	}
 }
 
@@ -209,6 +245,18 @@ func (h *harness) countDraws() func() int {
 		mu.Lock()
 		defer mu.Unlock()
 		return draws
+	}
+}
+
+// waitClockWaiter waits until a goroutine waits on the fake clock (a ticker, or the batching of redraws).
+func (h *harness) waitClockWaiter() {
+	h.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !h.clk.HasWaiters() {
+		if time.Now().After(deadline) {
+			h.t.Fatal("nothing waits on the clock after 5s")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

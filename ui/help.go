@@ -5,32 +5,31 @@ import (
 	"github.com/rivo/tview"
 )
 
-// HelpView lists the key table: the keys of the view it was opened from first, then the others.
-// UI goroutine only.
+// HelpView lists the keys of the view it was opened from, then the global keys: the same bindings that
+// drive key handling. UI goroutine only.
 type HelpView struct {
+	baseView
+	app   *App
 	table *tview.Table
 }
 
-// NewHelpView builds the help screen for keys, opened from a view of kind from.
-func NewHelpView(keys []Binding, from viewKind) *HelpView {
-	h := &HelpView{table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
-	h.table.SetBorder(true).SetTitle(" [aqua::b]help[white] (esc: back) ")
+// NewHelpView builds the help screen for a view called name with its own keys and the global ones.
+func NewHelpView(a *App, name string, own, global []Binding) *HelpView {
+	h := &HelpView{app: a, table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
+	h.table.SetBorder(true).SetTitle(" [aqua::b]help[white] " + tview.Escape(name) + " (esc: back) ")
 	h.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
-	for c, name := range []string{"KEY", "NAME", "VIEWS", "DESCRIPTION"} {
-		h.table.SetCell(0, c, tview.NewTableCell(name).SetStyle(styleHeader).SetSelectable(false))
+	for c, title := range []string{"KEY", "NAME", "WHERE", "DESCRIPTION"} {
+		h.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(styleHeader).SetSelectable(false))
 	}
 	row := 1
-	for _, here := range []bool{true, false} {
-		for _, b := range keys {
-			if (b.Views&from != 0) != here {
-				continue
-			}
-			color := colorNormal
-			if !here {
-				color = colorDimText
-			}
-			for c, text := range []string{b.Label, b.Name, b.Views.String(), b.Description} {
-				h.table.SetCell(row, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(color))
+	for _, group := range []struct {
+		where string
+		keys  []Binding
+		color tcell.Color
+	}{{name, own, colorNormal}, {"everywhere", global, colorDimText}} {
+		for _, b := range group.keys {
+			for c, text := range []string{b.Label, b.Name, group.where, b.Description} {
+				h.table.SetCell(row, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(group.color))
 			}
 			row++
 		}
@@ -38,16 +37,21 @@ func NewHelpView(keys []Binding, from viewKind) *HelpView {
 	return h
 }
 
-func (h *HelpView) kind() viewKind             { return inHelp }
 func (h *HelpView) crumb() string              { return "help" }
 func (h *HelpView) primitive() tview.Primitive { return h.table }
 func (h *HelpView) activate()                  {}
 func (h *HelpView) close()                     {}
 
-// showHelp pushes the help screen (once).
-func (a *App) showHelp() {
-	if _, ok := a.top().(*HelpView); ok {
-		return
+// bindings: `?` again closes the help, `q` quits.
+func (h *HelpView) bindings() []Binding {
+	return []Binding{
+		char('?').does("back", "close the help", h.app.pop),
+		h.app.quitBinding(),
 	}
-	a.push(NewHelpView(a.keys, a.top().kind()))
+}
+
+// showHelp pushes the help screen for the top view.
+func (a *App) showHelp() {
+	v := a.top()
+	a.push(NewHelpView(a, v.crumb(), v.bindings(), a.globalBindings()))
 }

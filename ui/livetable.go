@@ -18,6 +18,7 @@ import (
 // goroutine of its own waits for the source's notifications and schedules at most one refresh per
 // Options.MinRedraw; the refresh itself (Changes + Snapshot) runs on the UI goroutine.
 type LiveTable struct {
+	baseView
 	app     *App
 	res     discovery.Resource
 	src     RowSource
@@ -47,14 +48,13 @@ type LiveTable struct {
 // NewLiveTable returns a table over src (not started until shown).
 func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *LiveTable {
 	t := &LiveTable{app: a, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}}
-	t.content = NewRowContent(a.opts.Now, a.opts.FlashFor, a.opts.GhostFor)
+	t.content = NewRowContent(a.opts.Clock.Now, a.opts.FlashFor, a.opts.GhostFor)
 	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
 	t.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
 	t.table.SetBorder(true)
 	return t
 }
 
-func (t *LiveTable) kind() viewKind             { return inTable }
 func (t *LiveTable) crumb() string              { return t.title }
 func (t *LiveTable) primitive() tview.Primitive { return t.table }
 
@@ -86,11 +86,12 @@ func (t *LiveTable) close() {
 
 // loop turns the source's notifications into batched refreshes, and ticks AGE once a second.
 func (t *LiveTable) loop(ctx context.Context, src RowSource) {
+	clk := t.app.opts.Clock
 	var tick <-chan time.Time
 	if t.app.opts.Tick > 0 {
-		ticker := time.NewTicker(t.app.opts.Tick)
+		ticker := clk.NewTicker(t.app.opts.Tick)
 		defer ticker.Stop()
-		tick = ticker.C
+		tick = ticker.C()
 	}
 	var last time.Time
 	for {
@@ -98,14 +99,14 @@ func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 		case <-ctx.Done():
 			return
 		case <-src.Notify():
-			if wait := t.app.opts.MinRedraw - time.Since(last); wait > 0 {
+			if wait := t.app.opts.MinRedraw - clk.Since(last); wait > 0 {
 				select {
 				case <-ctx.Done():
 					return
-				case <-time.After(wait):
+				case <-clk.After(wait):
 				}
 			}
-			last = time.Now()
+			last = clk.Now()
 			t.app.tv.QueueUpdate(func() {
 				if ctx.Err() == nil && t.src == src {
 					t.refresh()
@@ -174,7 +175,7 @@ func (t *LiveTable) visibleAges() string {
 	offset, _ := t.table.GetOffset()
 	_, _, _, height := t.table.GetInnerRect()
 	rows := t.content.Rows()
-	now := t.app.opts.Now()
+	now := t.app.opts.Clock.Now()
 	var b strings.Builder
 	for i := offset; i < min(offset+height, len(rows)); i++ {
 		b.WriteString(formatAge(now.Sub(rows[i].Created)))
@@ -218,9 +219,7 @@ func (t *LiveTable) refresh() {
 	t.table.Select(max(row, 1), 0)
 	t.synced = t.src.State().Phase == watch.Synced
 	t.updateTitle()
-	if t.app.top() == t {
-		t.updateStatus()
-	}
+	t.app.updateStatus(t)
 }
 
 // placeholder says why the table has no rows.
@@ -273,8 +272,8 @@ func (t *LiveTable) updateTitle() {
 	t.table.SetTitle(title)
 }
 
-// updateStatus writes the sync state, row counts, sort and last error to the status line.
-func (t *LiveTable) updateStatus() {
+// status is the sync state, row counts, sort, last error and note for the status line.
+func (t *LiveTable) status() string {
 	st := t.src.State()
 	color := "green"
 	if st.Phase != watch.Synced {
@@ -301,7 +300,7 @@ func (t *LiveTable) updateStatus() {
 	if st.Note != "" {
 		text += "  [yellow]" + tview.Escape(oneLine(st.Note)) + "[-]"
 	}
-	t.app.status.SetView(text, t.app.cluster.Catalog().Unavailable())
+	return text
 }
 
 // setNamespace restarts the table's source in namespace ns ("" = all).
@@ -318,7 +317,7 @@ func (t *LiveTable) setNamespace(ns string) {
 	}
 	t.close()
 	t.src = src
-	t.content = NewRowContent(t.app.opts.Now, t.app.opts.FlashFor, t.app.opts.GhostFor)
+	t.content = NewRowContent(t.app.opts.Clock.Now, t.app.opts.FlashFor, t.app.opts.GhostFor)
 	t.table.SetContent(t.content)
 	t.start()
 	t.refresh()

@@ -15,19 +15,19 @@ import (
 // requestTimeout bounds the UI's one-off requests (get for the owner, delete).
 const requestTimeout = 15 * time.Second
 
-// jumpToOwner opens the table of the selected object's controller with the controller selected.
-func (a *App) jumpToOwner() {
-	t, row, ok := a.subject()
-	if !ok {
-		return
-	}
-	gvr, ns, name := t.res.GVR(), row.Namespace, row.Name
+// jumpToOwner opens the table of the controller of row (an object of res) with the controller selected.
+func (a *App) jumpToOwner(res discovery.Resource, row *watch.Row) {
+	gvr, ns, name := res.GVR(), row.Namespace, row.Name
 	a.message("looking up the owner of " + name + " …")
+	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
 	a.goSafe(func() {
 		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
 		defer cancel()
-		obj, err := a.cluster.Get(ctx, gvr, ns, name)
+		obj, err := cluster.Get(ctx, gvr, ns, name)
 		a.tv.QueueUpdateDraw(func() {
+			if a.cluster != cluster {
+				return // answered by the previous context's server
+			}
 			if err != nil {
 				a.errorf("get %s: %s", name, err)
 				return
@@ -58,22 +58,18 @@ func (a *App) openOwner(res discovery.Resource, ns, name string) {
 	a.openSpec(res, spec, res.Name, key)
 }
 
-// confirmDelete asks before deleting the selected object; in read-only mode it refuses without a request.
-func (a *App) confirmDelete() {
-	t, row, ok := a.subject()
-	if !ok {
-		return
-	}
-	what := fmt.Sprintf("%s %s", t.res.Name, row.Key)
+// confirmDelete asks before deleting row, an object of res; in read-only mode it refuses without a request.
+func (a *App) confirmDelete(res discovery.Resource, row *watch.Row) {
+	what := fmt.Sprintf("%s %s", res.Name, row.Key)
 	if a.opts.ReadOnly {
 		a.errorf("read-only mode: not deleting %s", what)
 		return
 	}
-	if !t.res.Has("delete") {
-		a.errorf("%s cannot be deleted (verbs: no delete)", t.res.FullName())
+	if !res.Has("delete") {
+		a.errorf("%s cannot be deleted (verbs: no delete)", res.FullName())
 		return
 	}
-	question := fmt.Sprintf("Delete %s %s?", t.res.Name, row.Name)
+	question := fmt.Sprintf("Delete %s %s?", res.Name, row.Name)
 	if row.Namespace != "" {
 		question += "\nnamespace: " + row.Namespace
 	}
@@ -81,7 +77,7 @@ func (a *App) confirmDelete() {
 	modal.SetDoneFunc(func(_ int, label string) {
 		a.closeModal()
 		if label == "Delete" {
-			a.delete(t.res, row, what)
+			a.delete(res, row, what)
 		}
 	})
 	a.modal = modal
@@ -100,10 +96,11 @@ func (a *App) closeModal() {
 // delete sends the delete request off the UI goroutine and reports the outcome.
 func (a *App) delete(res discovery.Resource, row *watch.Row, what string) {
 	a.message("deleting " + what + " …")
+	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
 	a.goSafe(func() {
 		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
 		defer cancel()
-		err := a.cluster.Delete(ctx, res.GVR(), row.Namespace, row.Name)
+		err := cluster.Delete(ctx, res.GVR(), row.Namespace, row.Name)
 		a.tv.QueueUpdateDraw(func() {
 			if err != nil {
 				a.errorf("delete %s: %s", what, err)

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clocktesting "k8s.io/utils/clock/testing"
 
 	"kscope/discovery"
 )
@@ -69,8 +70,8 @@ func (c explodingCluster) Get(ctx context.Context, gvr schema.GroupVersionResour
 // runExploding runs the UI on a finiScreen over an explodingCluster and returns the screen and Run's result.
 func runExploding(t *testing.T, resource string) (*finiScreen, <-chan error) {
 	t.Helper()
-	app := New(Options{Cluster: explodingCluster{fixtureCluster()}, Resource: resource, Now: func() time.Time { return t0 },
-		Tick: -1, MinRedraw: time.Millisecond})
+	app := New(Options{Cluster: explodingCluster{fixtureCluster()}, Resource: resource, Clock: clocktesting.NewFakeClock(t0),
+		Tick: -1, MinRedraw: -1})
 	screen := &finiScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8")}
 	app.SetScreen(screen)
 	screen.SetSize(100, 30)

@@ -14,6 +14,7 @@ import (
 // resources that cannot be listed and watched dimmed with the reason. It reloads when the catalog changes.
 // UI goroutine only.
 type ResourcePicker struct {
+	baseView
 	app    *App
 	table  *tview.Table
 	filter string
@@ -28,16 +29,46 @@ func NewResourcePicker(a *App) *ResourcePicker {
 	p := &ResourcePicker{app: a, table: tview.NewTable()}
 	p.table.SetFixed(1, 0).SetSelectable(true, false).SetBorder(true)
 	p.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
-	p.table.SetSelectionChangedFunc(func(int, int) { p.updateStatus() })
+	p.table.SetSelectionChangedFunc(func(int, int) { a.updateStatus(p) })
 	p.reload()
 	return p
 }
 
-func (p *ResourcePicker) kind() viewKind             { return inPicker }
 func (p *ResourcePicker) crumb() string              { return "resources" }
 func (p *ResourcePicker) primitive() tview.Primitive { return p.table }
 func (p *ResourcePicker) activate()                  { p.reload() }
 func (p *ResourcePicker) close()                     {}
+
+// bindings are the picker's keys; letters type into its filter (typed), so wide is ctrl-w here.
+func (p *ResourcePicker) bindings() []Binding {
+	return []Binding{
+		p.app.helpBinding(),
+		char('/').does("filter", "filter the resources (as typing does)", p.openFilterBar),
+		key(tcell.KeyEnter, "enter").does("open", "open the selected resource's live table", p.enter),
+		key(tcell.KeyCtrlW, "ctrl-w").does("wide", "show or hide VERBS and CATEGORIES", p.toggleWide),
+	}
+}
+
+// escape clears the filter; the picker is the bottom of the stack, so esc never goes further.
+func (p *ResourcePicker) escape() bool {
+	if p.filter != "" {
+		p.filter = ""
+		p.reload()
+	}
+	return true
+}
+
+func (p *ResourcePicker) openFilterBar() {
+	p.app.bar.Open("/", "", func(text string) {
+		p.filter = text
+		p.reload()
+	}, nil)
+}
+
+func (p *ResourcePicker) toggleWide() {
+	p.wide = !p.wide
+	p.reload()
+}
 
 // typed handles a key the key table did not: characters of resource names extend the filter, Backspace
 // shortens it. It tells whether it used the key.
@@ -124,18 +155,14 @@ func (p *ResourcePicker) reload() {
 	p.table.SetTitle(title)
 }
 
-// updateStatus shows the keys, or why the selected resource cannot be opened, on the status line.
-func (p *ResourcePicker) updateStatus() {
-	if p.app.top() != p {
-		return
-	}
-	text := "[gray]type to filter · enter: open · ctrl-w: wide · :command · ?: help · ctrl-c: quit[-]"
+// status shows the keys, or why the selected resource cannot be opened.
+func (p *ResourcePicker) status() string {
 	if r, ok := p.selected(); ok {
 		if reason := unlistableReason(r); reason != "" {
-			text = "[yellow]" + tview.Escape(r.FullName()+": "+reason) + "[-]"
+			return "[yellow]" + tview.Escape(r.FullName()+": "+reason) + "[-]"
 		}
 	}
-	p.app.status.SetView(text, p.app.cluster.Catalog().Unavailable())
+	return "[gray]type to filter · enter: open · ctrl-w: wide · :command · ?: help · ctrl-c: quit[-]"
 }
 
 // enter opens the selected resource.

@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/tview"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"kscope/discovery"
 	"kscope/watch"
 )
 
@@ -14,8 +15,9 @@ import (
 // `/` search highlighting every match with `n` moving to the next. A goroutine forwards the object's watch
 // events to the UI goroutine; everything else runs on the UI goroutine.
 type YAMLView struct {
+	baseView
 	app  *App
-	from *LiveTable
+	res  discovery.Resource
 	row  *watch.Row
 	text *tview.TextView
 
@@ -30,24 +32,47 @@ type YAMLView struct {
 	cancel      context.CancelFunc
 }
 
-// NewYAMLView returns the YAML view of row, a row of table from.
-func NewYAMLView(a *App, from *LiveTable, row *watch.Row) *YAMLView {
-	v := &YAMLView{app: a, from: from, row: row}
+// NewYAMLView returns the YAML view of row, an object of res.
+func NewYAMLView(a *App, res discovery.Resource, row *watch.Row) *YAMLView {
+	v := &YAMLView{app: a, res: res, row: row}
 	v.text = tview.NewTextView().SetDynamicColors(true).SetRegions(true).SetWrap(false)
 	v.text.SetBorder(true)
 	v.text.SetText("loading …")
 	return v
 }
 
-func (v *YAMLView) kind() viewKind             { return inYAML }
 func (v *YAMLView) crumb() string              { return v.row.Name }
 func (v *YAMLView) primitive() tview.Primitive { return v.text }
+
+// bindings are the YAML view's keys: search, toggles and the object's actions.
+func (v *YAMLView) bindings() []Binding {
+	keys := []Binding{
+		v.app.helpBinding(),
+		char('/').does("search", "search the YAML (n: next match)", v.openSearchBar),
+		char('n').does("next match", "go to the next search match", v.nextMatch),
+		char('m').does("managedFields", "show or hide metadata.managedFields", v.toggleManagedFields),
+		char('x').does("reveal", "reveal or mask Secret data", v.toggleReveal),
+	}
+	keys = append(keys, v.app.objectBindings(func() (discovery.Resource, *watch.Row, bool) { return v.res, v.row, true })...)
+	return append(keys, v.app.quitBinding())
+}
+
+// escape clears the search.
+func (v *YAMLView) escape() bool {
+	if v.search == "" {
+		return false
+	}
+	v.setSearch("")
+	return true
+}
+
+func (v *YAMLView) openSearchBar() { v.app.bar.Open("/", "", v.setSearch, nil) }
 
 func (v *YAMLView) activate() {
 	if v.cancel == nil {
 		ctx, cancel := context.WithCancel(v.app.ctx)
 		v.cancel = cancel
-		events := v.app.cluster.WatchObject(ctx, v.from.res.GVR(), v.row.Namespace, v.row.Name)
+		events := v.app.cluster.WatchObject(ctx, v.res.GVR(), v.row.Namespace, v.row.Name)
 		v.app.goSafe(func() {
 			for ev := range events {
 				v.app.tv.QueueUpdateDraw(func() {
@@ -103,7 +128,7 @@ func (v *YAMLView) render() {
 			v.text.Highlight(fmt.Sprintf("m%d", v.current))
 		}
 	}
-	title := fmt.Sprintf(" [aqua::b]%s[white] %s ", tview.Escape(v.from.res.Name), tview.Escape(v.row.Key))
+	title := fmt.Sprintf(" [aqua::b]%s[white] %s ", tview.Escape(v.res.Name), tview.Escape(v.row.Key))
 	switch {
 	case v.deleted:
 		title += "[red::b](deleted) "
@@ -114,12 +139,11 @@ func (v *YAMLView) render() {
 		title += fmt.Sprintf("[orange::b]</%s> %d/%d ", tview.Escape(v.search), min(v.current+1, v.matches), v.matches)
 	}
 	v.text.SetTitle(title)
-	if v.app.top() == v {
-		v.updateStatus()
-	}
+	v.app.updateStatus(v)
 }
 
-func (v *YAMLView) updateStatus() {
+// status says whether the object is live, and the state of the toggles.
+func (v *YAMLView) status() string {
 	managed, secret := "managedFields hidden (m)", ""
 	if v.showManaged {
 		managed = "managedFields shown (m)"
@@ -134,7 +158,7 @@ func (v *YAMLView) updateStatus() {
 	if v.deleted {
 		state = "[red]deleted[-]"
 	}
-	v.app.status.SetView(state+"  "+managed+secret, v.app.cluster.Catalog().Unavailable())
+	return state + "  " + managed + secret
 }
 
 // setSearch highlights text (case-insensitive) and scrolls to its first match.
@@ -149,24 +173,20 @@ func (v *YAMLView) setSearch(text string) {
 	}
 }
 
-func (a *App) nextMatch() {
-	if v, ok := a.top().(*YAMLView); ok && v.matches > 0 {
+func (v *YAMLView) nextMatch() {
+	if v.matches > 0 {
 		v.current = (v.current + 1) % v.matches
 		v.render()
 		v.text.ScrollToHighlight()
 	}
 }
 
-func (a *App) toggleManagedFields() {
-	if v, ok := a.top().(*YAMLView); ok {
-		v.showManaged = !v.showManaged
-		v.render()
-	}
+func (v *YAMLView) toggleManagedFields() {
+	v.showManaged = !v.showManaged
+	v.render()
 }
 
-func (a *App) toggleReveal() {
-	if v, ok := a.top().(*YAMLView); ok {
-		v.reveal = !v.reveal
-		v.render()
-	}
+func (v *YAMLView) toggleReveal() {
+	v.reveal = !v.reveal
+	v.render()
 }

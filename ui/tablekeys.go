@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+// bindings are the live table's keys: filter, sort, wide, namespaces and the selected object's actions.
+func (t *LiveTable) bindings() []Binding {
+	a := t.app
+	keys := []Binding{
+		a.helpBinding(),
+		char('/').does("filter", "filter rows (regex or -l label selector)", t.openFilterBar),
+		key(tcell.KeyEnter, "enter").does("open", "the selected object's YAML (namespaces: switch to it)", t.enter),
+		char('y').does("yaml", "show the selected object's YAML, live", t.withSelected(a.openYAML)),
+	}
+	keys = append(keys, a.objectBindings(t.subject)...)
+	return append(keys,
+		char('w').does("wide", "show or hide the wide columns", t.toggleWide),
+		shifted('N').does("sort name", "sort by NAME; again: reverse", t.sortByName),
+		shifted('A').does("sort age", "sort by AGE; again: reverse", t.sortByAge),
+		char('s').does("sort next", "sort by the next column", t.sortNextColumn),
+		char('r').does("reverse", "reverse the sort direction", t.reverseSort),
+		char('0').does("all namespaces", "show every namespace", func() { a.setNamespace("") }),
+		a.quitBinding(),
+	)
+}
+
+// subject is the selected row, for the object actions.
+func (t *LiveTable) subject() (discovery.Resource, *watch.Row, bool) {
+	row := t.selectedRow()
+	return t.res, row, row != nil
+}
+
+// withSelected runs fn on the selected row, if there is one.
+func (t *LiveTable) withSelected(fn func(discovery.Resource, *watch.Row)) func() {
+	return func() {
+		if res, row, ok := t.subject(); ok {
+			fn(res, row)
+		}
+	}
+}
+
+// escape clears the filter.
+func (t *LiveTable) escape() bool {
+	if t.query.Filter.Empty() {
+		return false
+	}
+	q := t.query
+	q.Filter = watch.Filter{}
+	t.setQuery(q)
+	return true
+}
+
+// enter opens the selected object's YAML; on a namespace it switches to that namespace (and, from the
+// resource picker, opens its pods).
+func (t *LiveTable) enter() {
+	row := t.selectedRow()
+	if row == nil {
+		return
+	}
+	if !t.picksNamespace() {
+		t.app.openYAML(t.res, row)
+		return
+	}
+	t.app.setNamespace(row.Name)
+	if len(t.app.stack) == 1 {
+		t.app.command("pods")
+	}
+}
+
+// picksNamespace tells whether the table lists namespaces (Enter switches to one).
+func (t *LiveTable) picksNamespace() bool { return t.res.GVR() == namespacesResource().GVR() }
+
+// namespaceChanged follows a namespace switch: the namespace list gives way to the view below it, and a
+// namespaced table (not one object's events) reopens in the new namespace.
+func (t *LiveTable) namespaceChanged(ns string) {
+	switch {
+	case t.picksNamespace() && len(t.app.stack) > 1:
+		t.app.pop()
+		t.app.top().namespaceChanged(ns)
+	case t.res.Namespaced && !t.fixed:
+		t.setNamespace(ns)
+	}
+}
+
+func (t *LiveTable) openFilterBar() {
+	t.app.bar.Open("/", "", func(text string) {
+		f, err := watch.ParseFilter(text)
+		if err != nil {
+			t.app.errorf("%s", err.Error())
+			return
+		}
+		q := t.query
+		q.Filter = f
+		t.setQuery(q)
+	}, nil)
+}
+
+func (t *LiveTable) toggleWide() {
+	t.wide = !t.wide
+	t.refresh()
+}
+
+// sortBy sorts by the first column col accepts; the same column again reverses the direction.
+func (t *LiveTable) sortBy(col func(watch.Column) bool) {
+	for i, c := range t.src.Columns() {
+		if col(c) {
+			q := t.query
+			if q.SortColumn == i {
+				q.Descending = !q.Descending
+			} else {
+				q.SortColumn, q.Descending = i, false
+			}
+			t.setQuery(q)
+			return
+		}
+	}
+	t.app.errorf("this table has no such column")
+}
+
+func (t *LiveTable) sortByName() {
+	t.sortBy(func(c watch.Column) bool { return c.Format == "name" || c.Name == "NAME" || c.Name == "Name" })
+}
+
+func (t *LiveTable) sortByAge() { t.sortBy(func(c watch.Column) bool { return c.Age }) }
+
+// sortNextColumn moves the sort to the next shown column (natural order after the last).
+func (t *LiveTable) sortNextColumn() {
+	cols := t.src.Columns()
+	q := t.query
+	q.Descending = false
+	for i := q.SortColumn + 1; ; i++ {
+		if i >= len(cols) {
+			q.SortColumn = -1
+			break
+		}
+		if t.wide || cols[i].Priority == 0 {
+			q.SortColumn = i
+			break
+		}
+	}
+	t.setQuery(q)
+}
+
+func (t *LiveTable) reverseSort() {
+	if t.query.SortColumn >= 0 {
+		q := t.query
+		q.Descending = !q.Descending
+		t.setQuery(q)
+	}
+}
