@@ -3,11 +3,13 @@ package discovery
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/metadata/metadatainformer"
 	"k8s.io/client-go/tools/cache"
@@ -15,11 +17,18 @@ import (
 	"kscope/apierr"
 )
 
-// settleDelays are the waits before each re-read after a CRD or APIService change: the first lets a burst
-// of events pass, the later ones cover the server's discovery lagging behind the object (a CRD is served a
-// moment after it is Established). Their sum stays well under 5 s.
-func settleDelays() []time.Duration {
-	return []time.Duration{200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, 1600 * time.Millisecond}
+// settleBackoff gives the waits before each re-read after a CRD or APIService change, 200 ms doubling to
+// 1.6 s (Steps re-reads): the first lets a burst of events pass, the later ones cover the server's discovery
+// lagging behind the object (a CRD is served a moment after it is Established). Their sum stays well under
+// 5 s.
+func settleBackoff() wait.Backoff {
+	return wait.Backoff{Duration: 200 * time.Millisecond, Factor: 2, Steps: 4}
+}
+
+// probeBackoff gives the waits between attempts to list a watched resource while the server cannot be
+// reached: 1 s doubling to at most 30 s, for as long as it takes.
+func probeBackoff() wait.Backoff {
+	return wait.Backoff{Duration: time.Second, Factor: 2, Steps: math.MaxInt32, Cap: 30 * time.Second}
 }
 
 // watchedResources are the objects whose changes change what discovery serves.
@@ -69,7 +78,7 @@ func (c *Catalog) startInformers(ctx context.Context, wg *sync.WaitGroup) []cach
 	}
 	var started []cache.SharedIndexInformer
 	for _, gvr := range watchedResources() {
-		if err := probeList(ctx, client, gvr); err != nil {
+		if err := probeList(ctx, client, gvr, probeBackoff()); err != nil {
 			continue
 		}
 		inf := c.newInformer(client, gvr)
@@ -102,24 +111,18 @@ func (c *Catalog) newInformer(client metadata.Interface, gvr schema.GroupVersion
 
 // probeList tells whether the user may list gvr. A terminal error (apierr.Classify: forbidden, not found,
 // method not supported, unauthorized, as a watch.Source judges them) is final; other errors (the server
-// unreachable) are retried with a capped backoff until ctx ends.
-func probeList(ctx context.Context, client metadata.Interface, gvr schema.GroupVersionResource) error {
-	backoff := time.Second
-	for {
+// unreachable) are retried after backoff's waits until ctx ends, which returns ctx.Err().
+func probeList(ctx context.Context, client metadata.Interface, gvr schema.GroupVersionResource, backoff wait.Backoff) error {
+	return backoff.DelayFunc().Until(ctx, true, true, func(ctx context.Context) (bool, error) {
 		_, err := client.Resource(gvr).List(ctx, metav1.ListOptions{Limit: 1})
 		switch {
 		case err == nil:
-			return nil
+			return true, nil
 		case apierr.Classify(err).Terminal():
-			return fmt.Errorf("list %s: %w", gvr, err)
+			return false, fmt.Errorf("list %s: %w", gvr, err)
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(backoff):
-		}
-		backoff = min(2*backoff, 30*time.Second)
-	}
+		return false, nil
+	})
 }
 
 // wake asks Run's refresher to re-read discovery soon; it never blocks.
@@ -142,24 +145,18 @@ func (c *Catalog) refreshLoop(ctx context.Context) {
 	}
 }
 
-// settle re-reads discovery after each of settleDelays until the catalog changes. Wake-ups that arrive
-// meanwhile are absorbed by the next re-read.
+// settle re-reads discovery after each of settleBackoff's waits until the catalog changes. Wake-ups that
+// arrive meanwhile are absorbed by the next re-read.
 func (c *Catalog) settle(ctx context.Context) {
-	for _, d := range settleDelays() {
-		timer := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return
-		case <-timer.C:
-		}
+	backoff := settleBackoff()
+	reads := 0
+	_ = backoff.DelayFunc().Until(ctx, false, true, func(ctx context.Context) (bool, error) {
 		select {
 		case <-c.kick:
 		default:
 		}
+		reads++
 		changed, err := c.refresh(ctx)
-		if err == nil && changed {
-			return
-		}
-	}
+		return (err == nil && changed) || reads == backoff.Steps, nil
+	})
 }

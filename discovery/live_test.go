@@ -2,8 +2,18 @@ package discovery
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	metadatafake "k8s.io/client-go/metadata/fake"
+	clienttesting "k8s.io/client-go/testing"
 )
 
 func TestEditDistance(t *testing.T) {
@@ -53,5 +63,60 @@ func TestRunWithoutWatchesRefreshesOnWake(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return after cancel")
+	}
+}
+
+// TestProbeList: a terminal error (as apierr classifies it) ends the probe at once; other errors are retried
+// until the list succeeds or ctx ends.
+func TestProbeList(t *testing.T) {
+	gvr := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	gr := gvr.GroupResource()
+	unavailable := apierrors.NewServiceUnavailable("starting")
+	tests := []struct {
+		name     string
+		errs     []error // what the first lists return; later ones succeed
+		canceled bool    // ctx ends after the errors instead
+		want     string  // the probe's error, "" for none
+		calls    int
+	}{
+		{"allowed", nil, false, "", 1},
+		{"forbidden", []error{apierrors.NewForbidden(gr, "", errors.New("no"))}, false,
+			"list apiextensions.k8s.io/v1, Resource=customresourcedefinitions: customresourcedefinitions.apiextensions.k8s.io is forbidden: no", 1},
+		{"not served", []error{apierrors.NewNotFound(gr, "")}, false, "not found", 1},
+		{"method not supported", []error{apierrors.NewMethodNotSupported(gr, "list")}, false, "not supported", 1},
+		{"unauthorized", []error{apierrors.NewUnauthorized("token expired")}, false, "token expired", 1},
+		{"unreachable, then allowed", []error{unavailable, unavailable}, false, "", 3},
+		{"unreachable until ctx ends", []error{unavailable, unavailable}, true, context.Canceled.Error(), 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			client := metadatafake.NewSimpleMetadataClient(runtime.NewScheme())
+			calls := 0
+			client.PrependReactor("list", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
+				calls++
+				if calls > len(tt.errs) {
+					if tt.canceled {
+						t.Fatal("listed after ctx ended")
+					}
+					return true, &metav1.List{}, nil
+				}
+				if calls == len(tt.errs) && tt.canceled {
+					cancel()
+				}
+				return true, nil, tt.errs[calls-1]
+			})
+			err := probeList(ctx, client, gvr, wait.Backoff{Duration: time.Millisecond, Factor: 2, Steps: 10, Cap: 5 * time.Millisecond})
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("probe: %v, want none", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("probe: %v, want an error containing %q", err, tt.want)
+			}
+			if calls != tt.calls {
+				t.Errorf("%d lists, want %d", calls, tt.calls)
+			}
+		})
 	}
 }

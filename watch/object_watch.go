@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -10,15 +11,16 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 )
 
-// Retry delays of WatchObject after an error.
-const (
-	objectRetryMin = 500 * time.Millisecond
-	objectRetryMax = 30 * time.Second
-)
+// objectBackoff gives WatchObject's waits after consecutive errors: 500 ms doubling to at most 30 s. A
+// successful request starts it over.
+func objectBackoff() wait.Backoff {
+	return wait.Backoff{Duration: 500 * time.Millisecond, Factor: 2, Steps: math.MaxInt32, Cap: 30 * time.Second}
+}
 
 // WatchObject streams one object's full state until ctx ends: a GET, then a watch on that one object
 // (reconnecting from the last resourceVersion, re-reading it after 410 Gone). The returned channel keeps only
@@ -27,7 +29,8 @@ const (
 // Errors (including NotFound before the object exists) are sent as Err and retried with a growing delay.
 func WatchObject(ctx context.Context, client dynamic.Interface, gvr schema.GroupVersionResource, namespace, name string) <-chan ObjectEvent {
 	out := make(chan ObjectEvent, 1)
-	w := &objectWatch{res: client.Resource(gvr).Namespace(namespace), gvr: gvr, name: name, out: out}
+	w := &objectWatch{res: client.Resource(gvr).Namespace(namespace), gvr: gvr, name: name, out: out,
+		backoff: objectBackoff()}
 	go func() {
 		defer close(out)
 		w.run(ctx)
@@ -36,10 +39,11 @@ func WatchObject(ctx context.Context, client dynamic.Interface, gvr schema.Group
 }
 
 type objectWatch struct {
-	res  dynamic.ResourceInterface
-	gvr  schema.GroupVersionResource
-	name string
-	out  chan ObjectEvent
+	res     dynamic.ResourceInterface
+	gvr     schema.GroupVersionResource
+	name    string
+	out     chan ObjectEvent
+	backoff wait.Backoff // the waits after consecutive errors (objectBackoff)
 }
 
 // send replaces any unread event with ev. Only this goroutine sends, so the second send cannot block.
@@ -56,31 +60,30 @@ func (w *objectWatch) send(ev ObjectEvent) {
 	w.out <- ev
 }
 
+// run reads and follows the object until ctx ends. Each error is sent, then retried after w.backoff's next
+// wait; requests that succeed follow each other at once and start the backoff over.
 func (w *objectWatch) run(ctx context.Context) {
 	rv := ""
-	delay := objectRetryMin
-	for ctx.Err() == nil {
-		var err error
-		if rv == "" {
-			rv, err = w.get(ctx)
-		} else {
-			rv, err = w.watch(ctx, rv)
+	backoff := w.backoff
+	delay := wait.DelayFunc(func() time.Duration { return backoff.Step() })
+	_ = delay.Until(ctx, true, true, func(ctx context.Context) (bool, error) {
+		for {
+			var err error
+			if rv == "" {
+				rv, err = w.get(ctx)
+			} else {
+				rv, err = w.watch(ctx, rv)
+			}
+			if ctx.Err() != nil {
+				return true, nil
+			}
+			if err != nil {
+				w.send(ObjectEvent{Err: err})
+				return false, nil
+			}
+			backoff = w.backoff
 		}
-		if ctx.Err() != nil {
-			return
-		}
-		if err == nil {
-			delay = objectRetryMin
-			continue
-		}
-		w.send(ObjectEvent{Err: err})
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(delay):
-		}
-		delay = min(2*delay, objectRetryMax)
-	}
+	})
 }
 
 // get reads the object and returns its resourceVersion.
