@@ -53,6 +53,8 @@ test: lint unit e2e
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
+	@out=$$($(GO) mod tidy -diff) && [ -z "$$out" ] || { echo "go mod tidy needed:"; echo "$$out"; exit 1; }
+	@out=$$(cd devcluster && $(GO) mod tidy -diff) && [ -z "$$out" ] || { echo "go mod tidy needed in devcluster:"; echo "$$out"; exit 1; }
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./e2e/...
 	cd devcluster && $(GO) vet .
