@@ -48,7 +48,7 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags) (*Cluste
 	if err != nil {
 		return nil, err
 	}
-	if info.ServerVersion, err = serverVersion(cfg); err != nil {
+	if info.ServerVersion, err = serverVersion(ctx, cfg); err != nil {
 		return nil, err
 	}
 	dyn, err := dynamic.NewForConfig(cfg)
@@ -100,15 +100,15 @@ func loadConfig(flags *genericclioptions.ConfigFlags) (ui.ClusterInfo, *rest.Con
 	return info, cfg, nil
 }
 
-// serverVersion asks the server at cfg for its version, within connectTimeout.
-func serverVersion(cfg *rest.Config) (string, error) {
+// serverVersion asks the server at cfg for its version, within connectTimeout and until ctx ends.
+func serverVersion(ctx context.Context, cfg *rest.Config) (string, error) {
 	short := rest.CopyConfig(cfg)
 	short.Timeout = connectTimeout
 	disc, err := clientdiscovery.NewDiscoveryClientForConfig(short)
 	if err != nil {
 		return "", fmt.Errorf("discovery client: %w", err)
 	}
-	sv, err := disc.ServerVersion()
+	sv, err := disc.ServerVersionWithContext(ctx)
 	if err != nil {
 		return "", DescribeServerError(cfg.Host, err)
 	}
