@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -14,170 +13,15 @@ import (
 	"kscope/watch"
 )
 
-// fakeSource is an in-memory RowSource: tests put and delete rows and the UI reads them as from a watch.Source.
-type fakeSource struct {
-	mu      sync.Mutex
-	spec    watch.Spec
-	columns []watch.Column
-	rows    map[string]*watch.Row
-	state   watch.State
-	changes watch.ChangeSet
-	notify  chan struct{}
-	started bool
-	stopped bool
-}
-
-func newFakeSource(spec watch.Spec, columns []watch.Column, rows ...*watch.Row) *fakeSource {
-	s := &fakeSource{spec: spec, columns: columns, rows: map[string]*watch.Row{}, notify: make(chan struct{}, 1),
-		state: watch.State{Phase: watch.Synced}}
-	for _, r := range rows {
-		s.rows[r.Key] = r
-	}
-	return s
-}
-
-func (s *fakeSource) Spec() watch.Spec { return s.spec }
-func (s *fakeSource) Start(context.Context) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.started = true
-}
-func (s *fakeSource) Stop() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.stopped = true
-}
-func (s *fakeSource) State() watch.State {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.state
-}
-func (s *fakeSource) Columns() []watch.Column { return s.columns }
-func (s *fakeSource) Notify() <-chan struct{} { return s.notify }
-func (s *fakeSource) Changes() watch.ChangeSet {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.changes
-	s.changes = watch.ChangeSet{}
-	return c
-}
-
-func (s *fakeSource) Row(key string) (*watch.Row, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.rows[key]
-	return r, ok
-}
-
-// Snapshot filters and sorts like watch.Source: natural order by key, or by one column's text (AGE by
-// creation time).
-func (s *fakeSource) Snapshot(q watch.Query) watch.Snapshot {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var rows []*watch.Row
-	for _, r := range s.rows {
-		if q.Filter.Match(r) {
-			rows = append(rows, r)
-		}
-	}
-	sort.Slice(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
-		if c := q.SortColumn; c >= 0 && c < len(s.columns) {
-			var less, greater bool
-			if s.columns[c].Age {
-				less, greater = a.Created.After(b.Created), a.Created.Before(b.Created)
-			} else {
-				less, greater = a.Cells[c] < b.Cells[c], a.Cells[c] > b.Cells[c]
-			}
-			if less || greater {
-				return less != q.Descending
-			}
-		}
-		return a.Key < b.Key
-	})
-	return watch.Snapshot{Rows: rows, Total: len(s.rows)}
-}
-
-func (s *fakeSource) put(r *watch.Row) {
-	s.mu.Lock()
-	if _, ok := s.rows[r.Key]; ok {
-		s.changes.Updated = append(s.changes.Updated, r.Key)
-	} else {
-		s.changes.Added = append(s.changes.Added, r.Key)
-	}
-	s.rows[r.Key] = r
-	s.mu.Unlock()
-	s.poke()
-}
-
-func (s *fakeSource) remove(key string) {
-	s.mu.Lock()
-	if r, ok := s.rows[key]; ok {
-		delete(s.rows, key)
-		s.changes.Deleted = append(s.changes.Deleted, r)
-	}
-	s.mu.Unlock()
-	s.poke()
-}
-
-func (s *fakeSource) poke() {
-	select {
-	case s.notify <- struct{}{}:
-	default:
-	}
-}
-
-// fakeCatalog is a fixed list of resources with kubectl-like resolution.
-type fakeCatalog struct {
-	mu          sync.Mutex
-	resources   []discovery.Resource
-	unavailable []discovery.Unavailable
-	subs        []func()
-}
-
-func (c *fakeCatalog) Resources() []discovery.Resource {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]discovery.Resource(nil), c.resources...)
-}
-func (c *fakeCatalog) Unavailable() []discovery.Unavailable { return c.unavailable }
-func (c *fakeCatalog) Resolve(input string) (discovery.Resource, error) {
-	for _, r := range c.Resources() {
-		names := append([]string{r.Name, r.SingularName, r.FullName(), r.Name + "." + r.Version + "." + r.Group}, r.ShortNames...)
-		for _, n := range names {
-			if n == input {
-				return r, nil
-			}
-		}
-	}
-	return discovery.Resource{}, fmt.Errorf("the server doesn't have a resource type %q", input)
-}
-func (c *fakeCatalog) Subscribe(fn func()) func() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.subs = append(c.subs, fn)
-	return func() {}
-}
-
-func (c *fakeCatalog) add(r discovery.Resource) {
-	c.mu.Lock()
-	c.resources = append(c.resources, r)
-	subs := c.subs
-	c.mu.Unlock()
-	for _, fn := range subs {
-		fn()
-	}
-}
-
 // fakeCluster hands out the sources and objects a test prepared, and records deletes.
 type fakeCluster struct {
 	mu      sync.Mutex
 	info    ClusterInfo
-	catalog *fakeCatalog
+	catalog *discovery.StaticCatalog
 	columns map[string][]watch.Column // by resource name
 	rows    map[string][]*watch.Row   // by resource name, filtered by namespace on NewSource
 	objects map[string]*unstructured.Unstructured
-	sources []*fakeSource
+	sources []*watch.StaticSource
 	deletes []string
 }
 
@@ -203,12 +47,12 @@ func (c *fakeCluster) NewSource(spec watch.Spec) (RowSource, error) {
 			rows[i] = &cp
 		}
 	}
-	s := newFakeSource(spec, cols, rows...)
+	s := watch.NewStaticSource(spec, cols, rows...)
 	c.sources = append(c.sources, s)
 	return s, nil
 }
 
-func (c *fakeCluster) lastSource() *fakeSource {
+func (c *fakeCluster) lastSource() *watch.StaticSource {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.sources[len(c.sources)-1]

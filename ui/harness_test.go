@@ -288,7 +288,7 @@ func fixtureCluster() *fakeCluster {
 		return discovery.Resource{Group: group, Version: version, Name: name, SingularName: strings.ToLower(kind),
 			Kind: kind, ShortNames: short, Verbs: verbs, Namespaced: namespaced}
 	}
-	cat := &fakeCatalog{resources: []discovery.Resource{
+	cat := discovery.NewStaticCatalog(
 		res("", "v1", "configmaps", "ConfigMap", true, "cm"),
 		res("", "v1", "events", "Event", true, "ev"),
 		res("", "v1", "namespaces", "Namespace", false, "ns"),
@@ -296,10 +296,10 @@ func fixtureCluster() *fakeCluster {
 		res("", "v1", "secrets", "Secret", true),
 		res("apps", "v1", "deployments", "Deployment", true, "deploy"),
 		res("apps", "v1", "replicasets", "ReplicaSet", true, "rs"),
-		{Group: "authentication.k8s.io", Version: "v1", Name: "tokenreviews", SingularName: "tokenreview",
+		discovery.Resource{Group: "authentication.k8s.io", Version: "v1", Name: "tokenreviews", SingularName: "tokenreview",
 			Kind: "TokenReview", Verbs: []string{"create"}},
 		res("shop.example.com", "v1", "widgets", "Widget", true, "wd"),
-	}}
+	)
 	name := watch.Column{Name: "NAME", Type: "string", Format: "name"}
 	age := watch.Column{Name: "AGE", Type: "date", Age: true}
 	row := func(ns, n string, age time.Duration, cells ...string) *watch.Row {

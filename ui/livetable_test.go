@@ -88,7 +88,7 @@ func TestSelectionFollowsObjectFlashAndGhost(t *testing.T) {
 	if got := selected(); got != "shop/web-7d9f-abcde" {
 		t.Fatalf("selected %q", got)
 	}
-	src.put(&watch.Row{Key: "shop/aaa-1", Namespace: "shop", Name: "aaa-1", Created: t0,
+	src.Put(&watch.Row{Key: "shop/aaa-1", Namespace: "shop", Name: "aaa-1", Created: t0,
 		Cells: []string{"aaa-1", "0/1", "Pending", "0", ""}})
 	h.refresh()
 	if got := selected(); got != "shop/web-7d9f-abcde" {
@@ -97,7 +97,7 @@ func TestSelectionFollowsObjectFlashAndGhost(t *testing.T) {
 	if st, _ := h.style("aaa-1"); fg(st) != colorFlash {
 		t.Errorf("added row does not flash: %v", fg(st))
 	}
-	src.remove("shop/api-5c4b-zzzzz")
+	src.Delete("shop/api-5c4b-zzzzz")
 	h.refresh()
 	h.contains("api-5c4b-zzzzz")
 	if st, _ := h.style("api-5c4b-zzzzz"); fg(st) != colorGhost {
@@ -119,7 +119,7 @@ func fg(st tcell.Style) tcell.Color { c, _, _ := st.Decompose(); return c }
 
 func TestLiveLoopRedrawsOnNotify(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
-	h.cluster.lastSource().put(&watch.Row{Key: "shop/new-1", Namespace: "shop", Name: "new-1", Created: t0,
+	h.cluster.lastSource().Put(&watch.Row{Key: "shop/new-1", Namespace: "shop", Name: "new-1", Created: t0,
 		Cells: []string{"new-1", "1/1", "Running", "0", ""}})
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(h.text(), "new-1") {
@@ -164,7 +164,7 @@ func TestRedrawsAreBatchedAndIdleIsQuiet(t *testing.T) {
 		t.Errorf("%d redraws in an idle hour (AGE tick off)", n)
 	}
 	for i := 0; i < 200; i++ {
-		src.put(&watch.Row{Key: fmt.Sprintf("shop/burst-%03d", i), Namespace: "shop", Name: fmt.Sprintf("burst-%03d", i),
+		src.Put(&watch.Row{Key: fmt.Sprintf("shop/burst-%03d", i), Namespace: "shop", Name: fmt.Sprintf("burst-%03d", i),
 			Created: t0, Cells: []string{fmt.Sprintf("burst-%03d", i), "1/1", "Running", "0", ""}})
 	}
 	// The first change after the quiet hour is drawn at once; the rest wait until MinRedraw has passed.
@@ -191,10 +191,12 @@ func TestPlaceholders(t *testing.T) {
 	src := h.cluster.lastSource()
 	h.typeText("/nothing-matches\n")
 	h.contains("no rows match the filter (esc clears it)")
-	src.mu.Lock()
-	src.state = watch.State{Phase: watch.Forbidden, Message: `pods is forbidden: User "viewer" cannot list resource "pods"`}
-	src.rows = map[string]*watch.Row{}
-	src.mu.Unlock()
+	src.SetState(watch.State{Phase: watch.Forbidden, Message: `pods is forbidden: User "viewer" cannot list resource "pods"`})
+	for _, r := range src.Snapshot(watch.Query{SortColumn: -1}).Rows {
+		src.Delete(r.Key)
+	}
+	h.refresh()
+	h.advance(4 * time.Second) // past the deleted rows' dimmed moment
 	h.press(tcell.KeyEscape, 0)
 	h.golden("forbidden_100x30")
 	h.typeText(":wd\n")
@@ -231,26 +233,22 @@ func TestCursorStaysOnTopWhileListing(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
 	src := h.cluster.lastSource()
 	h.ui(func() {}) // opened: api-5c4b-zzzzz on top, selected
-	src.mu.Lock()
-	src.state = watch.State{Phase: watch.Listing}
-	src.mu.Unlock()
+	src.SetState(watch.State{Phase: watch.Listing})
 	selected := func() string {
 		var k string
 		h.ui(func() { k = h.app.top().(*LiveTable).selectedKey() })
 		return k
 	}
 	h.refresh() // the table now knows it is listing
-	src.put(&watch.Row{Key: "shop/aaa-0", Namespace: "shop", Name: "aaa-0", Created: t0,
+	src.Put(&watch.Row{Key: "shop/aaa-0", Namespace: "shop", Name: "aaa-0", Created: t0,
 		Cells: []string{"aaa-0", "1/1", "Running", "0", ""}})
 	h.refresh()
 	if got := selected(); got != "shop/aaa-0" {
 		t.Errorf("while listing, the cursor left the top row for %q", got)
 	}
-	src.mu.Lock()
-	src.state = watch.State{Phase: watch.Synced}
-	src.mu.Unlock()
+	src.SetState(watch.State{Phase: watch.Synced})
 	h.refresh()
-	src.put(&watch.Row{Key: "shop/000-first", Namespace: "shop", Name: "000-first", Created: t0,
+	src.Put(&watch.Row{Key: "shop/000-first", Namespace: "shop", Name: "000-first", Created: t0,
 		Cells: []string{"000-first", "1/1", "Running", "0", ""}})
 	h.refresh()
 	if got := selected(); got != "shop/aaa-0" {
@@ -267,33 +265,40 @@ func TestOffScreenChangesDoNotRedraw(t *testing.T) {
 			Cells: []string{name, "1/1", status, "0", ""}}
 	}
 	for i := range 60 {
-		src.put(row(i, "Running"))
+		src.Put(row(i, "Running"))
 	}
 	waitFor(t, h, "pods(shop)[63]")
 	count := h.countDraws()
-	drained := func() {
+	// drained waits until the table shows r (its refresh has taken the change), then for the draw it did.
+	var table *LiveTable
+	h.quietly(func() { table = h.app.top().(*LiveTable) })
+	drained := func(r *watch.Row) {
 		deadline := time.Now().Add(5 * time.Second)
 		for time.Now().Before(deadline) {
-			src.mu.Lock()
-			empty := src.changes.Empty()
-			src.mu.Unlock()
-			if empty {
-				h.sync() // the refresh that drained them has finished
+			var shown bool
+			h.quietly(func() {
+				got, ghost := table.content.RowAt(table.content.IndexOf(r.Key))
+				shown = got == r && !ghost
+			})
+			if shown {
+				h.sync() // the draw that refresh scheduled, if any, has happened
 				return
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		t.Fatal("the table never took the changes")
+		t.Fatal("the table never took the change")
 	}
 	base := count()
-	src.put(row(55, "Failed")) // far below the screen
-	drained()
+	changed := row(55, "Failed")
+	src.Put(changed) // far below the screen
+	drained(changed)
 	if n := count() - base; n != 1 { // the draw of h.sync only
 		t.Errorf("%d draws for a change off screen, want none besides the sync", n-1)
 	}
 	base = count()
-	src.put(row(1, "Failed")) // on screen
-	drained()
+	changed = row(1, "Failed")
+	src.Put(changed) // on screen
+	drained(changed)
 	if n := count() - base; n != 2 {
 		t.Errorf("%d draws for a change on screen, want 1 (+1 sync)", n-1)
 	}
@@ -304,20 +309,16 @@ func TestOffScreenChangesDoNotRedraw(t *testing.T) {
 // cursor past that unselectable line; when the rows arrive, the cursor must be on the first of them.
 func TestFirstRowsAfterPlaceholderSelectTop(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "widgets" })
-	var src *fakeSource
-	h.ui(func() { src = h.app.top().(*LiveTable).src.(*fakeSource) })
-	src.mu.Lock()
-	src.columns = []watch.Column{{Name: "Name", Type: "string", Format: "name"}}
-	src.state = watch.State{Phase: watch.Listing}
-	src.mu.Unlock()
+	var src *watch.StaticSource
+	h.ui(func() { src = h.app.top().(*LiveTable).src.(*watch.StaticSource) })
+	src.SetColumns([]watch.Column{{Name: "Name", Type: "string", Format: "name"}})
+	src.SetState(watch.State{Phase: watch.Listing})
 	h.refresh()
 	waitFor(t, h, "listing widgets")
 	for _, name := range []string{"ccc", "aaa", "bbb"} {
-		src.put(&watch.Row{Key: "shop/" + name, Namespace: "shop", Name: name, Created: t0, Cells: []string{name}})
+		src.Put(&watch.Row{Key: "shop/" + name, Namespace: "shop", Name: name, Created: t0, Cells: []string{name}})
 	}
-	src.mu.Lock()
-	src.state = watch.State{Phase: watch.Synced}
-	src.mu.Unlock()
+	src.SetState(watch.State{Phase: watch.Synced})
 	h.refresh()
 	var got string
 	h.ui(func() { got = h.app.top().(*LiveTable).selectedKey() })

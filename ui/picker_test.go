@@ -38,9 +38,9 @@ func TestPickerUnlistableRefused(t *testing.T) {
 func TestPickerShowsNewResourceLive(t *testing.T) {
 	h := start(t, 100, 30, nil)
 	h.lacks("gadgets")
-	h.cluster.catalog.add(discovery.Resource{Group: "shop.example.com", Version: "v1", Name: "gadgets",
+	h.cluster.catalog.Add(discovery.Resource{Group: "shop.example.com", Version: "v1", Name: "gadgets",
 		Kind: "Gadget", Verbs: []string{"list", "watch"}, Namespaced: true})
-	h.contains("gadgets")
+	h.eventually("gadgets") // the catalog tells its subscribers on a goroutine of its own
 }
 
 func TestPickerWide(t *testing.T) {
@@ -60,7 +60,7 @@ func TestCommandBar(t *testing.T) {
 	h.typeText(":deployments.v1.apps\n")
 	h.eventually("deployments(shop)[1]")
 	h.typeText(":nope\n")
-	h.eventually(`the server doesn't have a resource type "nope"`)
+	h.eventually(`unknown resource "nope"`)
 	h.golden("unknown_resource_100x30")
 }
 
@@ -82,8 +82,8 @@ func TestCommandBarTabCompletion(t *testing.T) {
 
 func TestStatusLineNamesUnavailableGroups(t *testing.T) {
 	h := start(t, 120, 30, func(o *Options) {
-		o.Cluster.(*fakeCluster).catalog.unavailable = []discovery.Unavailable{
-			{GroupVersion: "metrics.k8s.io/v1beta1", Reason: "the server is currently unable to handle the request"}}
+		o.Cluster.(*fakeCluster).catalog.SetUnavailable(discovery.Unavailable{
+			GroupVersion: "metrics.k8s.io/v1beta1", Reason: "the server is currently unable to handle the request"})
 		o.Resource = "pods"
 	})
 	h.contains("synced  3/3  unavailable: metrics.k8s.io/v1beta1")

@@ -207,13 +207,19 @@ func (c *RowContent) GetRowCount() int {
 	return len(c.rows) + 1
 }
 
-// GetColumnCount implements tview.TableContent.
-func (c *RowContent) GetColumnCount() int { return max(len(c.visible), 1) }
+// GetColumnCount implements tview.TableContent. A placeholder line is one cell, and so is the header above
+// it (the column names as they would stand over rows), so that the placeholder never widens a column.
+func (c *RowContent) GetColumnCount() int {
+	if c.showsPlaceholder() {
+		return 1
+	}
+	return max(len(c.visible), 1)
+}
 
 // GetCell implements tview.TableContent.
 func (c *RowContent) GetCell(row, column int) *tview.TableCell {
-	if column == 0 && c.showsPlaceholder() && row == 1 {
-		return tview.NewTableCell(tview.Escape(c.placeholder)).SetTextColor(c.placeholderColor).SetSelectable(false)
+	if c.showsPlaceholder() {
+		return c.placeholderCell(row, column)
 	}
 	if column < 0 || column >= len(c.visible) || row < 0 || row > len(c.rows) {
 		return nil
@@ -221,11 +227,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	idx := c.visible[column]
 	col := c.columns[idx]
 	if row == 0 {
-		name := strings.ToUpper(col.Name) // as kubectl prints the server's column names
-		if idx == c.sortColumn {
-			name += map[bool]string{false: "↑", true: "↓"}[c.descending]
-		}
-		return tview.NewTableCell(name + columnGap).SetStyle(styleHeader).SetSelectable(false)
+		return tview.NewTableCell(c.header(idx) + columnGap).SetStyle(styleHeader).SetSelectable(false)
 	}
 	r := c.rows[row-1]
 	text := ""
@@ -246,6 +248,32 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 		cell.SetAlign(tview.AlignRight)
 	}
 	return cell
+}
+
+// header is the name of column idx as kubectl prints the server's column names, with the sort arrow.
+func (c *RowContent) header(idx int) string {
+	name := strings.ToUpper(c.columns[idx].Name)
+	if idx == c.sortColumn {
+		name += map[bool]string{false: "↑", true: "↓"}[c.descending]
+	}
+	return name
+}
+
+// placeholderCell is the cell at row, column while the placeholder shows: the header line, then the text.
+func (c *RowContent) placeholderCell(row, column int) *tview.TableCell {
+	switch {
+	case column != 0:
+		return nil
+	case row == 0:
+		names := make([]string, len(c.visible))
+		for i, idx := range c.visible {
+			names[i] = c.header(idx)
+		}
+		return tview.NewTableCell(strings.Join(names, columnGap+" ")).SetStyle(styleHeader).SetSelectable(false)
+	case row == 1:
+		return tview.NewTableCell(tview.Escape(c.placeholder)).SetTextColor(c.placeholderColor).SetSelectable(false)
+	}
+	return nil
 }
 
 func (c *RowContent) flashing(key string) bool {
