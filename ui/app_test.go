@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -71,14 +70,11 @@ func TestContextSwitch(t *testing.T) {
 	h.contains("resources[9]")
 }
 
+// waitFor waits for the screen to show s, failing the test at once if it never does.
 func waitFor(t *testing.T, h *harness, s string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(h.text(), s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("screen never showed %q:\n%s", s, h.text())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !h.eventually(s) {
+		t.FailNow()
 	}
 }
 

@@ -60,19 +60,33 @@ func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
 	})
 	h.sync()
 	if o.Resource != "" {
-		h.waitOpened()
+		h.waitOpened(nil)
 	}
 	return h
 }
 
-// waitOpened waits until the view a command opens off the UI goroutine is on top, or the command bar says
-// why not.
-func (h *harness) waitOpened() {
+// command types `:text` and Enter, then waits for the view it opens (resolved off the UI goroutine) or for
+// the line that says why it did not open.
+func (h *harness) command(text string) {
+	h.t.Helper()
+	var before view
+	h.quietly(func() { before = h.app.top() })
+	h.typeText(":" + text + "\n")
+	h.waitOpened(before)
+}
+
+// waitOpened waits until a view other than before is on top (nil: any view above the picker), or the command
+// bar says why none opened.
+func (h *harness) waitOpened(before view) {
 	h.t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		var opened bool
-		h.ui(func() { opened = len(h.app.stack) > 1 || h.app.bar.text.GetText(true) != "" })
+		h.ui(func() {
+			top := h.app.top()
+			opened = (before == nil && len(h.app.stack) > 1) || (before != nil && top != before) ||
+				h.app.bar.text.GetText(true) != ""
+		})
 		if opened {
 			return
 		}
@@ -260,17 +274,19 @@ func (h *harness) waitClockWaiter() {
 	}
 }
 
-// eventually waits up to 2 s for the screen to show substr: for what the UI does off its goroutine first.
-func (h *harness) eventually(substr string) {
+// eventually waits up to 5 s for the screen to show substr (for what the UI does off its goroutine first)
+// and tells whether it did; if not, the test fails with the screen.
+func (h *harness) eventually(substr string) bool {
 	h.t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(h.text(), substr) {
 		if time.Now().After(deadline) {
 			h.t.Errorf("screen never showed %q:\n%s", substr, h.text())
-			return
+			return false
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	return true
 }
 
 func (h *harness) lacks(substr string) {

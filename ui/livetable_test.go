@@ -199,8 +199,8 @@ func TestPlaceholders(t *testing.T) {
 	h.advance(4 * time.Second) // past the deleted rows' dimmed moment
 	h.press(tcell.KeyEscape, 0)
 	h.golden("forbidden_100x30")
-	h.typeText(":wd\n")
-	h.eventually("no widgets here")
+	h.command("wd")
+	h.contains("no widgets here")
 }
 
 // TestAgeTickDrawsOnlyWhenAnAgeChanges: a tick redraws only when an AGE on screen reads differently.

@@ -53,14 +53,14 @@ func TestPickerWide(t *testing.T) {
 
 func TestCommandBar(t *testing.T) {
 	h := start(t, 100, 30, nil)
-	h.typeText(":deploy\n")
-	h.eventually("deployments(shop)[1]")
-	h.typeText(":widgets.shop.example.com\n")
-	h.eventually("widgets(shop)[0]")
-	h.typeText(":deployments.v1.apps\n")
-	h.eventually("deployments(shop)[1]")
-	h.typeText(":nope\n")
-	h.eventually(`unknown resource "nope"`)
+	h.command("deploy")
+	h.contains("deployments(shop)[1]")
+	h.command("widgets.shop.example.com")
+	h.contains("widgets(shop)[0]")
+	h.command("deployments.v1.apps")
+	h.contains("deployments(shop)[1]")
+	h.command("nope")
+	h.contains(`unknown resource "nope"`)
 	h.golden("unknown_resource_100x30")
 }
 
