@@ -174,7 +174,7 @@ func TestCatalogLoadIsCachedAndRefreshInvalidates(t *testing.T) {
 	if _, ok := c.lookup("shop.example.com", "gizmos"); !ok {
 		t.Error("Refresh did not pick up gizmos")
 	}
-	if r, err := c.Resolve("gizmo"); err != nil || r.Name != "gizmos" {
+	if r, err := c.Resolve(context.Background(), "gizmo"); err != nil || r.Name != "gizmos" {
 		t.Errorf("Resolve(gizmo) after Refresh = %v, %v (RESTMapper not reset?)", r.FullName(), err)
 	}
 	g.disc.set(testServer())
@@ -182,7 +182,7 @@ func TestCatalogLoadIsCachedAndRefreshInvalidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	var nf *NotFoundError
-	if _, err := c.Resolve("gizmo"); !errors.As(err, &nf) {
+	if _, err := c.Resolve(context.Background(), "gizmo"); !errors.As(err, &nf) {
 		t.Errorf("Resolve(gizmo) after its removal = %v, want *NotFoundError (stale remembered resolution?)", err)
 	}
 }

@@ -76,13 +76,14 @@ func unavailableFor(input string, unavailable []Unavailable) []Unavailable {
 // Errors: *AmbiguousError when the mapper cannot choose, *NotFoundError for unknown input (after at most one
 // re-read of discovery per 10 s, so CRDs created since the last read are found), or a discovery error.
 // Resolve loads the catalog if needed; it may read from the server. Successful resolutions are remembered
-// until the next discovery read, so repeated input costs a map lookup.
-func (c *Catalog) Resolve(input string) (Resource, error) {
+// until the next discovery read, so repeated input costs a map lookup. The reads end when ctx does (and after
+// 30 s at most).
+func (c *Catalog) Resolve(ctx context.Context, input string) (Resource, error) {
 	input = strings.TrimSpace(input)
 	if input == "" {
 		return Resource{}, &NotFoundError{Input: input}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := c.Load(ctx); err != nil {
 		return Resource{}, err

@@ -49,7 +49,7 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.input, func(t *testing.T) {
-			r, err := c.Resolve(tt.input)
+			r, err := c.Resolve(context.Background(), tt.input)
 			if err != nil {
 				t.Fatalf("Resolve(%q): %v", tt.input, err)
 			}
@@ -62,7 +62,7 @@ func TestResolve(t *testing.T) {
 
 func TestResolveReturnsCatalogEntry(t *testing.T) {
 	c, _ := loadedCatalog(t, testServer())
-	r, err := c.Resolve("svc")
+	r, err := c.Resolve(context.Background(), "svc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestResolveAmbiguous(t *testing.T) {
 	if err := c.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	_, err := c.Resolve("widgets")
+	_, err := c.Resolve(context.Background(), "widgets")
 	var amb *AmbiguousError
 	if !errors.As(err, &amb) {
 		t.Fatalf("Resolve(widgets) = %v, want *AmbiguousError", err)
@@ -102,7 +102,7 @@ func TestResolveAmbiguous(t *testing.T) {
 func TestResolveSameNameInOneGroupVersionIsNotAmbiguous(t *testing.T) {
 	// "foo" is the plural of one resource and the singular of another: the mapper keeps the later one.
 	c, _ := loadedCatalog(t, testServer())
-	r, err := c.Resolve("foo")
+	r, err := c.Resolve(context.Background(), "foo")
 	if err != nil || r.FullName() != "foos.amb.example.com" {
 		t.Errorf("Resolve(foo) = %s, %v", r.FullName(), err)
 	}
@@ -129,7 +129,7 @@ func TestResolveNotFound(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.input, func(t *testing.T) {
-			_, err := c.Resolve(tt.input)
+			_, err := c.Resolve(context.Background(), tt.input)
 			var nf *NotFoundError
 			if !errors.As(err, &nf) {
 				t.Fatalf("Resolve(%q) = %v, want *NotFoundError", tt.input, err)
@@ -143,13 +143,13 @@ func TestResolveNotFound(t *testing.T) {
 
 func TestResolveUnknownNameRereadsDiscoveryAtMostEvery10s(t *testing.T) {
 	c, g := loadedCatalog(t, testServer())
-	if _, err := c.Resolve("po"); err != nil { // the mapper reads discovery now
+	if _, err := c.Resolve(context.Background(), "po"); err != nil { // the mapper reads discovery now
 		t.Fatal(err)
 	}
 	s := testServer()
 	s.groups[6].versions[0].resources = append(s.groups[6].versions[0].resources, res("gizmos", "gizmo", "Gizmo", true, rw, "gz"))
 	g.disc.set(s)
-	if _, err := c.Resolve("gz"); err == nil {
+	if _, err := c.Resolve(context.Background(), "gz"); err == nil {
 		t.Fatal("a name unknown at Load resolved before any re-read")
 	}
 	if n := g.disc.invalidated(); n != 0 {
@@ -158,7 +158,7 @@ func TestResolveUnknownNameRereadsDiscoveryAtMostEvery10s(t *testing.T) {
 	c.mu.Lock()
 	c.refreshedAt = c.refreshedAt.Add(-onDemandRefreshInterval - 1)
 	c.mu.Unlock()
-	r, err := c.Resolve("gz")
+	r, err := c.Resolve(context.Background(), "gz")
 	if err != nil || r.FullName() != "gizmos.shop.example.com" {
 		t.Fatalf("Resolve(gz) after the interval = %s, %v", r.FullName(), err)
 	}

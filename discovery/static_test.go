@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -41,17 +42,17 @@ func TestStaticCatalogResolvesAsCatalog(t *testing.T) {
 		"broken.example.com", "tokenreviews",
 	}
 	for _, in := range inputs {
-		want := resolution(real.Resolve(in))
-		if got := resolution(static.Resolve(in)); got != want {
+		want := resolution(real.Resolve(context.Background(), in))
+		if got := resolution(static.Resolve(context.Background(), in)); got != want {
 			t.Errorf("Resolve(%q)\n static %s\n   real %s", in, got, want)
 		}
 	}
-	if _, err := static.Resolve("podz"); err == nil ||
+	if _, err := static.Resolve(context.Background(), "podz"); err == nil ||
 		err.Error() != `unknown resource "podz" (did you mean pods, podtemplates?)` {
 		t.Errorf("Resolve(podz) = %v", err)
 	}
 	var nf *NotFoundError
-	if _, err := static.Resolve("podz"); !errors.As(err, &nf) || !reflect.DeepEqual(nf.Suggestions, []string{"pods", "podtemplates"}) {
+	if _, err := static.Resolve(context.Background(), "podz"); !errors.As(err, &nf) || !reflect.DeepEqual(nf.Suggestions, []string{"pods", "podtemplates"}) {
 		t.Errorf("Resolve(podz): %#v, want a *NotFoundError suggesting pods, podtemplates", err)
 	}
 }
@@ -63,7 +64,7 @@ func TestStaticCatalogVerbless(t *testing.T) {
 	if got := c.Resources(); len(got) != 0 {
 		t.Errorf("Resources() = %v, want none", got)
 	}
-	if r, err := c.Resolve("ghost"); err != nil || r.FullName() != "ghosts.shop.example.com" {
+	if r, err := c.Resolve(context.Background(), "ghost"); err != nil || r.FullName() != "ghosts.shop.example.com" {
 		t.Errorf("Resolve(ghost) = %v, %v", r.FullName(), err)
 	}
 }
@@ -77,12 +78,12 @@ func TestStaticCatalogChanges(t *testing.T) {
 	calls := make(chan struct{}, 10)
 	defer c.Subscribe(func() { calls <- struct{}{} })()
 
-	if _, err := c.Resolve("gadgets"); err == nil {
+	if _, err := c.Resolve(context.Background(), "gadgets"); err == nil {
 		t.Fatal("gadgets resolved before it was added")
 	}
 	c.Add(gadgets)
 	expectCall(t, calls, "Add")
-	if r, err := c.Resolve("gadget"); err != nil || r.FullName() != "gadgets.shop.example.com" {
+	if r, err := c.Resolve(context.Background(), "gadget"); err != nil || r.FullName() != "gadgets.shop.example.com" {
 		t.Errorf("after Add: Resolve(gadget) = %v, %v", r.FullName(), err)
 	}
 	if got := fullNames(c.Resources()); got != "pods@v1 gadgets.shop.example.com@v1" {

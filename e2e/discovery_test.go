@@ -102,11 +102,11 @@ func TestCatalogFollowsCRDs(t *testing.T) {
 		"wd": "widgets.shop.example.com", "Widget": "widgets.shop.example.com", "widgets.shop.example.com": "widgets.shop.example.com",
 		"deploy": "deployments.apps", "deployments.v1.apps": "deployments.apps", "po": "pods", "ev": "events",
 	} {
-		if r, err := cat.Resolve(input); err != nil || r.FullName() != want {
+		if r, err := cat.Resolve(context.Background(), input); err != nil || r.FullName() != want {
 			t.Errorf("Resolve(%q) = %q, %v; want %s", input, r.FullName(), err, want)
 		}
 	}
-	_, err := cat.Resolve("podz")
+	_, err := cat.Resolve(context.Background(), "podz")
 	var nf *discovery.NotFoundError
 	if !errors.As(err, &nf) || !slices.Contains(nf.Suggestions, "pods") {
 		t.Errorf("Resolve(podz) = %v, want a NotFoundError suggesting pods", err)
@@ -121,7 +121,7 @@ func TestCatalogFollowsCRDs(t *testing.T) {
 	}
 	t.Cleanup(func() { deleteIgnoringNotFound(t, dyn.Resource(crdGVR), crd.GetName()) })
 	waitForCatalog(t, cat, changed, created, "the catalog lists things."+group, func() bool { return hasResource(cat, group, "things") })
-	if r, err := cat.Resolve("thg." + group); err != nil || r.Kind != "Thing" || !r.Namespaced || r.Version != "v1" {
+	if r, err := cat.Resolve(context.Background(), "thg."+group); err != nil || r.Kind != "Thing" || !r.Namespaced || r.Version != "v1" {
 		t.Errorf("Resolve(thg.%s) = %+v, %v", group, r, err)
 	}
 
@@ -242,13 +242,13 @@ func BenchmarkCatalogResolve(b *testing.B) {
 	}
 	inputs := []string{"deploy", "deployments.apps", "Widget"}
 	for _, in := range inputs { // warm the RESTMapper
-		if _, err := cat.Resolve(in); err != nil {
+		if _, err := cat.Resolve(context.Background(), in); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := cat.Resolve(inputs[i%len(inputs)]); err != nil {
+		if _, err := cat.Resolve(context.Background(), inputs[i%len(inputs)]); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -95,7 +95,7 @@ func TestConnect(t *testing.T) {
 	if !c.Info().AllNamespaces {
 		t.Error("SetAllNamespaces(true): Info().AllNamespaces false")
 	}
-	if r, err := c.Catalog().Resolve("po"); err != nil || r.Name != "pods" {
+	if r, err := c.Catalog().Resolve(context.Background(), "po"); err != nil || r.Name != "pods" {
 		t.Errorf("Resolve(po) = %v, %v; want pods", r.Name, err)
 	}
 	c.Close()

@@ -33,7 +33,8 @@ type RowSource interface {
 type Catalog interface {
 	Resources() []discovery.Resource
 	Unavailable() []discovery.Unavailable
-	Resolve(input string) (discovery.Resource, error)
+	// Resolve finds the resource input names; it may read discovery from the server until ctx ends.
+	Resolve(ctx context.Context, input string) (discovery.Resource, error)
 	Subscribe(fn func()) (cancel func())
 }
 

@@ -62,7 +62,7 @@ func (a *App) command(text string) {
 // then opens the resource's table, or says why it cannot.
 func (a *App) openResolved(catalog Catalog, input string) {
 	a.goSafe(func() {
-		res, err := catalog.Resolve(input)
+		res, err := catalog.Resolve(a.ctx, input)
 		a.tv.QueueUpdateDraw(func() {
 			if err != nil {
 				a.errorf("%s", err.Error())

@@ -53,7 +53,9 @@ func (s *finiScreen) Fini() {
 // explodingCatalog panics when asked to resolve a name, as a bug in a key handler would.
 type explodingCatalog struct{ Catalog }
 
-func (explodingCatalog) Resolve(string) (discovery.Resource, error) { panic("resolver exploded") }
+func (explodingCatalog) Resolve(context.Context, string) (discovery.Resource, error) {
+	panic("resolver exploded")
+}
 
 // explodingCluster wraps the fixture cluster: its catalog's Resolve panics, and Get of anything but a
 // namespace panics (on the goroutine the UI starts for the request).
