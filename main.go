@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"kscope/apierr"
 	"kscope/kube"
 )
 
@@ -69,5 +70,5 @@ func exitCode(err error) int {
 }
 
 func printError(w io.Writer, err error) {
-	fmt.Fprintf(w, "error: %s\n", kube.OneLine(err.Error()))
+	fmt.Fprintf(w, "error: %s\n", apierr.OneLine(err.Error()))
 }

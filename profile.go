@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kscope/kube"
+	"kscope/apierr"
 )
 
 // profiling writes a CPU profile and a heap profile of one kscope run (--cpuprofile, --memprofile), for
@@ -104,7 +104,7 @@ func (p *profiling) handleSignals(signals <-chan os.Signal, done <-chan struct{}
 				continue
 			}
 			if err := p.stop(); err != nil {
-				fmt.Fprintf(os.Stderr, "error: %s\n", kube.OneLine(err.Error()))
+				fmt.Fprintf(os.Stderr, "error: %s\n", apierr.OneLine(err.Error()))
 			}
 			signal.Reset(sig)
 			if s, ok := sig.(syscall.Signal); ok {
@@ -124,7 +124,7 @@ func (p *profiling) snapshot() {
 	}
 	p.snapshots++
 	if err := writeHeapProfile(fmt.Sprintf("%s.%d", p.memPath, p.snapshots)); err != nil {
-		fmt.Fprintf(os.Stderr, "error: %s\n", kube.OneLine(err.Error()))
+		fmt.Fprintf(os.Stderr, "error: %s\n", apierr.OneLine(err.Error()))
 	}
 }
 

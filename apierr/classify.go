@@ -2,6 +2,7 @@ package apierr
 
 import (
 	"errors"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
@@ -71,3 +72,7 @@ func Message(err error) string {
 	}
 	return err.Error()
 }
+
+// OneLine folds a multi-line message onto one line, each run of white space becoming one space: how kscope
+// shows an error on its status or prompt line and on stderr.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -39,19 +39,31 @@ func (p ResourcePrinter) Print(w io.Writer, rs []Resource) error {
 		return err
 	}
 	tw := printers.GetNewTabWriter(w)
+	wide := p.Output == "wide"
 	if !p.NoHeaders {
-		columns := []string{"NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"}
-		if p.Output == "wide" {
-			columns = append(columns, "VERBS", "CATEGORIES")
-		}
-		fmt.Fprintln(tw, strings.Join(columns, "\t"))
+		fmt.Fprintln(tw, strings.Join(ResourceColumns(wide), "\t"))
 	}
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s", r.Name, strings.Join(r.ShortNames, ","), r.APIVersion(), r.Namespaced, r.Kind)
-		if p.Output == "wide" {
-			fmt.Fprintf(tw, "\t%s\t%s", strings.Join(r.Verbs, ","), strings.Join(r.Categories, ","))
-		}
-		fmt.Fprintln(tw)
+		fmt.Fprintln(tw, strings.Join(ResourceCells(r, wide), "\t"))
 	}
 	return tw.Flush()
+}
+
+// ResourceColumns returns the columns `kubectl api-resources` prints; wide adds VERBS and CATEGORIES.
+func ResourceColumns(wide bool) []string {
+	columns := []string{"NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"}
+	if wide {
+		columns = append(columns, "VERBS", "CATEGORIES")
+	}
+	return columns
+}
+
+// ResourceCells returns r's cells in the columns of ResourceColumns(wide), as `kubectl api-resources` prints
+// them.
+func ResourceCells(r Resource, wide bool) []string {
+	cells := []string{r.Name, strings.Join(r.ShortNames, ","), r.APIVersion(), fmt.Sprint(r.Namespaced), r.Kind}
+	if wide {
+		cells = append(cells, strings.Join(r.Verbs, ","), strings.Join(r.Categories, ","))
+	}
+	return cells
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"strings"
 	"syscall"
 
 	"k8s.io/client-go/tools/clientcmd"
@@ -18,7 +17,7 @@ func DescribeConfigError(err error) error {
 	if clientcmd.IsEmptyConfig(err) {
 		return errors.New("no kubeconfig: set --kubeconfig or KUBECONFIG, or create ~/.kube/config")
 	}
-	return fmt.Errorf("kubeconfig: %s", OneLine(err.Error()))
+	return fmt.Errorf("kubeconfig: %s", apierr.OneLine(err.Error()))
 }
 
 // DescribeServerError explains a failed request to the API server at host in one line: the server could not
@@ -41,7 +40,7 @@ func DescribeServerError(host string, err error) error {
 	case apierr.Forbidden:
 		return fmt.Errorf("forbidden: %s", apiMessage(err))
 	}
-	return &serverError{msg: fmt.Sprintf("%s: %s", host, OneLine(err.Error())), err: err}
+	return &serverError{msg: fmt.Sprintf("%s: %s", host, apierr.OneLine(err.Error())), err: err}
 }
 
 // serverError is a failed request explained in one line; it keeps the API error so that callers can still
@@ -55,9 +54,4 @@ func (e *serverError) Error() string { return e.msg }
 func (e *serverError) Unwrap() error { return e.err }
 
 // apiMessage is the server's message for err (apierr.Message) on one line.
-func apiMessage(err error) string { return OneLine(apierr.Message(err)) }
-
-// OneLine folds a multi-line message onto one line, each run of white space becoming one space.
-func OneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
+func apiMessage(err error) string { return apierr.OneLine(apierr.Message(err)) }

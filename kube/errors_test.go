@@ -75,14 +75,3 @@ func TestDescribeConfigError(t *testing.T) {
 		})
 	}
 }
-
-func TestOneLine(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", ""}, {"one", "one"}, {"a\nb", "a b"}, {"  lead and trail \n", "lead and trail"}, {"a\t\t b\r\nc", "a b c"},
-	}
-	for _, tt := range tests {
-		if got := OneLine(tt.in); got != tt.want {
-			t.Errorf("OneLine(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}

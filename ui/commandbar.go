@@ -6,6 +6,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"kscope/apierr"
 )
 
 // CommandBar is the prompt line: it shows a one-line message, or takes input after `:` (commands, with Tab
@@ -78,7 +80,7 @@ func (b *CommandBar) done(k tcell.Key) {
 
 // Message shows text (red if isErr) until the next key.
 func (b *CommandBar) Message(text string, isErr bool) {
-	text = tview.Escape(oneLine(text))
+	text = tview.Escape(apierr.OneLine(text))
 	if isErr {
 		text = "[red]" + text + "[-]"
 	}
@@ -89,7 +91,6 @@ func (b *CommandBar) Message(text string, isErr bool) {
 func (b *CommandBar) ClearMessage() { b.text.SetText("") }
 
 // oneLine folds text onto one line.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // completeWord completes word from candidates: the one match, or the longest common prefix of several.
 // It returns the completion and the matching candidates (sorted, deduplicated).

@@ -9,6 +9,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"kscope/apierr"
 	"kscope/discovery"
 	"kscope/watch"
 )
@@ -233,7 +234,7 @@ func (t *LiveTable) placeholder(snap watch.Snapshot) (string, tcell.Color) {
 		if msg == "" && st.Err != nil {
 			msg = st.Err.Error()
 		}
-		return st.Phase.String() + ": " + oneLine(msg), tcell.ColorRed
+		return st.Phase.String() + ": " + apierr.OneLine(msg), tcell.ColorRed
 	case snap.Total > 0:
 		return "no rows match the filter (esc clears it)", colorDimText
 	}
@@ -295,10 +296,10 @@ func (t *LiveTable) status() string {
 		if msg == "" {
 			msg = st.Err.Error()
 		}
-		text += "  [red]" + tview.Escape(oneLine(msg)) + "[-]"
+		text += "  [red]" + tview.Escape(apierr.OneLine(msg)) + "[-]"
 	}
 	if st.Note != "" {
-		text += "  [yellow]" + tview.Escape(oneLine(st.Note)) + "[-]"
+		text += "  [yellow]" + tview.Escape(apierr.OneLine(st.Note)) + "[-]"
 	}
 	return text
 }

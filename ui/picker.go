@@ -112,22 +112,14 @@ func (p *ResourcePicker) reload() {
 		}
 	}
 	p.table.Clear()
-	headers := []string{"NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"}
-	if p.wide {
-		headers = append(headers, "VERBS", "CATEGORIES")
-	}
-	headers = append(headers, "NOTE")
+	headers := append(discovery.ResourceColumns(p.wide), "NOTE")
 	for c, h := range headers {
 		p.table.SetCell(0, c, tview.NewTableCell(h+columnGap).SetStyle(styleHeader).SetSelectable(false))
 	}
 	exact, kept := -1, -1
 	for i, r := range p.shown {
-		cells := []string{r.Name, strings.Join(r.ShortNames, ","), r.APIVersion(), fmt.Sprint(r.Namespaced), r.Kind}
-		if p.wide {
-			cells = append(cells, strings.Join(r.Verbs, ","), strings.Join(r.Categories, ","))
-		}
 		note := unlistableReason(r)
-		cells = append(cells, note)
+		cells := append(discovery.ResourceCells(r, p.wide), note)
 		color := colorNormal
 		if note != "" {
 			color = colorDimText

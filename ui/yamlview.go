@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/tview"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"kscope/apierr"
 	"kscope/discovery"
 	"kscope/watch"
 )
@@ -133,7 +134,7 @@ func (v *YAMLView) render() {
 	case v.deleted:
 		title += "[red::b](deleted) "
 	case v.err != nil:
-		title += "[red]" + tview.Escape(oneLine(v.err.Error())) + " "
+		title += "[red]" + tview.Escape(apierr.OneLine(v.err.Error())) + " "
 	}
 	if v.search != "" {
 		title += fmt.Sprintf("[orange::b]</%s> %d/%d ", tview.Escape(v.search), min(v.current+1, v.matches), v.matches)
