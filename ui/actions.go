@@ -46,7 +46,7 @@ func (a *App) openEvents(_ discovery.Resource, row *watch.Row) {
 		a.errorf("%s has no UID to match events with", row.Name)
 		return
 	}
-	res := eventsResource()
+	res := a.catalogEntry(eventsResource())
 	spec := watch.Spec{GVR: res.GVR(), Namespaced: true, Namespace: row.Namespace,
 		FieldSelector: "involvedObject.uid=" + string(row.UID)}
 	src, err := a.cluster.NewSource(spec)

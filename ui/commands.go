@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -22,8 +23,50 @@ func eventsResource() discovery.Resource {
 		ShortNames: []string{"ev"}, Verbs: []string{"get", "list", "watch", "delete"}, Namespaced: true}
 }
 
+// catalogEntry returns the catalog's own entry for def's resource (its verbs and names as the server serves
+// them), or def when the catalog does not list it.
+func (a *App) catalogEntry(def discovery.Resource) discovery.Resource {
+	for _, r := range a.cluster.Catalog().Resources() {
+		if r.GVR() == def.GVR() {
+			return r
+		}
+	}
+	return def
+}
+
 func (a *App) openCommandBar() {
 	a.bar.Open(":", "", a.command, a.completeCommand)
+}
+
+// barCommand is one of the command bar's own commands (anything else typed after `:` names a resource).
+type barCommand struct {
+	// names are what the user may type (Tab completes each).
+	names []string
+	// args: the command takes words after its name.
+	args bool
+	run  func(args []string)
+}
+
+// barCommands is the one list of the command bar's own commands, for running and for completion.
+func (a *App) barCommands() []barCommand {
+	return []barCommand{
+		{names: []string{"q", "quit", "q!"}, run: func([]string) { a.quit() }},
+		{names: []string{"help"}, run: func([]string) { a.showHelp() }},
+		{names: []string{"ns", "namespace"}, args: true, run: func(args []string) {
+			if len(args) > 0 {
+				a.setNamespace(args[0])
+				return
+			}
+			a.openNamespacePicker()
+		}},
+		{names: []string{"ctx", "context"}, args: true, run: func(args []string) {
+			if len(args) == 0 {
+				a.errorf("usage: :ctx NAME (contexts: %s)", strings.Join(a.cluster.Info().Contexts, ", "))
+				return
+			}
+			a.switchContext(args[0])
+		}},
+	}
 }
 
 // command runs what the user typed after `:`.
@@ -32,30 +75,17 @@ func (a *App) command(text string) {
 	if len(fields) == 0 {
 		return
 	}
-	switch fields[0] {
-	case "q", "quit", "q!":
-		a.quit()
-	case "help":
-		a.showHelp()
-	case "ns", "namespace":
-		if len(fields) > 1 {
-			a.setNamespace(fields[1])
+	for _, c := range a.barCommands() {
+		if slices.Contains(c.names, fields[0]) {
+			c.run(fields[1:])
 			return
 		}
-		a.openNamespacePicker()
-	case "ctx", "context":
-		if len(fields) < 2 {
-			a.errorf("usage: :ctx NAME (contexts: %s)", strings.Join(a.cluster.Info().Contexts, ", "))
-			return
-		}
-		a.switchContext(fields[1])
-	default:
-		if len(fields) > 1 {
-			a.errorf("unknown command %q: try :RESOURCE, :ns [NAME], :ctx NAME or :q", text)
-			return
-		}
-		a.openResolved(a.cluster.Catalog(), fields[0])
 	}
+	if len(fields) > 1 {
+		a.errorf("unknown command %q: try :RESOURCE, :ns [NAME], :ctx NAME or :q", text)
+		return
+	}
+	a.openResolved(a.cluster.Catalog(), fields[0])
 }
 
 // openResolved resolves input off the UI goroutine (an unknown name may re-read discovery from the server),
@@ -87,7 +117,13 @@ func (a *App) completeCommand(text string) (string, []string) {
 	if strings.Contains(text, " ") {
 		return text, nil
 	}
-	candidates := []string{"ns", "ctx", "q", "quit", "help"} // the bar's own commands
+	var candidates, takeArgs []string
+	for _, c := range a.barCommands() {
+		candidates = append(candidates, c.names...)
+		if c.args {
+			takeArgs = append(takeArgs, c.names...)
+		}
+	}
 	for _, r := range a.cluster.Catalog().Resources() {
 		candidates = append(candidates, r.Name, r.FullName())
 		candidates = append(candidates, r.ShortNames...)
@@ -96,7 +132,7 @@ func (a *App) completeCommand(text string) (string, []string) {
 		}
 	}
 	word, matches := completeWord(text, candidates)
-	if len(matches) == 1 && (word == "ns" || word == "ctx") {
+	if len(matches) == 1 && slices.Contains(takeArgs, word) {
 		word += " "
 	}
 	return word, matches
@@ -130,7 +166,7 @@ func (a *App) openSpec(res discovery.Resource, spec watch.Spec, title, selectKey
 
 // openNamespacePicker pushes the live list of namespaces; Enter picks one.
 func (a *App) openNamespacePicker() {
-	res := namespacesResource()
+	res := a.catalogEntry(namespacesResource())
 	a.openSpec(res, watch.Spec{GVR: res.GVR()}, "namespaces", "")
 }
 
