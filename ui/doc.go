@@ -1,4 +1,51 @@
 // Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live table,
 // the YAML and events views, the command and filter bars and the help screen. All drawing happens on the one
-// tview goroutine; data arrives from package watch and is applied in batched QueueUpdateDraw calls.
+// tview goroutine; data arrives from package watch and is applied in batched QueueUpdate calls.
+//
+// # Structure
+//
+// App is the hub: the header, a stack of views, the command bar, the status line, and the few keys that work
+// everywhere (globalBindings: `:`, esc, ctrl-c). Everything else belongs to a view. A view (the view
+// interface in app.go) draws one screen and returns its own keys from bindings(), as closures over itself;
+// it also gives its status-line text, what esc clears before the app goes back, the keys no binding took
+// (the picker types them into its filter), and how it follows a namespace switch. baseView gives the
+// defaults. The help screen is generated from the same bindings: the top view's, then the global ones.
+//
+// # A key press
+//
+//  1. tview hands every key to App.capture on the UI goroutine.
+//  2. While the command bar or a dialog is open, the key goes to it (ctrl-c still quits).
+//  3. Otherwise the top view's bindings() are searched, then globalBindings(); the first binding whose key
+//     matches runs, and the key goes no further.
+//  4. A key no binding took is offered to the view's typed(), then to the focused widget (scrolling).
+//
+// A binding that needs the server (resolve a name, get an owner, delete) starts the request with goSafe
+// and applies the answer with QueueUpdateDraw, so the UI goroutine never waits on the network.
+//
+// # Adding a view
+//
+// A new view is one file: a type that embeds baseView and implements crumb, primitive, activate, close and
+// bindings (plus status, escape, typed or namespaceChanged where it needs them), and an App method that
+// pushes it, bound to a key in the bindings of the view it is opened from. For example, a view of an
+// object's history opened with `h` from a table:
+//
+//	type HistoryView struct {
+//		baseView
+//		app  *App
+//		text *tview.TextView
+//	}
+//
+//	func (v *HistoryView) crumb() string              { return "history" }
+//	func (v *HistoryView) primitive() tview.Primitive { return v.text }
+//	func (v *HistoryView) activate()                  {}
+//	func (v *HistoryView) close()                     {}
+//	func (v *HistoryView) bindings() []Binding {
+//		return []Binding{v.app.helpBinding(), v.app.quitBinding()}
+//	}
+//
+// and, in the table's bindings (tablekeys.go), the line that opens it:
+//
+//	char('h').does("history", "the selected object's versions", t.withSelected(a.openHistory)),
+//
+// TestNoKeyBoundTwice then checks that the new keys collide with none of the view's or the global ones.
 package ui
