@@ -60,12 +60,28 @@ func (s *snapshotter) snapshot(store *rowStore, q Query, cols []Column, colsVers
 	}
 	s.clock++
 	c.used = s.clock
+	store.trim(s.prune(c, uint64(store.logBound()/2)))
+	return c.snap
+}
+
+// prune drops the caches that would otherwise pin the store's change log, and returns the oldest sequence
+// number the remaining ones need. c is the cache just brought up to date. Dropped are caches built for other
+// column definitions (versions only grow: no query finds them again) and caches more than maxLag changes
+// behind c (catching one up would cost about a rebuild, and keeping its changes would grow the log until it
+// resets, which makes every cache rebuild). The caller holds s.mu.
+func (s *snapshotter) prune(c *snapshotCache, maxLag uint64) uint64 {
 	oldest := c.seq
+	kept := s.caches[:0]
 	for _, o := range s.caches {
+		if o != c && (o.columns != c.columns || o.seq+maxLag < c.seq) {
+			continue
+		}
+		kept = append(kept, o)
 		oldest = min(oldest, o.seq)
 	}
-	store.trim(oldest)
-	return c.snap
+	clear(s.caches[len(kept):])
+	s.caches = kept
+	return oldest
 }
 
 // reverseRows returns sorted (ordered by order's column in the other direction) in order's direction.

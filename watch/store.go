@@ -42,8 +42,16 @@ func newRowStore() *rowStore {
 	}
 }
 
-// maxLog bounds the change log; past it, cached snapshots are rebuilt rather than patched.
+// maxLog bounds the change log; past it, cached snapshots are rebuilt rather than patched. The caller holds
+// s.mu.
 func (s *rowStore) maxLog() int { return max(4096, len(s.rows)/4) }
+
+// logBound returns maxLog.
+func (s *rowStore) logBound() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.maxLog()
+}
 
 // put adds or replaces the row with r.Key. It tells whether anything changed. A row without metadata (from a
 // metadata-less list) whose filled twin arrived early is replaced by that twin.
