@@ -14,6 +14,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"kscope/kube"
+	"kscope/kube/readonly"
 	"kscope/ui"
 )
 
@@ -73,6 +74,9 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	// client-go logs (reflector warnings, unhandled errors) go through klog to stderr, the terminal the UI
 	// draws on; the UI shows connection state itself.
 	klog.SetLogger(logr.Discard())
+	if o.readOnly {
+		readonly.Guard(o.flags) // every client refuses writes at its transport, whatever a key handler does
+	}
 	cluster, err := kube.Connect(ctx, o.flags)
 	if err != nil {
 		return err

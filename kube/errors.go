@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"kscope/apierr"
+	"kscope/kube/readonly"
 )
 
 // DescribeConfigError turns a kubeconfig loading error into one sentence a user can act on.
@@ -21,12 +22,16 @@ func DescribeConfigError(err error) error {
 }
 
 // DescribeServerError explains a failed request to the API server at host in one line: the server could not
-// be reached (and why), refused the credentials, or forbade the request; any other error is prefixed with
+// be reached (and why), refused the credentials, or forbade the request; a request refused in read-only mode
+// says so (readonly.RefusedError, returned as it is); any other error is prefixed with
 // host and keeps err in its chain (errors.Is, apierrors.IsNotFound still see it).
 func DescribeServerError(host string, err error) error {
 	var urlErr *url.Error
 	var opErr *net.OpError
+	var refused *readonly.RefusedError
 	switch {
+	case errors.As(err, &refused):
+		return refused // never left the process: nothing about the server to say
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("cannot reach the API server at %s: connection refused", host)
 	case errors.As(err, &opErr) && opErr.Timeout(), errors.As(err, &urlErr) && urlErr.Timeout():

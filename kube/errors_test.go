@@ -12,6 +12,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"kscope/kube/readonly"
 )
 
 // timeoutError is a net.Error that timed out, as a dial or read deadline reports it.
@@ -40,6 +42,8 @@ func TestDescribeServerError(t *testing.T) {
 		{"forbidden", forbidden, `forbidden: pods is forbidden: user "viewer" cannot list`},
 		{"not found", apierrors.NewNotFound(schema.GroupResource{Resource: "pods"}, "web"), `https://10.1.2.3:6443: pods "web" not found`},
 		{"other, multi-line", fmt.Errorf("first\n  second"), "https://10.1.2.3:6443: first second"},
+		{"read-only", &url.Error{Op: "Delete", URL: host + "/api/v1/namespaces/shop", Err: &readonly.RefusedError{Method: "DELETE", Path: "/api/v1/namespaces/shop"}},
+			"read-only mode: DELETE /api/v1/namespaces/shop refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

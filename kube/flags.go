@@ -10,12 +10,13 @@ func NewConfigFlags() *genericclioptions.ConfigFlags {
 }
 
 // ContextFlags returns new connection flags for kubeconfig context name that keep f's kubeconfig, cache
-// directory, timeout, TLS and impersonation flags but drop those that override the context's own settings
-// (namespace, cluster, user, server). f is not modified.
+// directory, timeout, TLS and impersonation flags and its config wrapper (so read-only stays read-only) but
+// drop those that override the context's own settings (namespace, cluster, user, server). f is not modified.
 func ContextFlags(f *genericclioptions.ConfigFlags, name string) *genericclioptions.ConfigFlags {
 	n := NewConfigFlags()
 	n.KubeConfig, n.CacheDir, n.Timeout, n.Insecure = f.KubeConfig, f.CacheDir, f.Timeout, f.Insecure
 	n.Impersonate, n.ImpersonateUID, n.ImpersonateGroup = f.Impersonate, f.ImpersonateUID, f.ImpersonateGroup
+	n.WrapConfigFn = f.WrapConfigFn
 	n.Context = &name
 	return n
 }

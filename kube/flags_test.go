@@ -1,8 +1,14 @@
 package kube
 
 import (
+	"errors"
+	"net/http"
 	"reflect"
 	"testing"
+
+	"k8s.io/client-go/rest"
+
+	"kscope/kube/readonly"
 )
 
 func TestContextFlags(t *testing.T) {
@@ -53,4 +59,17 @@ func deref(v any) any {
 		return *p
 	}
 	return v
+}
+
+// TestContextFlagsStayReadOnly: the clients of a context switched to from read-only flags refuse writes too.
+func TestContextFlagsStayReadOnly(t *testing.T) {
+	f := NewConfigFlags()
+	readonly.Guard(f)
+	cfg := ContextFlags(f, "staging").WrapConfigFn(&rest.Config{Host: "https://server"})
+	rt := cfg.WrapTransport(http.DefaultTransport)
+	req, _ := http.NewRequest(http.MethodDelete, "https://server/api/v1/namespaces/shop", nil)
+	var refused *readonly.RefusedError
+	if _, err := rt.RoundTrip(req); !errors.As(err, &refused) {
+		t.Fatalf("DELETE after a context switch: %v, want refused", err)
+	}
 }

@@ -2,14 +2,18 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 
 	"kscope/discovery"
+	"kscope/kube/readonly"
 	"kscope/watch"
 )
 
@@ -23,6 +27,8 @@ type fakeCluster struct {
 	objects map[string]*unstructured.Unstructured
 	sources []*watch.StaticSource
 	deletes []string
+	// writes, when set, is the client deletes are sent through (a real HTTP client, for read-only tests).
+	writes dynamic.Interface
 }
 
 func (c *fakeCluster) Info() ClusterInfo { return c.info }
@@ -82,10 +88,18 @@ func (c *fakeCluster) Get(_ context.Context, gvr schema.GroupVersionResource, ns
 	return nil, fmt.Errorf("%s %q not found", gvr.Resource, name)
 }
 
-func (c *fakeCluster) Delete(_ context.Context, gvr schema.GroupVersionResource, ns, name string) error {
+func (c *fakeCluster) Delete(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.deletes = append(c.deletes, objectKey(gvr, ns, name))
+	writes := c.writes
+	c.mu.Unlock()
+	if writes != nil {
+		err := writes.Resource(gvr).Namespace(ns).Delete(ctx, name, metav1.DeleteOptions{})
+		if refused := (*readonly.RefusedError)(nil); errors.As(err, &refused) {
+			return refused // as kube.Cluster words it
+		}
+		return err
+	}
 	return nil
 }
 
