@@ -86,9 +86,9 @@ func (s *Source) Start(ctx context.Context) {
 	// Errors here only mean the informer already started, which cannot be the case.
 	_ = inf.SetTransform(keepRowMetadata)
 	_ = inf.SetWatchErrorHandlerWithContext(s.watchError)
-	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 		AddFunc:    s.onAdd,
-		UpdateFunc: func(_, obj any) { s.onAdd(obj) },
+		UpdateFunc: func(_, obj any) { s.onAdd(obj, false) },
 		DeleteFunc: s.onDelete,
 	})
 	if err != nil {
@@ -181,6 +181,8 @@ func (s *Source) Columns() []Column { return s.conv.Columns() }
 func (s *Source) Notify() <-chan struct{} { return s.notify }
 
 // Changes returns the keys added and updated and the rows deleted since the previous call, and resets them.
+// The rows of the first list are not changes (a view opens with them); rows added, updated or deleted after it
+// are, including those a relist finds changed.
 func (s *Source) Changes() ChangeSet { return s.store.drain() }
 
 // Snapshot returns the rows matching q.Filter sorted by q, at this moment. After a few changes it is patched
@@ -207,8 +209,18 @@ func wake(ch chan<- struct{}) {
 	}
 }
 
-func (s *Source) onAdd(obj any) {
-	if o, ok := obj.(*rowObject); ok && o.row != nil && s.store.put(o.row) {
+// onAdd stores an added or updated row. Rows of the informer's initial list (initial) are the table the view
+// opens with, not changes: they are not reported by Changes.
+func (s *Source) onAdd(obj any, initial bool) {
+	o, ok := obj.(*rowObject)
+	if !ok || o.row == nil {
+		return
+	}
+	put := s.store.put
+	if initial {
+		put = s.store.putListed
+	}
+	if put(o.row) {
 		s.signal()
 	}
 }

@@ -30,9 +30,8 @@ func NewStaticSource(spec Spec, columns []Column, rows ...*Row) *StaticSource {
 	s := &StaticSource{spec: spec, store: newRowStore(), notify: make(chan struct{}, 1), columns: columns,
 		state: State{Phase: Synced}}
 	for _, r := range rows {
-		s.store.put(keyed(r))
+		s.store.putListed(keyed(r))
 	}
-	s.store.drain()
 	return s
 }
 

@@ -53,9 +53,16 @@ func (s *rowStore) logBound() int {
 	return s.maxLog()
 }
 
-// put adds or replaces the row with r.Key. It tells whether anything changed. A row without metadata (from a
-// metadata-less list) whose filled twin arrived early is replaced by that twin.
-func (s *rowStore) put(r *Row) bool {
+// put adds or replaces the row with r.Key, reporting it in the change feed. It tells whether anything
+// changed. A row without metadata (from a metadata-less list) whose filled twin arrived early is replaced by
+// that twin.
+func (s *rowStore) put(r *Row) bool { return s.putRow(r, true) }
+
+// putListed is put for a row of the first list: the rows the table opens with are stored (and logged for
+// snapshots) but not reported as changes.
+func (s *rowStore) putListed(r *Row) bool { return s.putRow(r, false) }
+
+func (s *rowStore) putRow(r *Row, report bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e, ok := s.early[r.Key]; ok {
@@ -71,6 +78,9 @@ func (s *rowStore) put(r *Row) bool {
 	}
 	s.rows[r.Key] = r
 	s.record(change{old: old, new: r})
+	if !report {
+		return true
+	}
 	if old == nil {
 		if _, gone := s.deleted[r.Key]; gone {
 			delete(s.deleted, r.Key)
