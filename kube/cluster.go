@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	clientdiscovery "k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
@@ -156,8 +157,9 @@ func (c *Cluster) Get(ctx context.Context, gvr schema.GroupVersionResource, name
 }
 
 // Delete implements ui.Cluster; errors are worded by DescribeServerError.
-func (c *Cluster) Delete(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) error {
-	if err := c.dyn.Resource(gvr).Namespace(namespace).Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+func (c *Cluster) Delete(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, uid types.UID) error {
+	opts := metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}}
+	if err := c.dyn.Resource(gvr).Namespace(namespace).Delete(ctx, name, opts); err != nil {
 		return DescribeServerError(c.cfg.Host, err)
 	}
 	return nil

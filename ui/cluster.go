@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 
 	"kscope/discovery"
@@ -63,8 +64,9 @@ type Cluster interface {
 	WatchObject(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) <-chan watch.ObjectEvent
 	// Get reads one full object.
 	Get(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, error)
-	// Delete deletes one object (default propagation, like kubectl delete).
-	Delete(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) error
+	// Delete deletes one object (default propagation, like kubectl delete) if its UID is still uid: an
+	// object deleted and re-created under the same name since the user chose it is left alone (Conflict).
+	Delete(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, uid types.UID) error
 	// Close releases the connection's background work (catalog refresh).
 	Close()
 }

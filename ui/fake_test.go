@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
 	"kscope/discovery"
@@ -88,7 +89,7 @@ func (c *fakeCluster) Get(_ context.Context, gvr schema.GroupVersionResource, ns
 	return nil, fmt.Errorf("%s %q not found", gvr.Resource, name)
 }
 
-func (c *fakeCluster) Delete(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) error {
+func (c *fakeCluster) Delete(ctx context.Context, gvr schema.GroupVersionResource, ns, name string, _ types.UID) error {
 	c.mu.Lock()
 	c.deletes = append(c.deletes, objectKey(gvr, ns, name))
 	writes := c.writes

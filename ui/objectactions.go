@@ -69,6 +69,10 @@ func (a *App) confirmDelete(res discovery.Resource, row *watch.Row) {
 		a.errorf("%s cannot be deleted (verbs: no delete)", res.FullName())
 		return
 	}
+	if row.UID == "" {
+		a.errorf("not deleting %s yet: its UID is still being read (try again in a moment)", what)
+		return
+	}
 	question := fmt.Sprintf("Delete %s %s?", res.Name, row.Name)
 	if row.Namespace != "" {
 		question += "\nnamespace: " + row.Namespace
@@ -100,7 +104,7 @@ func (a *App) delete(res discovery.Resource, row *watch.Row, what string) {
 	a.goSafe(func() {
 		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
 		defer cancel()
-		err := cluster.Delete(ctx, res.GVR(), row.Namespace, row.Name)
+		err := cluster.Delete(ctx, res.GVR(), row.Namespace, row.Name, row.UID)
 		a.tv.QueueUpdateDraw(func() {
 			if err != nil {
 				a.errorf("delete %s: %s", what, err)

@@ -28,9 +28,14 @@ func (t *LiveTable) bindings() []Binding {
 	)
 }
 
-// subject is the selected row, for the object actions.
+// subject is the selected row, for the object actions; a row already deleted (dimmed) offers none.
 func (t *LiveTable) subject() (discovery.Resource, *watch.Row, bool) {
-	row := t.selectedRow()
+	r, _ := t.table.GetSelection()
+	row, ghost := t.content.RowAt(r)
+	if row != nil && ghost {
+		t.app.errorf("%s was deleted", row.Name)
+		return t.res, nil, false
+	}
 	return t.res, row, row != nil
 }
 
@@ -57,8 +62,8 @@ func (t *LiveTable) escape() bool {
 // enter opens the selected object's YAML; on a namespace it switches to that namespace (and, from the
 // resource picker, opens its pods).
 func (t *LiveTable) enter() {
-	row := t.selectedRow()
-	if row == nil {
+	_, row, ok := t.subject()
+	if !ok {
 		return
 	}
 	if !t.picksNamespace() {
