@@ -43,7 +43,7 @@ func NewSource(cfg *rest.Config, spec Spec) (*Source, error) {
 	s := &Source{
 		spec:   spec,
 		client: client,
-		store:  newRowStore(),
+		store:  newSourceStore(),
 		notify: make(chan struct{}, 1),
 		state:  State{Phase: Listing},
 	}
@@ -182,7 +182,9 @@ func (s *Source) Notify() <-chan struct{} { return s.notify }
 
 // Changes returns the keys added and updated and the rows deleted since the previous call, and resets them.
 // The rows of the first list are not changes (a view opens with them); rows added, updated or deleted after it
-// are, including those a relist finds changed.
+// are, including those a relist finds changed. The changes are kept from the first call on: a reader that
+// wants them calls Changes before Start (its first call returns nothing), and a source read only through
+// Snapshot holds none.
 func (s *Source) Changes() ChangeSet { return s.store.drain() }
 
 // Snapshot returns the rows matching q.Filter sorted by q, at this moment. After a few changes it is patched

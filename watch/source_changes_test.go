@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -36,6 +37,58 @@ func TestSourceInitialListNotReported(t *testing.T) {
 			if !slices.Equal(cs.Added, []string{"shop/c"}) || !slices.Equal(cs.Updated, []string{"shop/a"}) ||
 				len(cs.Deleted) > 0 {
 				t.Fatalf("changes %+v, want shop/c added and shop/a updated", cs)
+			}
+		})
+	}
+}
+
+// TestChangeFeedKeptOnceRead: a Source read only through Snapshot (the namespace names behind `:ns`
+// completion) keeps no change feed, so the rows it deletes are not held for the session; once Changes has been
+// called, the feed holds at most one entry per row the store held since.
+func TestChangeFeedKeptOnceRead(t *testing.T) {
+	tests := []struct {
+		name    string
+		read    bool // Changes is called before the first list
+		deleted int  // rows Changes reports deleted at the end
+	}{
+		{"read only through snapshots", false, 0},
+		{"changes read", true, 300},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSourceStore()
+			var snaps snapshotter
+			if tt.read {
+				s.drain()
+			}
+			listed := testRows(300)
+			for _, r := range listed {
+				s.putListed(r)
+			}
+			snaps.snapshot(s, Query{SortColumn: -1}, testColumns, 1)
+			for _, r := range listed {
+				s.remove(r.Key, nil)
+			}
+			for i := range 2000 { // churn: objects come and go
+				r := row(fmt.Sprintf("churn-%d", i), "1", "x")
+				s.put(r)
+				s.remove(r.Key, nil)
+				if i%100 == 0 {
+					snaps.snapshot(s, Query{SortColumn: -1}, testColumns, 1)
+				}
+			}
+			s.mu.Lock()
+			held := len(s.added) + len(s.updated) + len(s.deleted)
+			s.mu.Unlock()
+			if held > tt.deleted {
+				t.Fatalf("the change feed holds %d entries, want at most %d", held, tt.deleted)
+			}
+			if !tt.read {
+				return
+			}
+			if cs := s.drain(); len(cs.Deleted) != tt.deleted || len(cs.Added)+len(cs.Updated) > 0 {
+				t.Fatalf("changes: %d added, %d updated, %d deleted, want %d deleted",
+					len(cs.Added), len(cs.Updated), len(cs.Deleted), tt.deleted)
 			}
 		})
 	}

@@ -22,6 +22,11 @@ type rowStore struct {
 	log     []change
 	keepLog bool
 
+	// added, updated and deleted are the change feed, drained by drain. While feedOff is set (a Source whose
+	// Changes has never been called) the feed is not kept: a source read only through snapshots must not hold
+	// every deleted row for the session. Once kept, it holds at most one entry per key the store held since
+	// the previous drain.
+	feedOff bool
 	added   map[string]struct{}
 	updated map[string]struct{}
 	deleted map[string]*Row
@@ -32,6 +37,8 @@ type rowStore struct {
 	early map[string]*Row
 }
 
+// newRowStore returns an empty store whose change feed is kept from the start (StaticSource's: its Puts stand
+// for changes after a list the reader has seen).
 func newRowStore() *rowStore {
 	return &rowStore{
 		rows:    map[string]*Row{},
@@ -40,6 +47,13 @@ func newRowStore() *rowStore {
 		deleted: map[string]*Row{},
 		early:   map[string]*Row{},
 	}
+}
+
+// newSourceStore returns an empty store whose change feed is kept only from the first drain on (a Source's).
+func newSourceStore() *rowStore {
+	s := newRowStore()
+	s.feedOff = true
+	return s
 }
 
 // maxLog bounds the change log; past it, cached snapshots are rebuilt rather than patched. The caller holds
@@ -78,7 +92,7 @@ func (s *rowStore) putRow(r *Row, report bool) bool {
 	}
 	s.rows[r.Key] = r
 	s.record(change{old: old, new: r})
-	if !report {
+	if !report || s.feedOff {
 		return true
 	}
 	if old == nil {
@@ -127,6 +141,9 @@ func (s *rowStore) remove(key string, last *Row) bool {
 	}
 	delete(s.rows, key)
 	s.record(change{old: old})
+	if s.feedOff {
+		return true
+	}
 	if _, isNew := s.added[key]; isNew {
 		delete(s.added, key) // never shown: nothing to report
 		return true
@@ -179,10 +196,12 @@ func (s *rowStore) len() int {
 	return len(s.rows)
 }
 
-// drain returns and resets the change feed. Keys are sorted for a deterministic order.
+// drain returns and resets the change feed, which is kept from then on. Keys are sorted for a deterministic
+// order.
 func (s *rowStore) drain() ChangeSet {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.feedOff = false
 	var cs ChangeSet
 	if len(s.added) > 0 {
 		cs.Added = sortedKeys(s.added)
