@@ -25,6 +25,7 @@ func TestRunBadKubeconfig(t *testing.T) {
 		{"missing file", []string{"--kubeconfig", filepath.Join(dir, "absent"), "version"}, "error: kubeconfig:"},
 		{"unreachable", []string{"--server", "https://127.0.0.1:1", "version"}, "error: cannot reach the API server at https://127.0.0.1:1"},
 		{"unknown command flag", []string{"version", "--bogus"}, "error: unknown flag: --bogus"},
+		{"namespace not a DNS label", []string{"-n", ".."}, `error: invalid namespace "..": a lowercase RFC 1123 label`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
@@ -54,6 +55,11 @@ func (o *tuiOptions) Complete(args []string) {
 func (o *tuiOptions) Validate() error {
 	if o.allNamespaces && o.flags.Namespace != nil && *o.flags.Namespace != "" {
 		return errors.New("-n/--namespace and -A/--all-namespaces cannot be used together")
+	}
+	if ns := o.flags.Namespace; ns != nil && *ns != "" {
+		if errs := validation.IsDNS1123Label(*ns); len(errs) > 0 {
+			return fmt.Errorf("invalid namespace %q: %s", *ns, errs[0])
+		}
 	}
 	for _, f := range []*os.File{os.Stdin, os.Stdout} {
 		if !term.IsTerminal(int(f.Fd())) {

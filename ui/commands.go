@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"kscope/discovery"
 	"kscope/watch"
@@ -172,6 +173,10 @@ func (a *App) openNamespacePicker() {
 
 // setNamespace switches the current namespace ("" = all) and reopens the nearest namespaced table in it.
 func (a *App) setNamespace(ns string) {
+	if errs := validation.IsDNS1123Label(ns); ns != "" && len(errs) > 0 {
+		a.errorf("invalid namespace %q: %s", ns, errs[0])
+		return
+	}
 	a.namespace = ns
 	a.top().namespaceChanged(ns)
 	if ns == "" {

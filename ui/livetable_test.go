@@ -130,6 +130,32 @@ func TestLiveLoopRedrawsOnNotify(t *testing.T) {
 	}
 }
 
+// TestNamespaceInputIsALabel: a namespace that is not a DNS-1123 label (.., a path, upper case) is refused
+// in one line and the view stays where it was (".." would otherwise list every namespace through path
+// cleaning).
+func TestNamespaceInputIsALabel(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	for _, ns := range []string{"..", "a/b", "Shop"} {
+		h.typeText(":ns " + ns + "\n")
+		h.contains(`invalid namespace "` + ns + `"`)
+		h.contains("pods(shop)[3]")
+	}
+}
+
+// TestColumnNamesAreEscaped: a server column name with brackets shows as it is, not as a colour tag.
+func TestColumnNamesAreEscaped(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "widgets" })
+	var src *watch.StaticSource
+	h.ui(func() { src = h.app.top().(*LiveTable).src.(*watch.StaticSource) })
+	src.SetColumns([]watch.Column{{Name: "Name", Type: "string", Format: "name"}, {Name: "Size[-]", Type: "string"}})
+	h.refresh()
+	h.contains("NAME   SIZE[-]") // over the "no widgets here" line
+	src.Put(&watch.Row{Namespace: "shop", Name: "gizmo", Created: t0, Cells: []string{"gizmo", "3"}})
+	h.refresh()
+	h.contains("SIZE[-]")
+	h.contains("gizmo")
+}
+
 func TestNamespaces(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
 	h.press(tcell.KeyRune, '0')

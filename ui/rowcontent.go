@@ -227,7 +227,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	idx := c.visible[column]
 	col := c.columns[idx]
 	if row == 0 {
-		return tview.NewTableCell(c.header(idx) + columnGap).SetStyle(styleHeader).SetSelectable(false)
+		return tview.NewTableCell(tview.Escape(c.header(idx)) + columnGap).SetStyle(styleHeader).SetSelectable(false)
 	}
 	r := c.rows[row-1]
 	text := ""
@@ -267,7 +267,7 @@ func (c *RowContent) placeholderCell(row, column int) *tview.TableCell {
 	case row == 0:
 		names := make([]string, len(c.visible))
 		for i, idx := range c.visible {
-			names[i] = c.header(idx)
+			names[i] = tview.Escape(c.header(idx))
 		}
 		return tview.NewTableCell(strings.Join(names, columnGap+" ")).SetStyle(styleHeader).SetSelectable(false)
 	case row == 1:
