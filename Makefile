@@ -60,7 +60,7 @@ lint:
 	cd devcluster && $(GO) vet .
 
 unit:
-	$(GO) test -count=1 ./...
+	$(GO) test -race -count=1 ./...
 
 ## fuzz: explore each fuzz target for FUZZTIME (e.g. make fuzz FUZZTIME=10m); `make unit` runs their committed
 ## seeds only. Commit what it finds under <package>/testdata/fuzz/<target>/ once fixed, so every `make test`

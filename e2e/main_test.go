@@ -1,7 +1,7 @@
 //go:build e2e
 
 // Package e2e holds kscope's end-to-end tests. They run against the real control plane from devcluster/:
-// TestMain brings it up (or reuses a running one), seeds it and builds bin/kscope. Run them with `make test`,
+// TestMain brings it up (or reuses a running one), seeds it and builds bin/kscope-e2e (with -race). Run them with `make test`,
 // or `go test -tags e2e ./e2e` once `make devcluster` has built the cluster binaries.
 package e2e
 
@@ -34,6 +34,8 @@ type suite struct {
 	kscope     string // the kscope binary under test
 	cli        string // the devcluster CLI
 	cache      string // the devcluster cache folder (bin/, state/)
+	// raceLogs is where the race detector of a -race kscope writes its reports ("" when not built so).
+	raceLogs string
 }
 
 var env suite
@@ -46,7 +48,25 @@ func TestMain(m *testing.M) {
 	stopTmux := privateTmuxServer()
 	code := m.Run()
 	stopTmux()
+	if races := raceReports(); races != "" {
+		fmt.Fprintf(os.Stderr, "e2e: the race detector reported data races in kscope sessions:\n%s", races)
+		code = 1
+	}
 	os.Exit(code)
+}
+
+// raceReports returns what the race detector of the kscope binary under test wrote, "" for nothing.
+func raceReports() string {
+	if env.raceLogs == "" {
+		return ""
+	}
+	files, _ := filepath.Glob(filepath.Join(env.raceLogs, "race*"))
+	var b strings.Builder
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		fmt.Fprintf(&b, "%s:\n%s\n", f, data)
+	}
+	return b.String()
 }
 
 // privateTmuxServer points every tmux command of the tests at a server of their own, kept alive by an anchor
@@ -93,8 +113,21 @@ func setup() error {
 		}
 	}
 	env.kubeconfig = filepath.Join(env.cache, "state", "kubeconfig")
-	env.kscope = filepath.Join(env.root, "bin", "kscope")
-	build := exec.Command("go", "build", "-o", env.kscope, ".")
+	// The binary under test is built with the race detector (KSCOPE_E2E_RACE=0 builds it without): a data
+	// race in a real session fails the suite. Its reports go to files (GORACE log_path, inherited by the tmux
+	// server and every kscope started), not over the screen; TestMain fails when any was written.
+	env.kscope = filepath.Join(env.root, "bin", "kscope-e2e")
+	args := []string{"build", "-o", env.kscope, "."}
+	if os.Getenv("KSCOPE_E2E_RACE") != "0" {
+		dir, err := os.MkdirTemp("", "kscope-e2e-race-")
+		if err != nil {
+			return err
+		}
+		env.raceLogs = dir
+		os.Setenv("GORACE", "log_path="+filepath.Join(dir, "race"))
+		args = []string{"build", "-race", "-o", env.kscope, "."}
+	}
+	build := exec.Command("go", args...)
 	build.Dir = env.root
 	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("build kscope: %v\n%s", err, out)
