@@ -83,6 +83,13 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	if o.readOnly {
 		readonly.Guard(o.flags) // every client refuses writes at its transport, whatever a key handler does
 	}
+	kube.NoTerminalInput(o.flags)
+	// What credential plugins and server warnings write to stderr would draw over the screen: it goes to the
+	// prompt line instead (and what the UI did not show, to stderr once the screen is given back).
+	capture, err := kube.CaptureStderr()
+	if err == nil {
+		defer capture.Restore()
+	}
 	cluster, err := kube.Connect(ctx, o.flags)
 	if err != nil {
 		return err
@@ -107,7 +114,14 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			return c, nil
 		},
 	})
+	if capture != nil {
+		capture.Deliver(app.Notice)
+	}
 	err = app.Run()
+	if capture != nil {
+		capture.Deliver(nil)
+		capture.Restore()
+	}
 	var panicErr *ui.PanicError
 	if errors.As(err, &panicErr) {
 		fmt.Fprintf(o.streams.ErrOut, "%s\n", panicErr.Stack)

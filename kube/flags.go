@@ -1,6 +1,9 @@
 package kube
 
-import "k8s.io/cli-runtime/pkg/genericclioptions"
+import (
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/rest"
+)
 
 // NewConfigFlags returns kubectl's connection flags (--kubeconfig, --context, -n, --server, impersonation, …)
 // with discovery allowed a burst of 300 requests at 50 per second, so that a cluster with many API groups is
@@ -19,4 +22,23 @@ func ContextFlags(f *genericclioptions.ConfigFlags, name string) *genericcliopti
 	n.WrapConfigFn = f.WrapConfigFn
 	n.Context = &name
 	return n
+}
+
+// NoTerminalInput keeps exec credential plugins (kubeconfig users[].exec: EKS, GKE, AKS, OIDC helpers) of the
+// clients built from flags off the terminal, which the UI owns: client-go then never hands them its standard
+// input, and a plugin that must ask the user fails with a message instead of reading the keys meant for the
+// UI. It chains after flags' WrapConfigFn; ContextFlags keeps it.
+func NoTerminalInput(flags *genericclioptions.ConfigFlags) {
+	prev := flags.WrapConfigFn
+	flags.WrapConfigFn = func(c *rest.Config) *rest.Config {
+		if prev != nil {
+			c = prev(c)
+		}
+		if c.ExecProvider != nil {
+			c = rest.CopyConfig(c)
+			c.ExecProvider.StdinUnavailable = true
+			c.ExecProvider.StdinUnavailableMessage = "kscope's terminal UI is running; log in with kubectl first"
+		}
+		return c
+	}
 }

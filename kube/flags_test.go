@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"k8s.io/client-go/rest"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"kscope/kube/readonly"
 )
@@ -71,5 +72,26 @@ func TestContextFlagsStayReadOnly(t *testing.T) {
 	var refused *readonly.RefusedError
 	if _, err := rt.RoundTrip(req); !errors.As(err, &refused) {
 		t.Fatalf("DELETE after a context switch: %v, want refused", err)
+	}
+}
+
+// TestNoTerminalInput: an exec credential plugin of the UI's clients never gets the terminal's input; a
+// kubeconfig user without a plugin is left as it is.
+func TestNoTerminalInput(t *testing.T) {
+	f := NewConfigFlags()
+	NoTerminalInput(f)
+	readonly.Guard(f) // chains
+	for _, ctx := range []string{"", "other"} {
+		flags := f
+		if ctx != "" {
+			flags = ContextFlags(f, ctx)
+		}
+		cfg := flags.WrapConfigFn(&rest.Config{Host: "https://server", ExecProvider: &clientcmdapi.ExecConfig{Command: "plugin"}})
+		if !cfg.ExecProvider.StdinUnavailable || cfg.ExecProvider.StdinUnavailableMessage == "" {
+			t.Errorf("context %q: the plugin may read the terminal: %+v", ctx, cfg.ExecProvider)
+		}
+		if plain := flags.WrapConfigFn(&rest.Config{Host: "https://server"}); plain.ExecProvider != nil {
+			t.Errorf("context %q: a user without a plugin got one", ctx)
+		}
 	}
 }

@@ -66,13 +66,17 @@ type App struct {
 
 	failMu sync.Mutex
 	failed error
+
+	noticeMu sync.Mutex
+	notices  []string      // Notice lines not shown yet
+	noticed  chan struct{} // capacity 1: notices are waiting
 }
 
 // New builds the UI for opts.Cluster. Nothing runs, and nothing reaches the cluster, until Run.
 func New(opts Options) *App {
 	opts.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel}
+	a := &App{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel, noticed: make(chan struct{}, 1)}
 	a.header = NewHeader()
 	a.status = NewStatusLine()
 	a.bar = NewCommandBar(a)
@@ -100,6 +104,7 @@ func (a *App) Run() (err error) {
 		a.shutdown()
 	}()
 	a.attach(a.opts.Cluster)
+	a.goSafe(a.showNotices)
 	if err := a.tv.Run(); err != nil {
 		return err
 	}

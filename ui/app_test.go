@@ -92,3 +92,15 @@ func TestPanicOnUIGoroutineStopsUIWithError(t *testing.T) {
 		t.Fatal("a panic did not stop the UI")
 	}
 }
+
+// TestNoticeShowsOnThePromptLine: lines kscope's standard error took while the UI runs (a credential
+// plugin's message) are shown on the prompt line, never drawn over the screen; many at once show the last.
+func TestNoticeShowsOnThePromptLine(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h.app.Notice("plugin: token refreshed")
+	waitFor(t, h, "plugin: token refreshed")
+	for i := range 300 {
+		h.app.Notice(fmt.Sprintf("line %d", i))
+	}
+	waitFor(t, h, "line 299")
+}
