@@ -52,6 +52,20 @@ func (c *converter) columnsVersion() ([]Column, uint64) {
 	return c.columns, c.version
 }
 
+// ageCell returns the index of the Age cell in the rows' cells (counting the NAMESPACE cell of all-namespaces
+// mode), or -1 when there is none or the columns are not known yet.
+func (c *converter) ageCell() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.ageCol < 0:
+		return -1
+	case c.allNamespaces:
+		return c.ageCol + 1
+	}
+	return c.ageCol
+}
+
 // plainColumnDefs are the columns of a server that does not print Tables, as kubectl shows them.
 var plainColumnDefs = []metav1.TableColumnDefinition{
 	{Name: "Name", Type: "string", Format: "name"},

@@ -6,7 +6,8 @@
 // them as a stream into rowObjects, which carry only what a row needs (managedFields and annotations are never
 // decoded). An all-namespaces view lists with includeObject=Metadata (streamed as a watch-list when the
 // server offers it); a one-namespace or cluster-scoped view lists with includeObject=None, keys rows by their
-// name cell and fills in their metadata with a second list behind the first table. Watches always carry
+// name cell and fills in their metadata with a second list behind the first table; such a view's relist keeps
+// the metadata already filled in and reports only rows whose cells or metadata changed. Watches always carry
 // metadata. Snapshots are cached per query and patched from a change log, so one change at 50k rows costs a
 // binary search and a copy rather than a sort.
 //

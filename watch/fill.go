@@ -16,9 +16,10 @@ const (
 
 // metadataFill completes the rows of a metadata-less list (includeObject=None): after each such list it lists
 // the rows again with their object metadata, not older than that list, and replaces the rows that still lack
-// it (a row the watch has updated since already has its metadata). Filled rows are not reported as changes.
-// The fill's list can arrive before the informer has delivered the rows it completes; the store keeps those
-// filled rows until their metadata-less twins arrive (rowStore.early).
+// it (a row the watch has updated since already has its metadata) or that a relist kept with the metadata
+// filled before it (rowStore.fill). Filled rows are not reported as changes unless a relist hid a change
+// of labels or UID. The fill's list can arrive before the informer has delivered the rows it completes; the
+// store keeps those filled rows until their metadata-less twins arrive (rowStore.early).
 type metadataFill struct {
 	lw    *tableListWatch
 	store *rowStore
@@ -27,24 +28,30 @@ type metadataFill struct {
 	// note is called with a line for the status ("labels pending: …, retrying") while a fill fails, and with
 	// "" once it succeeds.
 	note func(string)
-	// pending holds the resourceVersion of the latest metadata-less list not yet filled.
-	pending chan string
+	// pending holds the latest metadata-less list not yet filled.
+	pending chan listing
 	// backoff is the wait before the first retry (fillBackoff).
 	backoff time.Duration
 }
 
 func newMetadataFill(lw *tableListWatch, store *rowStore, signal func(), note func(string)) *metadataFill {
-	return &metadataFill{lw: lw, store: store, signal: signal, note: note, pending: make(chan string, 1),
+	return &metadataFill{lw: lw, store: store, signal: signal, note: note, pending: make(chan listing, 1),
 		backoff: fillBackoff}
+}
+
+// listing is one metadata-less list: its resourceVersion and its generation in the store (earlyReset).
+type listing struct {
+	resourceVersion string
+	gen             uint64
 }
 
 // listed records a metadata-less list at resourceVersion, before the informer delivers its rows; it never
 // blocks (a newer list replaces an older one).
 func (f *metadataFill) listed(resourceVersion string) {
-	f.store.earlyReset()
+	l := listing{resourceVersion: resourceVersion, gen: f.store.earlyReset()}
 	for {
 		select {
-		case f.pending <- resourceVersion:
+		case f.pending <- l:
 			return
 		default:
 		}
@@ -61,22 +68,22 @@ func (f *metadataFill) run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case rv := <-f.pending:
-			f.fill(ctx, rv)
+		case l := <-f.pending:
+			f.fill(ctx, l)
 		}
 	}
 }
 
-// fill lists the metadata of the rows listed at resourceVersion, retrying with backoff until it succeeds, ctx
-// ends, or a newer metadata-less list is pending (that list's fill supersedes this one).
-func (f *metadataFill) fill(ctx context.Context, resourceVersion string) {
+// fill lists the metadata of the rows of list l, not older than it, retrying with backoff until it succeeds,
+// ctx ends, or a newer metadata-less list is pending (that list's fill supersedes this one).
+func (f *metadataFill) fill(ctx context.Context, l listing) {
 	wait := f.backoff
 	for {
-		items, err := f.lw.listMetadata(ctx, resourceVersion)
+		items, err := f.lw.listMetadata(ctx, l.resourceVersion)
 		if err == nil {
 			n := 0
 			for _, o := range items {
-				if f.store.fill(o.row) {
+				if f.store.fill(o.row, l.gen) {
 					n++
 				}
 			}

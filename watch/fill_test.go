@@ -25,8 +25,8 @@ func TestStoreFillBeforeDelivery(t *testing.T) {
 		return r
 	}
 	s := newRowStore()
-	s.earlyReset() // a metadata-less list at rv 10 ...
-	if s.fill(full("a", "11")) || s.fill(full("b", "11")) || s.fill(full("gone", "11")) {
+	gen := s.earlyReset() // a metadata-less list at rv 10 ...
+	if s.fill(full("a", "11"), gen) || s.fill(full("b", "11"), gen) || s.fill(full("gone", "11"), gen) {
 		t.Fatal("fill replaced a row the store does not hold")
 	}
 	s.put(bare("a")) // ... delivered after its fill
@@ -40,7 +40,7 @@ func TestStoreFillBeforeDelivery(t *testing.T) {
 		t.Errorf("changes %+v, want a and b added once", cs)
 	}
 	// A watch event for a key the early fill saw replaces the early row.
-	s.fill(full("c", "12"))
+	s.fill(full("c", "12"), gen)
 	s.put(full("c", "13"))
 	s.remove("c", nil)
 	s.put(bare("c"))
@@ -82,7 +82,7 @@ func TestFillRetriesUntilListed(t *testing.T) {
 	var notes []string
 	f := newMetadataFill(lw, store, func() {}, func(n string) { notes = append(notes, n) })
 	f.backoff = time.Millisecond
-	f.fill(context.Background(), "100")
+	f.fill(context.Background(), listing{resourceVersion: "100"})
 	if r, _ := store.get("shop/web-1"); r.ResourceVersion != "101" || r.UID != "u1" || r.Labels["app"] != "web" {
 		t.Fatalf("row after the fill: %+v", r)
 	}

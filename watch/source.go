@@ -48,6 +48,7 @@ func NewSource(cfg *rest.Config, spec Spec) (*Source, error) {
 		state:  State{Phase: Listing},
 	}
 	s.conv = newConverter(spec.AllNamespaces(), s.signal)
+	s.store.ageCell = s.conv.ageCell
 	if spec.Namespaced {
 		s.conv.namespace = spec.Namespace
 	}

@@ -29,6 +29,7 @@ type StaticSource struct {
 func NewStaticSource(spec Spec, columns []Column, rows ...*Row) *StaticSource {
 	s := &StaticSource{spec: spec, store: newRowStore(), notify: make(chan struct{}, 1), columns: columns,
 		state: State{Phase: Synced}}
+	s.store.ageCell = s.ageCell
 	for _, r := range rows {
 		s.store.putListed(keyed(r))
 	}
@@ -48,8 +49,10 @@ func keyed(r *Row) *Row {
 // Put adds rows or replaces the rows with their keys, as informer adds and updates do: a new key is reported
 // by Changes as Added, a replaced one as Updated (a key added since the last Changes stays Added only). As
 // for an informer update, a row with the same non-empty ResourceVersion and UID (and as many cells) as the
-// current one changes nothing. A row without a Key is keyed "namespace/name" ("name" when cluster-scoped).
-// Rows must not be modified after Put. After Stop, Put does nothing.
+// current one changes nothing. A row without a ResourceVersion replacing one is taken as a row of a
+// metadata-less relist: with the same cells as the current row but for the Age column it changes nothing;
+// otherwise it keeps the current row's UID, Labels and Created if that has a UID. A row without a Key is keyed "namespace/name"
+// ("name" when cluster-scoped). Rows must not be modified after Put. After Stop, Put does nothing.
 func (s *StaticSource) Put(rows ...*Row) {
 	if s.Stopped() {
 		return
@@ -175,3 +178,15 @@ func (s *StaticSource) Len() int { return s.store.len() }
 
 // signal wakes a reader of Notify without ever blocking.
 func (s *StaticSource) signal() { wake(s.notify) }
+
+// ageCell returns the index of the first Age column, or -1 (the store's rowStore.ageCell).
+func (s *StaticSource) ageCell() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, c := range s.columns {
+		if c.Age {
+			return i
+		}
+	}
+	return -1
+}

@@ -31,21 +31,32 @@ type rowStore struct {
 	updated map[string]struct{}
 	deleted map[string]*Row
 
+	// ageCell, if set, returns the index of the Age cell in rows' cells, or -1: the one cell of a row that a
+	// metadata-less relist may change although the object did not (the server prints AGE from its clock).
+	// It must not call into the store.
+	ageCell func() int
+	// gen counts metadata-less lists (earlyReset); a metadata fill completes only the rows of the latest.
+	gen uint64
 	// early holds rows that the metadata fill listed before the informer delivered the metadata-less row of the
 	// same key: the fill's list races with the informer's own delivery of the list it completes. put takes the
 	// early row in place of the metadata-less one. Emptied at every metadata-less list (earlyReset).
 	early map[string]*Row
+	// unverified holds the rows that a metadata-less list found with the same cells, kept with the metadata
+	// filled before that list (which may since have changed: labels, a re-created object): the list's fill
+	// replaces each if it is still the row held. Emptied at every metadata-less list.
+	unverified map[string]*Row
 }
 
 // newRowStore returns an empty store whose change feed is kept from the start (StaticSource's: its Puts stand
 // for changes after a list the reader has seen).
 func newRowStore() *rowStore {
 	return &rowStore{
-		rows:    map[string]*Row{},
-		added:   map[string]struct{}{},
-		updated: map[string]struct{}{},
-		deleted: map[string]*Row{},
-		early:   map[string]*Row{},
+		rows:       map[string]*Row{},
+		added:      map[string]struct{}{},
+		updated:    map[string]struct{}{},
+		deleted:    map[string]*Row{},
+		early:      map[string]*Row{},
+		unverified: map[string]*Row{},
 	}
 }
 
@@ -68,8 +79,8 @@ func (s *rowStore) logBound() int {
 }
 
 // put adds or replaces the row with r.Key, reporting it in the change feed. It tells whether anything
-// changed. A row without metadata (from a metadata-less list) whose filled twin arrived early is replaced by
-// that twin.
+// changed. A row without metadata (ResourceVersion "", from a metadata-less list) is resolved against the
+// row held for its key by relisted: it may take its filled twin, or the metadata already held.
 func (s *rowStore) put(r *Row) bool { return s.putRow(r, true) }
 
 // putListed is put for a row of the first list: the rows the table opens with are stored (and logged for
@@ -77,23 +88,42 @@ func (s *rowStore) put(r *Row) bool { return s.putRow(r, true) }
 func (s *rowStore) putListed(r *Row) bool { return s.putRow(r, false) }
 
 func (s *rowStore) putRow(r *Row, report bool) bool {
+	age := -1
+	if r.ResourceVersion == "" {
+		age = s.ageIndex() // before the lock: ageCell takes the converter's
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e, ok := s.early[r.Key]; ok {
-		delete(s.early, r.Key)
-		if r.ResourceVersion == "" {
-			r = e
-		}
-	}
+	e, early := s.early[r.Key]
+	delete(s.early, r.Key)
 	old := s.rows[r.Key]
+	if r.ResourceVersion == "" && old != nil {
+		next, quiet := s.relisted(old, r, e, age)
+		if next == nil {
+			return false
+		}
+		s.replace(old, next, report && !quiet)
+		return true
+	}
+	if r.ResourceVersion == "" && early {
+		r = e
+	}
 	if old == r || (old != nil && old.ResourceVersion == r.ResourceVersion && old.UID == r.UID &&
 		r.ResourceVersion != "" && len(old.Cells) == len(r.Cells)) {
 		return false
 	}
+	s.replace(old, r, report)
+	return true
+}
+
+// replace stores r in place of old (nil for none), logs the change for snapshots and, if report, puts it
+// in the change feed. The caller holds s.mu.
+func (s *rowStore) replace(old, r *Row, report bool) {
 	s.rows[r.Key] = r
+	delete(s.unverified, r.Key)
 	s.record(change{old: old, new: r})
 	if !report || s.feedOff {
-		return true
+		return
 	}
 	if old == nil {
 		if _, gone := s.deleted[r.Key]; gone {
@@ -105,36 +135,15 @@ func (s *rowStore) putRow(r *Row, report bool) bool {
 	} else if _, isNew := s.added[r.Key]; !isNew {
 		s.updated[r.Key] = struct{}{}
 	}
-	return true
 }
 
-// fill replaces a row that lacks its metadata (no resourceVersion) with r, the same object listed with it.
-// It is not reported in the change feed. It tells whether the row was replaced. A row the store does not hold
-// yet is kept until the informer delivers its metadata-less twin (see early), or the next metadata-less list.
-func (s *rowStore) fill(r *Row) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r.ResourceVersion == "" {
-		return false
-	}
-	cur, ok := s.rows[r.Key]
-	if !ok {
-		s.early[r.Key] = r
-		return false
-	}
-	if cur.ResourceVersion != "" {
-		return false
-	}
-	s.rows[r.Key] = r
-	s.record(change{old: cur, new: r})
-	return true
-}
-
-// remove deletes the row with key; last is the deleted object's final row as the informer knew it.
+// remove deletes the row with key; last is the deleted object's final row as the informer knew it, reported
+// in the change feed unless it lacks the metadata of the row held.
 func (s *rowStore) remove(key string, last *Row) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.early, key)
+	delete(s.unverified, key)
 	old, ok := s.rows[key]
 	if !ok {
 		return false
@@ -149,21 +158,11 @@ func (s *rowStore) remove(key string, last *Row) bool {
 		return true
 	}
 	delete(s.updated, key)
-	if last == nil {
-		last = old
+	if last == nil || (last.UID == "" && old.UID != "") {
+		last = old // (the informer's last row of a relist's deletion may lack the metadata filled in since)
 	}
 	s.deleted[key] = last
 	return true
-}
-
-// earlyReset forgets the rows the previous fill listed ahead of the informer: a new metadata-less list is
-// about to be delivered, and its rows must not take metadata from an older fill.
-func (s *rowStore) earlyReset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.early) > 0 {
-		s.early = map[string]*Row{}
-	}
 }
 
 // record appends to the change log; the caller holds s.mu.
@@ -300,6 +299,7 @@ func (s *rowStore) clear() {
 	s.updated = map[string]struct{}{}
 	s.deleted = map[string]*Row{}
 	s.early = map[string]*Row{}
+	s.unverified = map[string]*Row{}
 	s.seq++
 	s.log, s.logBase, s.keepLog = nil, s.seq, false
 }

@@ -41,7 +41,9 @@ type Column struct {
 //
 // A one-namespace or cluster-scoped view first lists rows without their objects (much cheaper for the
 // server): until their metadata is filled in, moments later, such rows have an empty ResourceVersion, UID and
-// Labels, and Created is estimated from the server's Age cell (to the second, within its rounding).
+// Labels, and Created is estimated from the server's Age cell (to the second, within its rounding). When such
+// a view relists (after 410 Gone or an apiserver restart), a row whose cells changed has an empty
+// ResourceVersion until the next fill but keeps the UID, Labels and Created it had.
 type Row struct {
 	// Key is the informer key: "namespace/name", or "name" for cluster-scoped objects.
 	Key             string
