@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
@@ -34,12 +35,18 @@ func startFuzzApp(f *testing.F) *fuzzApp {
 	return a
 }
 
-// run runs fn on the UI goroutine followed by a draw, and fails t if the UI panics or stops answering.
+// run runs fn on the UI goroutine, and fails t if the UI panics or stops answering. It does not draw (one
+// draw per input, in checkAlive, keeps the targets fast enough to fuzz).
 func (a *fuzzApp) run(t *testing.T, fn func()) {
 	t.Helper()
+	a.runThen(t, fn, a.app.tv.QueueUpdate)
+}
+
+// runThen runs fn on the UI goroutine through queue (QueueUpdate or QueueUpdateDraw) and waits for it.
+func (a *fuzzApp) runThen(t *testing.T, fn func(), queue func(func()) *tview.Application) {
+	t.Helper()
 	answered := make(chan struct{})
-	a.app.tv.QueueUpdateDraw(fn)
-	a.app.tv.QueueUpdateDraw(func() { close(answered) })
+	queue(func() { fn(); close(answered) })
 	select {
 	case <-answered:
 	case err := <-a.done:
@@ -83,6 +90,7 @@ func (a *fuzzApp) submit(t *testing.T, text string) {
 func (a *fuzzApp) checkAlive(t *testing.T, input string) {
 	t.Helper()
 	var problem string
+	a.runThen(t, func() {}, a.app.tv.QueueUpdateDraw) // the screen draws whatever the input left
 	a.run(t, func() {
 		if a.app.top() == nil {
 			problem = "no view left"
