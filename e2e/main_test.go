@@ -31,7 +31,8 @@ import (
 type suite struct {
 	root       string // repository root
 	kubeconfig string // devcluster kubeconfig (contexts admin, viewer)
-	kscope     string // the kscope binary under test
+	kscope     string // the kscope binary under test (built with -race unless KSCOPE_E2E_RACE=0)
+	plain      string // the same binary without the race detector, for measurements (memory, CPU)
 	cli        string // the devcluster CLI
 	cache      string // the devcluster cache folder (bin/, state/)
 	// raceLogs is where the race detector of a -race kscope writes its reports ("" when not built so).
@@ -127,10 +128,13 @@ func setup() error {
 		os.Setenv("GORACE", "log_path="+filepath.Join(dir, "race"))
 		args = []string{"build", "-race", "-o", env.kscope, "."}
 	}
-	build := exec.Command("go", args...)
-	build.Dir = env.root
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("build kscope: %v\n%s", err, out)
+	env.plain = filepath.Join(env.root, "bin", "kscope-e2e-plain")
+	for _, args := range [][]string{args, {"build", "-o", env.plain, "."}} {
+		build := exec.Command("go", args...)
+		build.Dir = env.root
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("build kscope: %v\n%s", err, out)
+		}
 	}
 	return nil
 }

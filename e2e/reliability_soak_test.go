@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,7 +53,8 @@ func TestReliabilitySoakMemoryLevelsOff(t *testing.T) {
 	}
 	runParallel(t, ops, 16)
 
-	s := startUI(t, "-n", ns, "configmaps")
+	// The binary without the race detector: its memory is what a user's kscope holds.
+	s := startTmuxBinary(t, env.plain, "; echo KSCOPE-EXIT=$?; sleep 600", "-n", ns, "configmaps")
 	s.waitFor(fmt.Sprintf("configmaps(%s)[%d]", ns, objects+1), "synced")
 	pid := panePID(t, s)
 
@@ -150,7 +152,7 @@ func panePID(t *testing.T, s *tmuxUI) int {
 		t.Fatalf("children of the pane's shell: %v", err)
 	}
 	for _, c := range strings.Fields(string(children)) {
-		if exe, err := os.Readlink("/proc/" + c + "/exe"); err == nil && strings.HasSuffix(exe, "/kscope") {
+		if exe, err := os.Readlink("/proc/" + c + "/exe"); err == nil && (filepath.Base(exe) == filepath.Base(env.kscope) || filepath.Base(exe) == filepath.Base(env.plain)) {
 			pid, _ := strconv.Atoi(c)
 			return pid
 		}

@@ -30,11 +30,17 @@ func startUI(t *testing.T, args ...string) *tmuxUI {
 // once kscope has exited); the session is killed when t ends, its last screen logged if t failed.
 func startTmux(t *testing.T, after string, args ...string) *tmuxUI {
 	t.Helper()
+	return startTmuxBinary(t, env.kscope, after, args...)
+}
+
+// startTmuxBinary is startTmux for another kscope binary (env.plain for measurements).
+func startTmuxBinary(t *testing.T, binary, after string, args ...string) *tmuxUI {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	s := &tmuxUI{t: t, name: "kscope-" + strings.ToLower(sanitize(t.Name())) + "-" + randomSuffix()}
-	cmd := append([]string{env.kscope, "--kubeconfig", env.kubeconfig}, args...)
+	cmd := append([]string{binary, "--kubeconfig", env.kubeconfig}, args...)
 	shell := strings.Join(quoteAll(cmd), " ") + after
 	out, err := exec.Command("tmux", "new-session", "-d", "-s", s.name, "-x", "160", "-y", "45", shell).CombinedOutput()
 	if err != nil {
