@@ -105,7 +105,8 @@ spec:
 	ui.waitFor("gizmos("+ns+")[1]", "first", "synced")
 
 	kubectl(t, "delete", "crd", "gizmos."+group)
-	scr := ui.waitFor("not found")
+	// The table itself says so (its placeholder line), not just any line of the screen.
+	scr := ui.waitUntil("the table says not found", func(scr string) bool { return inTableArea(scr, "not found: ") })
 	t.Logf("after the CRD was deleted: %q", strings.TrimSpace(lineWith(scr, "not found")))
 	if strings.Contains(scr, "KSCOPE-EXIT") {
 		t.Fatalf("kscope ended:\n%s", scr)
@@ -120,7 +121,7 @@ spec:
 		t.Errorf("the recreated resource shows the deleted instance:\n%s", scr)
 	}
 	kubectl(t, "delete", "crd", "gizmos."+group)
-	ui.waitFor("not found")
+	ui.waitUntil("the table says not found", func(scr string) bool { return inTableArea(scr, "not found: ") })
 	ui.typeText("q")
 	ui.waitFor("KSCOPE-EXIT=0")
 }

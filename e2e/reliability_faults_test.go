@@ -172,6 +172,9 @@ func TestReliabilityExpiredResourceVersionRelists(t *testing.T) {
 			differ++
 		}
 	}
+	if differ == 0 {
+		t.Fatal("the source saw every change made while it was cut off: the cut did not hold, nothing to relist")
+	}
 	devcluster(t, "compact")
 	proxy.setCut(false)
 

@@ -222,7 +222,7 @@ func TestUILiveChanges(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("</solo>")
 	s.keys("Enter")
-	s.waitFor("name: solo", "live")
+	s.waitFor("name: solo", "live  managedFields hidden") // the YAML view's status line: the object is watched
 	kubectl(t, "-n", ns, "label", "pod", "solo", "color=blue")
 	s.waitFor("color: blue")
 	kubectl(t, "-n", ns, "delete", "pod", "solo", "--grace-period=0", "--force", "--wait=false")
@@ -315,7 +315,7 @@ func TestUIPickerAndCRD(t *testing.T) {
 	s.typeText("widgets")
 	s.waitFor("widgets", "shop.example.com/v1", "Widget")
 	s.keys("Enter")
-	s.waitFor("widgets(shop)[", "synced")
+	s.waitFor("widgets(shop)[", "synced", "SIZE", "WEIGHT", "COLOR", "READY", "BUILT", "flux-capacitor")
 
 	group := "e2e" + randomSuffix() + ".example.com"
 	crd := `apiVersion: apiextensions.k8s.io/v1
@@ -331,12 +331,17 @@ spec:
     served: true
     storage: true
     schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+    additionalPrinterColumns:
+    - {name: Flavor, type: string, jsonPath: .spec.flavor}
 `
-	apply := exec.Command("kubectl", "--kubeconfig", env.kubeconfig, "apply", "-f", "-")
-	apply.Stdin = strings.NewReader(crd)
-	if out, err := apply.CombinedOutput(); err != nil {
-		t.Fatalf("create CRD: %v\n%s", err, out)
+	apply := func(what, doc string) {
+		cmd := exec.Command("kubectl", "--kubeconfig", env.kubeconfig, "apply", "-f", "-")
+		cmd.Stdin = strings.NewReader(doc)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("create %s: %v\n%s", what, err, out)
+		}
 	}
+	apply("CRD", crd)
 	t.Cleanup(func() { kubectl(t, "delete", "crd", "gizmos."+group, "--wait=false") })
 	s.keys("Escape")
 	s.waitFor("resources[1] </widgets>")
@@ -344,6 +349,16 @@ spec:
 	s.waitGone("</widgets>")
 	s.typeText("gizmos")
 	s.waitFor(group + "/v1")
+	// The new kind opens with its own printer columns.
+	waitForSeen(t, 60*time.Second, "the gizmo CRD serves objects", func() (bool, string) {
+		cmd := exec.Command("kubectl", "--kubeconfig", env.kubeconfig, "apply", "-f", "-")
+		cmd.Stdin = strings.NewReader("apiVersion: " + group + "/v1\nkind: Gizmo\nmetadata: {name: g1, namespace: shop}\nspec: {flavor: mint}\n")
+		out, err := cmd.CombinedOutput()
+		return err == nil, string(out)
+	})
+	t.Cleanup(func() { kubectl(t, "-n", "shop", "delete", "gizmos."+group, "g1", "--ignore-not-found", "--wait=false") })
+	s.keys("Enter")
+	s.waitFor("gizmos(shop)[1]", "synced", "FLAVOR", "mint")
 }
 
 // TestUIEventsOwnerNamespaces: `o` walks pod → ReplicaSet → Deployment, `e` lists a pod's events live, `0`

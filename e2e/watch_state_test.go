@@ -24,15 +24,27 @@ import (
 )
 
 // Lifecycle of watch.Source on the devcluster: churn, selectors, error states, Stop, WatchObject, metadata fill.
-// TestWatchChurn makes 1000 creates, updates and deletes while watching; the rows must end equal to the
-// server's state (names and resourceVersions).
+// TestWatchChurn makes 1000 creates, updates and deletes while watching a namespace that already holds 100
+// objects (listed without metadata, filled in behind); the rows must end equal to the server's state (names
+// and resourceVersions).
 func TestWatchChurn(t *testing.T) {
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")
 	cs := kubernetes.NewForConfigOrDie(withQPS(cfg))
+	ctx := context.Background()
+	// Objects that exist before the view opens come from its metadata-less first list and the metadata
+	// fill behind it; the final comparison of resourceVersions holds only if the fill completed them.
+	pre := make(chan func() error, 100)
+	for i := 0; i < 100; i++ {
+		pre <- func() error {
+			_, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{
+				ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pre-%d", i)}}, metav1.CreateOptions{})
+			return err
+		}
+	}
+	runParallel(t, pre, 16)
 	src := startSource(t, cfg, watch.Spec{GVR: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
 		Namespaced: true, Namespace: ns})
-	ctx := context.Background()
 	const n = 400 // 400 creates + 400 updates + 200 deletes
 	ops := make(chan func() error, 3*n)
 	for i := 0; i < n; i++ {
