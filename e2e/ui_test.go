@@ -356,7 +356,9 @@ spec:
 		out, err := cmd.CombinedOutput()
 		return err == nil, string(out)
 	})
-	t.Cleanup(func() { kubectl(t, "-n", "shop", "delete", "gizmos."+group, "g1", "--ignore-not-found", "--wait=false") })
+	t.Cleanup(func() {
+		kubectl(t, "-n", "shop", "delete", "gizmos."+group, "g1", "--ignore-not-found", "--wait=false")
+	})
 	s.keys("Enter")
 	s.waitFor("gizmos(shop)[1]", "synced", "FLAVOR", "mint")
 }
