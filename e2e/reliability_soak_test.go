@@ -33,9 +33,11 @@ func soakFor(t *testing.T) time.Duration {
 	return 60 * time.Second
 }
 
-// TestReliabilitySoakMemoryLevelsOff: bin/kscope shows a table of 200 ConfigMaps that are patched 200 times
-// a second for 60 s (KSCOPE_SOAK). Its resident memory, sampled every 5 s, levels off: the last third of the
-// run stays within 25 % (+16 MB) of the middle third, and it still shows the live rows at the end.
+// TestReliabilitySoakMemoryLevelsOff: kscope (without the race detector) shows a table of 200 ConfigMaps
+// changed 200 times a second for 60 s (KSCOPE_SOAK): patches, and every tenth change a create or a delete.
+// At least a quarter of that rate must reach the server. Its resident memory, sampled every 5 s, levels off:
+// the last third of the run stays within 25 % (+16 MB) of the middle third, and at the end it shows as many
+// rows as the server holds.
 func TestReliabilitySoakMemoryLevelsOff(t *testing.T) {
 	const objects, perSecond = 200, 200
 	ns := testNamespace(t)
@@ -70,9 +72,18 @@ func TestReliabilitySoakMemoryLevelsOff(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for n := range work {
-				patch := []byte(fmt.Sprintf(`{"data":{"n":"%d"}}`, n))
-				_, err := cs.CoreV1().ConfigMaps(ns).Patch(ctx, fmt.Sprintf("soak-%03d", n%objects),
-					types.MergePatchType, patch, metav1.PatchOptions{})
+				var err error
+				switch {
+				case n%10 == 5: // a create, so that growth with the number of objects seen would show
+					_, err = cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{
+						ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("extra-%d", n)}}, metav1.CreateOptions{})
+				case n%10 == 0 && n >= 200: // a delete of an extra created 200 operations ago (deleted rows)
+					err = cs.CoreV1().ConfigMaps(ns).Delete(ctx, fmt.Sprintf("extra-%d", n-195), metav1.DeleteOptions{})
+				default:
+					patch := []byte(fmt.Sprintf(`{"data":{"n":"%d"}}`, n))
+					_, err = cs.CoreV1().ConfigMaps(ns).Patch(ctx, fmt.Sprintf("soak-%03d", n%objects),
+						types.MergePatchType, patch, metav1.PatchOptions{})
+				}
 				if err != nil {
 					failed.Add(1)
 					continue
@@ -115,10 +126,12 @@ func TestReliabilitySoakMemoryLevelsOff(t *testing.T) {
 		series = append(series, fmt.Sprintf("%ds:%.1fMB", int(smp.at.Seconds()), float64(smp.rss)/1024))
 	}
 	rate := float64(sent.Load()) / elapsed.Seconds()
-	t.Logf("%d patches in %v (%.0f/s, %d failed); kscope RSS: %s", sent.Load(), elapsed.Round(time.Second), rate,
-		failed.Load(), strings.Join(series, " "))
-	if rate < perSecond*0.8 {
-		t.Logf("the server took only %.0f patches/s (wanted %d)", rate, perSecond)
+	t.Logf("%d changes (patches, a create and a delete every 10) in %v (%.0f/s, %d failed); kscope RSS: %s",
+		sent.Load(), elapsed.Round(time.Second), rate, failed.Load(), strings.Join(series, " "))
+	// The soak means something only under load: a quarter of the aimed rate at least (a loaded 2-core CI
+	// machine shares its cores with the API server and etcd).
+	if rate < perSecond/4 {
+		t.Errorf("only %.0f changes/s reached the server (aimed at %d): the soak did not load kscope", rate, perSecond)
 	}
 	third := len(samples) / 3
 	peak := func(from, to int) int64 {
@@ -133,7 +146,11 @@ func TestReliabilitySoakMemoryLevelsOff(t *testing.T) {
 		t.Errorf("memory does not level off: peak %.1f MB in the middle third, %.1f MB in the last",
 			float64(middle)/1024, float64(last)/1024)
 	}
-	scr := s.waitFor(fmt.Sprintf("configmaps(%s)[%d]", ns, objects+1), "synced")
+	list, err := cs.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := s.waitFor(fmt.Sprintf("configmaps(%s)[%d]", ns, len(list.Items)), "synced")
 	if strings.Contains(scr, "KSCOPE-EXIT") {
 		t.Fatalf("kscope ended during the soak:\n%s", scr)
 	}
