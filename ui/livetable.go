@@ -136,6 +136,15 @@ func (t *LiveTable) tick() {
 		t.app.tv.ForceDraw()
 		return
 	}
+	// A filter can match ages ("5m"), which change with time alone: a filtered table takes a new snapshot
+	// (the source filters again once a second at most) and draws if the rows it shows changed.
+	if !t.query.Filter.Empty() {
+		t.refresh()
+		if t.screenChanged() {
+			t.app.tv.ForceDraw()
+			return
+		}
+	}
 	if ages := t.visibleAges(); ages != t.drawnAges {
 		t.drawnAges = ages
 		t.app.tv.ForceDraw()
@@ -202,7 +211,9 @@ func (t *LiveTable) refresh() {
 	t.content.SetColumns(t.src.Columns(), t.wide)
 	t.content.SetSort(t.query.SortColumn, t.query.Descending)
 	changes := t.src.Changes()
-	snap := t.src.Snapshot(t.query)
+	q := t.query
+	q.Now = t.app.opts.Clock.Now() // a filter matches the ages as this table shows them
+	snap := t.src.Snapshot(q)
 	t.total = snap.Total
 	t.content.Update(snap, changes, t.query.Filter.Match)
 	t.content.SetPlaceholder(t.placeholder(snap))

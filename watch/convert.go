@@ -187,7 +187,11 @@ func (c *converter) tableRow(m *wireMeta, cells []wireCell) *rowObject {
 		}
 		out[i+off] = s
 	}
-	return newRowObject(m, out)
+	ageCell := -1
+	if ageCol >= 0 {
+		ageCell = ageCol + off
+	}
+	return newRowObject(m, out, ageCell)
 }
 
 // metaFromCells makes the metadata of a row listed without its object (includeObject=None): the name cell,
@@ -220,10 +224,12 @@ func (c *converter) plainRow(m *wireMeta) *rowObject {
 		out = append(out, intern(m.Namespace))
 	}
 	out = append(out, m.Name, FormatAge(time.Since(m.CreationTimestamp.Time)))
-	return newRowObject(m, out)
+	return newRowObject(m, out, len(out)-1)
 }
 
-func newRowObject(m *wireMeta, cells []string) *rowObject {
+// newRowObject builds the row of m with cells; cell ageCell (-1 for none) is the Age cell, left out of the
+// search text (a filter matches the age recomputed at match time, Filter.MatchShown).
+func newRowObject(m *wireMeta, cells []string, ageCell int) *rowObject {
 	r := &Row{
 		Key:             rowKey(m.Namespace, m.Name),
 		Namespace:       m.Namespace,
@@ -233,7 +239,7 @@ func newRowObject(m *wireMeta, cells []string) *rowObject {
 		Created:         m.CreationTimestamp.Time,
 		Labels:          internLabels(m.Labels),
 		Cells:           cells,
-		text:            searchText(cells),
+		text:            searchText(cells, ageCell),
 	}
 	var ann map[string]string
 	if len(m.Annotations) > 0 {
@@ -242,10 +248,14 @@ func newRowObject(m *wireMeta, cells []string) *rowObject {
 	return &rowObject{row: r, annotations: ann}
 }
 
-// searchText returns the cells lower-cased and joined by "\n" for Filter, or "" if a cell is not ASCII.
-func searchText(cells []string) string {
+// searchText returns the cells lower-cased and joined by "\n" for Filter, or "" if a cell is not ASCII. The
+// cell at skip (the Age cell; -1 for none) is left empty: its stored text goes stale at once.
+func searchText(cells []string, skip int) string {
 	n := len(cells)
-	for _, c := range cells {
+	for i, c := range cells {
+		if i == skip {
+			continue
+		}
 		if !isASCII(c) {
 			return ""
 		}
@@ -255,6 +265,9 @@ func searchText(cells []string) string {
 	for i, c := range cells {
 		if i > 0 {
 			b = append(b, '\n')
+		}
+		if i == skip {
+			continue
 		}
 		for j := 0; j < len(c); j++ {
 			ch := c[j]

@@ -128,15 +128,26 @@ func (f Filter) String() string { return f.text }
 // Empty tells whether the filter keeps every row.
 func (f Filter) Empty() bool { return f.re == nil && f.labels == nil }
 
-// Match tells whether row passes the filter.
-func (f Filter) Match(row *Row) bool {
+// Match tells whether row passes the filter, its cells as stored.
+func (f Filter) Match(row *Row) bool { return f.MatchShown(row, -1, "") }
+
+// MatchShown tells whether row passes the filter as the table shows it: cell ageCell (-1 for none) reads
+// age, the age recomputed from the creation time, instead of the server's text from when it was listed.
+// Row.text never holds an age cell (see searchText), so the fast paths stay exact.
+func (f Filter) MatchShown(row *Row, ageCell int, age string) bool {
+	if ageCell < 0 || ageCell >= len(row.Cells) {
+		ageCell, age = -1, ""
+	}
 	switch {
 	case f.labels != nil:
 		return f.labels.Matches(labels.Set(row.Labels))
 	case f.lit != "" && row.text != "":
-		return strings.Contains(row.text, f.lit)
+		return strings.Contains(row.text, f.lit) || (ageCell >= 0 && containsFoldASCII(age, f.lit))
 	case f.lit != "":
-		for _, cell := range row.Cells {
+		for i, cell := range row.Cells {
+			if i == ageCell {
+				cell = age
+			}
 			// Unicode case folding can match non-ASCII text (K, the Kelvin sign, folds to k): such cells go
 			// through the regular expression.
 			if isASCII(cell) {
@@ -149,10 +160,14 @@ func (f Filter) Match(row *Row) bool {
 		}
 		return false
 	case f.re != nil:
-		if f.need != "" && row.text != "" && !strings.Contains(row.text, f.need) {
+		if f.need != "" && row.text != "" && !strings.Contains(row.text, f.need) &&
+			(ageCell < 0 || !containsFoldASCII(age, f.need)) {
 			return false
 		}
-		for _, cell := range row.Cells {
+		for i, cell := range row.Cells {
+			if i == ageCell {
+				cell = age
+			}
 			if f.need != "" && isASCII(cell) && !containsFoldASCII(cell, f.need) {
 				continue
 			}
@@ -161,6 +176,18 @@ func (f Filter) Match(row *Row) bool {
 			}
 		}
 		return false
+	}
+	return true
+}
+
+// agesMatter tells whether what the filter keeps can change with the passing of time alone: it looks at
+// cells (not labels) and could match an age ("45s", "3m20s", "5d", "2y").
+func (f Filter) agesMatter() bool {
+	switch {
+	case f.labels != nil || f.re == nil:
+		return false
+	case f.lit != "":
+		return strings.Trim(f.lit, "0123456789smhdy") == ""
 	}
 	return true
 }

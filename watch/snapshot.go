@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 )
 
 // maxSnapshotCaches is how many Queries keep a cached, incrementally patched snapshot.
@@ -16,12 +17,18 @@ type snapshotCache struct {
 	filter     string
 	columns    uint64 // the converter's columns version the order was built for
 
-	order  rowOrder
-	match  Filter
-	seq    uint64 // the store's sequence number the snapshot reflects
-	sorted []*Row
-	snap   Snapshot
-	used   uint64
+	order rowOrder
+	match Filter
+	// ageCell is the Age column's index (-1 for none); when the filter could match an age (agesMatter), rows
+	// are matched with their age at now, and every row again when the second changes (agedAt).
+	ageCell    int
+	agesMatter bool
+	now        time.Time
+	agedAt     int64
+	seq        uint64 // the store's sequence number the snapshot reflects
+	sorted     []*Row
+	snap       Snapshot
+	used       uint64
 }
 
 // snapshotter answers Snapshot queries from caches patched with the store's change log, so that one change
@@ -37,10 +44,15 @@ func (s *snapshotter) snapshot(store *rowStore, q Query, cols []Column, colsVers
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	order := newRowOrder(q, cols)
+	now := q.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
 	c := s.find(order.col, q.Descending, q.Filter.String(), colsVersion)
 	if c == nil {
 		c = &snapshotCache{sortColumn: order.col, descending: q.Descending, filter: q.Filter.String(),
-			columns: colsVersion, order: order, match: q.Filter}
+			columns: colsVersion, order: order, match: q.Filter, ageCell: ageCellOf(cols),
+			agesMatter: q.Filter.agesMatter(), now: now, agedAt: now.Unix()}
 		if same := s.findOrder(order.col, q.Descending, colsVersion); same != nil {
 			// Only the filter is new (a keystroke in the filter bar): reuse that order's sorted rows.
 			same.catchUp(store)
@@ -56,7 +68,12 @@ func (s *snapshotter) snapshot(store *rowStore, q Query, cols []Column, colsVers
 		}
 		s.add(c)
 	} else {
+		c.now = now
 		c.catchUp(store)
+		if c.agesMatter && c.ageCell >= 0 && now.Unix() != c.agedAt {
+			c.agedAt = now.Unix() // ages read differently now: which rows match may have changed
+			c.refilter()
+		}
 	}
 	s.clock++
 	c.used = s.clock
@@ -159,6 +176,39 @@ func (s *snapshotter) reset() {
 	s.mu.Unlock()
 }
 
+// ageCellOf returns the index of the first Age column of cols, or -1.
+func ageCellOf(cols []Column) int {
+	for i, c := range cols {
+		if c.Age {
+			return i
+		}
+	}
+	return -1
+}
+
+// matches tells whether r passes the cache's filter as the table shows r at c.now.
+func (c *snapshotCache) matches(r *Row) bool {
+	age := ""
+	if c.agesMatter && c.ageCell >= 0 && c.ageCell < len(r.Cells) {
+		if r.Created.IsZero() {
+			age = r.Cells[c.ageCell] // the table shows the server's text too
+		} else {
+			age = FormatAge(max(c.now.Sub(r.Created), 0))
+		}
+	}
+	return c.match.MatchShown(r, c.ageCell, age)
+}
+
+// inSnapshot tells whether r (a row being replaced or removed) is in the filtered rows: matched against an
+// earlier moment, it may no longer match now, so it is looked up rather than matched again.
+func (c *snapshotCache) inSnapshot(r *Row) bool {
+	if !c.agesMatter || c.ageCell < 0 {
+		return c.matches(r)
+	}
+	i, found := slices.BinarySearchFunc(c.snap.Rows, r, func(a, b *Row) int { return c.order.compare(a, b) })
+	return found && c.snap.Rows[i] == r
+}
+
 // rebuild sorts and filters all rows.
 func (c *snapshotCache) rebuild(d delta) {
 	c.seq = d.seq
@@ -171,7 +221,7 @@ func (c *snapshotCache) refilter() {
 	if !c.match.Empty() {
 		rows = make([]*Row, 0, len(c.sorted))
 		for _, r := range c.sorted {
-			if c.match.Match(r) {
+			if c.matches(r) {
 				rows = append(rows, r)
 			}
 		}
@@ -193,12 +243,12 @@ func (c *snapshotCache) patch(d delta) {
 	}
 	var rem, ins []*Row
 	for _, r := range d.removed {
-		if c.match.Match(r) {
+		if c.inSnapshot(r) {
 			rem = append(rem, r)
 		}
 	}
 	for _, r := range inserts {
-		if c.match.Match(r) {
+		if c.matches(r) {
 			ins = append(ins, r)
 		}
 	}

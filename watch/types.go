@@ -90,8 +90,11 @@ type Query struct {
 	// SortColumn indexes Source.Columns(); -1 keeps the natural order (namespace, then name).
 	SortColumn int
 	Descending bool
-	// Filter keeps only matching rows; the zero Filter keeps all.
+	// Filter keeps only matching rows; the zero Filter keeps all. It matches the cells as a table shows them:
+	// the Age cell as the age at Now, recomputed from the creation time.
 	Filter Filter
+	// Now is the moment ages are computed at for the filter (the UI's clock); zero means time.Now().
+	Now time.Time
 }
 
 // Snapshot is an immutable, sorted and filtered list of rows at one moment; safe to share across goroutines.
