@@ -8,6 +8,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"kscope/discovery"
 )
 
 // fuzzApp is one App on a simulation screen over the fixture cluster, shared by every input of a fuzz
@@ -56,48 +58,52 @@ func (a *fuzzApp) runThen(t *testing.T, fn func(), queue func(func()) *tview.App
 	}
 }
 
-// reset goes back to the picker in namespace shop with an empty prompt.
-func (a *fuzzApp) reset(t *testing.T) {
-	a.run(t, func() {
-		if a.app.bar.Active() {
-			a.app.bar.close()
-		}
-		if a.app.modal != nil {
-			a.app.closeModal()
-		}
-		a.app.popTo(1)
-		a.app.namespace = "shop"
-		if p, ok := a.app.top().(*ResourcePicker); ok {
-			p.filter = ""
-		}
-		a.app.show()
-		a.app.bar.ClearMessage()
-	})
+// reset goes back to the picker in namespace shop with an empty prompt. UI goroutine.
+func (a *fuzzApp) reset() {
+	if a.app.bar.Active() {
+		a.app.bar.close()
+	}
+	if a.app.modal != nil {
+		a.app.closeModal()
+	}
+	a.app.popTo(1)
+	a.app.namespace = "shop"
+	a.app.stack[0].(*ResourcePicker).filter = ""
+	a.app.show()
+	a.app.bar.ClearMessage()
 }
 
-// submit types text into the open prompt and presses Enter, as the input field would deliver it.
-func (a *fuzzApp) submit(t *testing.T, text string) {
-	a.run(t, func() {
-		if !a.app.bar.Active() {
-			return
-		}
-		a.app.bar.input.SetText(text)
-		a.app.bar.done(tcell.KeyEnter)
-	})
+// submit types text into the open prompt and presses Enter, as the input field would deliver it. UI goroutine.
+func (a *fuzzApp) submit(text string) {
+	if !a.app.bar.Active() {
+		return
+	}
+	a.app.bar.input.SetText(text)
+	a.app.bar.done(tcell.KeyEnter)
 }
 
-// checkAlive fails t unless the UI still shows a view and its prompt line is one line.
-func (a *fuzzApp) checkAlive(t *testing.T, input string) {
+// problem says what is wrong with the UI after an input: no view left, or a prompt message of several
+// lines; "" when it is well. UI goroutine.
+func (a *fuzzApp) problem() string {
+	if a.app.top() == nil {
+		return "no view left"
+	}
+	if msg := a.app.bar.text.GetText(false); strings.Contains(strings.TrimSuffix(msg, "\n"), "\n") {
+		return "the prompt message spans lines: " + msg
+	}
+	return ""
+}
+
+// check runs steps on the UI goroutine in one go, then draws the screen they left, and fails t with the
+// first problem an input left.
+func (a *fuzzApp) check(t *testing.T, input string, steps func() string) {
 	t.Helper()
 	var problem string
-	a.runThen(t, func() {}, a.app.tv.QueueUpdateDraw) // the screen draws whatever the input left
-	a.run(t, func() {
-		if a.app.top() == nil {
-			problem = "no view left"
-		} else if msg := a.app.bar.text.GetText(false); strings.Contains(strings.TrimSuffix(msg, "\n"), "\n") {
-			problem = "the prompt message spans lines: " + msg
-		}
-	})
+	a.run(t, func() { problem = steps() })
+	a.runThen(t, func() {}, a.app.tv.QueueUpdateDraw)
+	if problem == "" {
+		a.run(t, func() { problem = a.problem() })
+	}
 	if problem != "" {
 		t.Fatalf("input %q: %s", input, problem)
 	}
@@ -123,19 +129,22 @@ func FuzzCommandBar(f *testing.F) {
 	}
 	a := startFuzzApp(f)
 	f.Fuzz(func(t *testing.T, text string) {
-		a.reset(t)
 		lines := strings.SplitN(text, "\n", 4)
-		for _, line := range lines[:min(len(lines), 3)] {
-			if isQuit(line) {
-				continue
-			}
-			a.run(t, func() {
+		a.check(t, text, func() string {
+			a.reset()
+			for _, line := range lines[:min(len(lines), 3)] {
+				if isQuit(line) {
+					continue
+				}
 				a.app.completeCommand(line)
 				a.app.openCommandBar()
-			})
-			a.submit(t, line)
-			a.checkAlive(t, line)
-		}
+				a.submit(line)
+				if p := a.problem(); p != "" {
+					return p
+				}
+			}
+			return ""
+		})
 	})
 }
 
@@ -149,19 +158,28 @@ func FuzzFilterBar(f *testing.F) {
 		f.Add(s)
 	}
 	a := startFuzzApp(f)
+	pods := discovery.Resource{Version: "v1", Name: "pods"}
+	views := []func(){
+		func() {}, // the picker's filter
+		func() { a.app.openResource(a.app.catalogEntry(pods), "") }, // a table's row filter
+		func() { // the YAML view's search (of data/db-0)
+			a.app.openResource(a.app.catalogEntry(pods), "")
+			a.app.setNamespace("data")
+			a.app.runBinding("yaml")
+		},
+	}
 	f.Fuzz(func(t *testing.T, text string) {
-		a.reset(t)
-		a.run(t, func() { a.app.runBinding("filter") }) // the picker's filter
-		a.submit(t, text)
-		a.checkAlive(t, text)
-		a.reset(t)
-		a.run(t, func() { a.app.command("pods") })
-		a.run(t, func() { a.app.runBinding("filter") }) // the table's row filter
-		a.submit(t, text)
-		a.checkAlive(t, text)
-		a.run(t, func() { a.app.command("ns data"); a.app.runBinding("yaml") })
-		a.run(t, func() { a.app.runBinding("filter", "search") }) // the YAML view's search, if a row was selected
-		a.submit(t, text)
-		a.checkAlive(t, text)
+		a.check(t, text, func() string {
+			for _, open := range views {
+				a.reset()
+				open()
+				a.app.runBinding("filter", "search")
+				a.submit(text)
+				if p := a.problem(); p != "" {
+					return p
+				}
+			}
+			return ""
+		})
 	})
 }
