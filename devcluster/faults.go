@@ -2,27 +2,67 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
+	"strings"
+	"syscall"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
-// runStop stops one component (for fault tests); `devcluster up` starts it again.
-func runStop(l layout, args []string) error {
-	if len(args) != 1 || !slices.Contains(append(components, "kwok"), args[0]) {
-		return fmt.Errorf("usage: devcluster stop <%s>", "etcd|kube-apiserver|kube-controller-manager|kube-scheduler|kwok")
+// faultComponents are the components that stop and kill act on.
+var faultComponents = append(append([]string(nil), components...), "kwok")
+
+// faultComponent returns the one running component named by args, with its pid.
+func faultComponent(l layout, command string, args []string) (string, int, error) {
+	if len(args) != 1 || !slices.Contains(faultComponents, args[0]) {
+		return "", 0, fmt.Errorf("usage: devcluster %s <%s>", command, strings.Join(faultComponents, "|"))
 	}
 	pid, running := runningPid(l, args[0])
 	if !running {
-		return fmt.Errorf("%s is not running", args[0])
+		return "", 0, fmt.Errorf("%s is not running", args[0])
 	}
-	if err := stopProcess(l, args[0], 15*time.Second); err != nil {
+	return args[0], pid, nil
+}
+
+// runStop stops one component (for fault tests); `devcluster up` starts it again.
+func runStop(l layout, args []string) error {
+	name, pid, err := faultComponent(l, "stop", args)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "devcluster: stopped %s (pid %d); `devcluster up` starts it again\n", args[0], pid)
+	if err := stopProcess(l, name, 15*time.Second); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "devcluster: stopped %s (pid %d); `devcluster up` starts it again\n", name, pid)
+	return nil
+}
+
+// runKill kills one component with SIGKILL (a crash: the process gets no chance to shut down) and waits until
+// it is gone; `devcluster up` starts it again.
+func runKill(l layout, args []string) error {
+	name, pid, err := faultComponent(l, "kill", args)
+	if err != nil {
+		return err
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("kill %s (pid %d): %w", name, pid, err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, alive := runningPid(l, name); !alive {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s (pid %d) still running 10s after SIGKILL", name, pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = os.Remove(pidFile(l, name))
+	fmt.Fprintf(os.Stderr, "devcluster: killed %s (pid %d, SIGKILL); `devcluster up` starts it again\n", name, pid)
 	return nil
 }
 

@@ -8,6 +8,7 @@
 //	devcluster churn --rate R --for D   keep the cluster changing
 //	devcluster down [--wipe]      stop what up started; --wipe also deletes the cluster state
 //	devcluster stop COMPONENT     stop one component (for fault tests); up starts it again
+//	devcluster kill COMPONENT     kill one component with SIGKILL (a crash); up starts it again
 //	devcluster compact            compact etcd's history to its current revision
 //	devcluster env                print the export KUBECONFIG=… line
 package main
@@ -23,13 +24,14 @@ import (
 	"syscall"
 )
 
-const usage = `usage: devcluster [--cache DIR] <build|up|seed|churn|down|stop|compact|env> [flags]
+const usage = `usage: devcluster [--cache DIR] <build|up|seed|churn|down|stop|kill|compact|env> [flags]
   build               build etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok
   up                  start the cluster on loopback (reuses a running one) and write its kubeconfig
   seed [--pods N --namespace NS]   create demo content, or N extra pods in NS
   churn --rate R --for D           change the cluster R times a second for duration D
   down [--wipe]       stop the cluster; --wipe deletes its state too
   stop COMPONENT      stop one component (fault tests); up starts it again
+  kill COMPONENT      kill one component with SIGKILL (a crash, for fault tests); up starts it again
   compact             compact etcd to its current revision (watches resuming from older versions get 410 Gone)
   env                 print the export KUBECONFIG=… line
 `
@@ -69,6 +71,8 @@ func run(args []string) error {
 		return runDown(layout, rest)
 	case "stop":
 		return runStop(layout, rest)
+	case "kill":
+		return runKill(layout, rest)
 	case "compact":
 		return runCompact(ctx, layout)
 	case "env":
