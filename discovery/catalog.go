@@ -24,7 +24,10 @@ import (
 type Catalog struct {
 	getter genericclioptions.RESTClientGetter
 
-	// loadMu serializes reads from the server (Load, Refresh); it is never held while calling subscribers.
+	// loadMu serializes every use of the discovery client and the REST mapper (Load, Refresh, Resolve's
+	// mapping): client-go's disk-cached discovery client is not safe for concurrent reads (seen with the race
+	// detector: two reads encode the same cached APIResourceList, each setting its TypeMeta). It is never held
+	// while calling subscribers.
 	loadMu sync.Mutex
 
 	mu          sync.RWMutex

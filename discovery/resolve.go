@@ -137,8 +137,11 @@ func (c *Catalog) remember(input string, r Resource, gen uint64) {
 	c.resolved[input] = r
 }
 
-// mapInput tries input as given, then lower-cased.
+// mapInput tries input as given, then lower-cased. It holds loadMu: the mapper reads through the discovery
+// client.
 func (c *Catalog) mapInput(input string) (*meta.RESTMapping, error) {
+	c.loadMu.Lock()
+	defer c.loadMu.Unlock()
 	mapping, err := c.mappingFor(input)
 	if lower := strings.ToLower(input); meta.IsNoMatchError(err) && lower != input {
 		return c.mappingFor(lower)
