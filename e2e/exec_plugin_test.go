@@ -11,30 +11,40 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
-// execPluginKubeconfig writes a copy of the devcluster kubeconfig with two more contexts whose users get
-// their credentials from an exec plugin (testdata): "plugin" (talks on stderr, returns the admin token) and
-// "plugin-fails" (talks on stderr, exits 1). It returns the file's path.
-func execPluginKubeconfig(t *testing.T) string {
+// kubeconfigWithUsers writes a copy of the devcluster kubeconfig with one more context per entry of users,
+// named after it, for that user on the admin context's cluster in namespace ns, and returns the file's path.
+func kubeconfigWithUsers(t *testing.T, ns string, users map[string]*clientcmdapi.AuthInfo) string {
 	t.Helper()
 	cfg, err := clientcmd.LoadFromFile(env.kubeconfig)
 	if err != nil {
 		t.Fatal(err)
 	}
-	admin := cfg.Contexts["admin"]
-	token := cfg.AuthInfos[admin.AuthInfo].Token
-	for name, script := range map[string]string{"plugin": "exec-plugin.sh", "plugin-fails": "exec-plugin-fails.sh"} {
-		cfg.AuthInfos[name] = &clientcmdapi.AuthInfo{Exec: &clientcmdapi.ExecConfig{
-			APIVersion: "client.authentication.k8s.io/v1", Command: filepath.Join(env.root, "e2e", "testdata", script),
-			Env:             []clientcmdapi.ExecEnvVar{{Name: "KSCOPE_TEST_TOKEN", Value: token}},
-			InteractiveMode: clientcmdapi.IfAvailableExecInteractiveMode,
-		}}
-		cfg.Contexts[name] = &clientcmdapi.Context{Cluster: admin.Cluster, AuthInfo: name, Namespace: "shop"}
+	for name, user := range users {
+		cfg.AuthInfos[name] = user
+		cfg.Contexts[name] = &clientcmdapi.Context{Cluster: cfg.Contexts["admin"].Cluster, AuthInfo: name, Namespace: ns}
 	}
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// execPluginKubeconfig writes a copy of the devcluster kubeconfig with two more contexts whose users get
+// their credentials from an exec plugin (testdata): "plugin" (talks on stderr, returns the admin token) and
+// "plugin-fails" (talks on stderr, exits 1). It returns the file's path.
+func execPluginKubeconfig(t *testing.T) string {
+	t.Helper()
+	token := restConfig(t, "admin").BearerToken
+	users := map[string]*clientcmdapi.AuthInfo{}
+	for name, script := range map[string]string{"plugin": "exec-plugin.sh", "plugin-fails": "exec-plugin-fails.sh"} {
+		users[name] = &clientcmdapi.AuthInfo{Exec: &clientcmdapi.ExecConfig{
+			APIVersion: "client.authentication.k8s.io/v1", Command: filepath.Join(env.root, "e2e", "testdata", script),
+			Env:             []clientcmdapi.ExecEnvVar{{Name: "KSCOPE_TEST_TOKEN", Value: token}},
+			InteractiveMode: clientcmdapi.IfAvailableExecInteractiveMode,
+		}}
+	}
+	return kubeconfigWithUsers(t, "shop", users)
 }
 
 // TestExecCredentialPlugin: with a kubeconfig user whose credentials come from an exec plugin, kscope works;

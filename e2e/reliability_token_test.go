@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"kscope/watch"
@@ -61,23 +59,6 @@ func revocableToken(t *testing.T, ns string) (token string, revoke func()) {
 	}
 }
 
-// tokenKubeconfig writes a copy of the devcluster kubeconfig with a context "expiring" (namespace ns) whose
-// user authenticates with token, and returns the file's path.
-func tokenKubeconfig(t *testing.T, ns, token string) string {
-	t.Helper()
-	cfg, err := clientcmd.LoadFromFile(env.kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.AuthInfos["expiring"] = &clientcmdapi.AuthInfo{Token: token}
-	cfg.Contexts["expiring"] = &clientcmdapi.Context{Cluster: cfg.Contexts["admin"].Cluster, AuthInfo: "expiring", Namespace: ns}
-	path := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // TestReliabilityTokenRevokedMidSession: the user's token stops being accepted while views are open (the
 // Secret it is bound to is deleted, then kube-apiserver restarts, so every watch must reconnect): a one-
 // namespace Source and an all-namespaces one end as Unauthorized and stop retrying (the informer returns),
@@ -85,7 +66,7 @@ func tokenKubeconfig(t *testing.T, ns, token string) string {
 func TestReliabilityTokenRevokedMidSession(t *testing.T) {
 	ns := testNamespace(t)
 	token, revoke := revocableToken(t, ns)
-	kubeconfig := tokenKubeconfig(t, ns, token)
+	kubeconfig := kubeconfigWithUsers(t, ns, map[string]*clientcmdapi.AuthInfo{"expiring": {Token: token}})
 	cfg := &rest.Config{Host: restConfig(t, "admin").Host, BearerToken: token,
 		TLSClientConfig: restConfig(t, "admin").TLSClientConfig}
 	var srcs []*watch.Source
