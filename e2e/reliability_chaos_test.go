@@ -310,17 +310,7 @@ func createClusterCRD(t *testing.T, dyn dynamic.Interface) schema.GroupVersionRe
 	t.Helper()
 	group := "e2e" + randomSuffix() + ".example.com"
 	crdGVR := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-	crd := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-		"metadata": map[string]any{"name": "chaoses." + group},
-		"spec": map[string]any{
-			"group": group, "scope": "Cluster",
-			"names": map[string]any{"plural": "chaoses", "singular": "chaos", "kind": "Chaos", "listKind": "ChaosList"},
-			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
-				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object",
-					"x-kubernetes-preserve-unknown-fields": true}}}},
-		},
-	}}
+	crd := newCRD(group, "chaoses", "chaos", "Chaos", "Cluster")
 	if _, err := dyn.Resource(crdGVR).Create(context.Background(), crd, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create CRD: %v", err)
 	}

@@ -258,6 +258,22 @@ func TestWatchForbidden(t *testing.T) {
 	t.Logf("forbidden after %v: %s", time.Since(start).Round(time.Millisecond), st.Message)
 }
 
+// newCRD returns a CustomResourceDefinition of plural.group for kind, scope "Namespaced" or "Cluster", with one
+// served version v1 whose objects keep any fields.
+func newCRD(group, plural, singular, kind, scope string) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": plural + "." + group},
+		"spec": map[string]any{
+			"group": group, "scope": scope,
+			"names": map[string]any{"plural": plural, "singular": singular, "kind": kind, "listKind": kind + "List"},
+			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object",
+					"x-kubernetes-preserve-unknown-fields": true}}}},
+		},
+	}}
+}
+
 // TestWatchCRDDeleted: deleting the CRD of a watched resource ends in NotFound and stops the informer.
 func TestWatchCRDDeleted(t *testing.T) {
 	cfg := restConfig(t, "admin")
@@ -265,17 +281,7 @@ func TestWatchCRDDeleted(t *testing.T) {
 	ctx := context.Background()
 	group := "e2e" + randomSuffix() + ".example.com"
 	crdGVR := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-	crd := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-		"metadata": map[string]any{"name": "gizmos." + group},
-		"spec": map[string]any{
-			"group": group, "scope": "Namespaced",
-			"names": map[string]any{"plural": "gizmos", "singular": "gizmo", "kind": "Gizmo", "listKind": "GizmoList"},
-			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
-				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object",
-					"x-kubernetes-preserve-unknown-fields": true}}}},
-		},
-	}}
+	crd := newCRD(group, "gizmos", "gizmo", "Gizmo", "Namespaced")
 	if _, err := dyn.Resource(crdGVR).Create(ctx, crd, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
