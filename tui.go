@@ -15,7 +15,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"kscope/kube"
-	"kscope/kube/readonly"
 	"kscope/ui"
 )
 
@@ -81,7 +80,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	// draws on; the UI shows connection state itself.
 	klog.SetLogger(logr.Discard())
 	if o.readOnly {
-		readonly.Guard(o.flags) // every client refuses writes at its transport, whatever a key handler does
+		kube.ReadOnly(o.flags) // every client refuses writes at its transport, whatever a key handler does
 	}
 	kube.NoTerminalInput(o.flags)
 	// What credential plugins and server warnings write to stderr would draw over the screen: it goes to the

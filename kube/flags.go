@@ -3,6 +3,8 @@ package kube
 import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/rest"
+
+	"kscope/kube/readonly"
 )
 
 // NewConfigFlags returns kubectl's connection flags (--kubeconfig, --context, -n, --server, impersonation, …)
@@ -29,16 +31,28 @@ func ContextFlags(f *genericclioptions.ConfigFlags, name string) *genericcliopti
 // input, and a plugin that must ask the user fails with a message instead of reading the keys meant for the
 // UI. It chains after flags' WrapConfigFn; ContextFlags keeps it.
 func NoTerminalInput(flags *genericclioptions.ConfigFlags) {
-	prev := flags.WrapConfigFn
-	flags.WrapConfigFn = func(c *rest.Config) *rest.Config {
-		if prev != nil {
-			c = prev(c)
-		}
+	wrapConfig(flags, func(c *rest.Config) *rest.Config {
 		if c.ExecProvider != nil {
 			c = rest.CopyConfig(c)
 			c.ExecProvider.StdinUnavailable = true
 			c.ExecProvider.StdinUnavailableMessage = "kscope's terminal UI is running; log in with kubectl first"
 		}
 		return c
+	})
+}
+
+// ReadOnly makes every client built from flags refuse, at its transport, each request that could change the
+// cluster (readonly.Wrap). It chains after flags' WrapConfigFn; ContextFlags keeps it.
+func ReadOnly(flags *genericclioptions.ConfigFlags) { wrapConfig(flags, readonly.Wrap) }
+
+// wrapConfig makes flags' clients use fn(c) for the config c they had (flags.WrapConfigFn, after any
+// wrapper already set).
+func wrapConfig(flags *genericclioptions.ConfigFlags, fn func(*rest.Config) *rest.Config) {
+	prev := flags.WrapConfigFn
+	flags.WrapConfigFn = func(c *rest.Config) *rest.Config {
+		if prev != nil {
+			c = prev(c)
+		}
+		return fn(c)
 	}
 }

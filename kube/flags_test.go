@@ -65,7 +65,7 @@ func deref(v any) any {
 // TestContextFlagsStayReadOnly: the clients of a context switched to from read-only flags refuse writes too.
 func TestContextFlagsStayReadOnly(t *testing.T) {
 	f := NewConfigFlags()
-	readonly.Guard(f)
+	ReadOnly(f)
 	cfg := ContextFlags(f, "staging").WrapConfigFn(&rest.Config{Host: "https://server"})
 	rt := cfg.WrapTransport(http.DefaultTransport)
 	req, _ := http.NewRequest(http.MethodDelete, "https://server/api/v1/namespaces/shop", nil)
@@ -80,7 +80,7 @@ func TestContextFlagsStayReadOnly(t *testing.T) {
 func TestNoTerminalInput(t *testing.T) {
 	f := NewConfigFlags()
 	NoTerminalInput(f)
-	readonly.Guard(f) // chains
+	ReadOnly(f) // chains
 	for _, ctx := range []string{"", "other"} {
 		flags := f
 		if ctx != "" {

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strings"
 
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/rest"
 )
 
@@ -68,15 +67,4 @@ func Wrap(cfg *rest.Config) *rest.Config {
 	c := rest.CopyConfig(cfg)
 	c.Wrap(func(rt http.RoundTripper) http.RoundTripper { return transport{next: rt} })
 	return c
-}
-
-// Guard makes every client built from flags read-only (flags.WrapConfigFn, after any wrapper already set).
-func Guard(flags *genericclioptions.ConfigFlags) {
-	prev := flags.WrapConfigFn
-	flags.WrapConfigFn = func(c *rest.Config) *rest.Config {
-		if prev != nil {
-			c = prev(c)
-		}
-		return Wrap(c)
-	}
 }
