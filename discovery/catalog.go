@@ -110,7 +110,10 @@ func (c *Catalog) read(ctx context.Context, invalidate bool) (changed bool, err 
 	if groups, err := cl.disc.ServerGroupsWithContext(ctx); err == nil && staleProbeNeeded(ctx, cl.disc, groups) {
 		unavailable = mergeUnavailable(unavailable, staleGroupVersions(ctx, cl.disc.RESTClient()))
 	}
-	return c.install(fromPreferredLists(lists), unavailable), nil
+	// Subresources ("deployments/scale") are left out of the preferred lists; the full lists (from the same
+	// cache, no further request once read) name them.
+	_, all, _ := cl.disc.ServerGroupsAndResourcesWithContext(ctx)
+	return c.install(withSubresources(fromPreferredLists(lists), all), unavailable), nil
 }
 
 func (c *Catalog) isLoaded() bool {

@@ -32,7 +32,7 @@ func fullNames(rs []Resource) string {
 func TestCatalogResourcesFollowKubectlRowRules(t *testing.T) {
 	c, _ := loadedCatalog(t, testServer())
 	// One row per group-resource at the preferred version (hpa at v2, cronjobs only in v1beta1),
-	// no subresources, no verb-less resources, sorted by group then name with the core group first.
+	// no subresources (they are listed on their resource), no verb-less resources, sorted by group then name with the core group first.
 	want := "bindings@v1 componentstatuses@v1 configmaps@v1 events@v1 namespaces@v1 pods@v1 podtemplates@v1 services@v1 " +
 		"foo.amb.example.com@v1 foos.amb.example.com@v1 " +
 		"deployments.apps@v1 replicasets.apps@v1 " +
@@ -47,7 +47,7 @@ func TestCatalogResourcesFollowKubectlRowRules(t *testing.T) {
 	}
 	pods, _ := c.lookup("", "pods")
 	wantPods := Resource{Group: "", Version: "v1", Name: "pods", SingularName: "pod", Kind: "Pod",
-		ShortNames: []string{"po"}, Categories: []string{"all"}, Verbs: rw, Namespaced: true}
+		ShortNames: []string{"po"}, Categories: []string{"all"}, Verbs: rw, Namespaced: true, Subresources: []string{"log"}}
 	if !reflect.DeepEqual(pods, wantPods) {
 		t.Errorf("pods = %+v, want %+v", pods, wantPods)
 	}

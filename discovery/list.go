@@ -118,3 +118,26 @@ func fromPreferredLists(lists []*metav1.APIResourceList) []Resource {
 	}
 	return out
 }
+
+// withSubresources fills each resource's Subresources from lists, the server's full resource lists
+// (ServerGroupsAndResources), where they appear as "deployments/scale" in the resource's group-version.
+func withSubresources(resources []Resource, lists []*metav1.APIResourceList) []Resource {
+	subs := map[string][]string{} // by "group/version/resource"
+	for _, list := range lists {
+		if list == nil {
+			continue
+		}
+		for _, ar := range list.APIResources {
+			if parent, sub, ok := strings.Cut(ar.Name, "/"); ok {
+				key := list.GroupVersion + "/" + parent
+				subs[key] = append(subs[key], sub)
+			}
+		}
+	}
+	for i, r := range resources {
+		if s := subs[r.APIVersion()+"/"+r.Name]; len(s) > 0 {
+			resources[i].Subresources = slices.Sorted(slices.Values(s))
+		}
+	}
+	return resources
+}

@@ -19,6 +19,8 @@ type Resource struct {
 	Categories   []string
 	Verbs        []string
 	Namespaced   bool
+	// Subresources names the resource's subresources in the same group-version ("scale", "status", "log").
+	Subresources []string
 }
 
 // GVR returns the resource's GroupVersionResource.
@@ -35,6 +37,16 @@ func (r Resource) APIVersion() string {
 func (r Resource) Has(verb string) bool {
 	for _, v := range r.Verbs {
 		if v == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// HasSubresource tells whether the resource has the named subresource ("scale").
+func (r Resource) HasSubresource(name string) bool {
+	for _, s := range r.Subresources {
+		if s == name {
 			return true
 		}
 	}

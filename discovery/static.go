@@ -156,6 +156,11 @@ func (d *staticDiscovery) ServerResourcesForGroupVersion(groupVersion string) (*
 				Name: r.Name, SingularName: r.SingularName, Namespaced: r.Namespaced, Kind: r.Kind,
 				Verbs: slices.Clone(r.Verbs), ShortNames: slices.Clone(r.ShortNames), Categories: slices.Clone(r.Categories),
 			})
+			for _, sub := range r.Subresources { // as the server lists them: "deployments/scale"
+				list.APIResources = append(list.APIResources, metav1.APIResource{
+					Name: r.Name + "/" + sub, Namespaced: r.Namespaced, Kind: r.Kind, Verbs: []string{"get", "patch", "update"},
+				})
+			}
 		}
 	}
 	if list.APIResources == nil {

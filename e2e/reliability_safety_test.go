@@ -63,11 +63,11 @@ func TestReliabilityReadOnlySendsNoWrite(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("</solo>")
 	s.keys("C-d")
-	s.waitFor("read-only mode: not deleting pods " + ns + "/solo")
+	s.waitFor("read-only mode: refusing to delete pods " + ns + "/solo")
 	s.keys("Enter") // YAML of solo
 	s.waitFor("name: solo")
 	s.keys("C-d")
-	s.waitFor("read-only mode: not deleting pods " + ns + "/solo")
+	s.waitFor("read-only mode: refusing to delete pods " + ns + "/solo")
 	s.keys("Escape")
 	s.waitFor("pods(" + ns + ")[1] </solo>") // (a key right after Escape would read as alt-key)
 	s.typeText(":deploy")

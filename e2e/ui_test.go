@@ -277,7 +277,7 @@ func TestUIReadOnlyRefusesDelete(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("</solo>")
 	s.keys("C-d")
-	scr := s.waitFor("read-only mode: not deleting pods " + ns + "/solo")
+	scr := s.waitFor("read-only mode: refusing to delete pods " + ns + "/solo")
 	if strings.Contains(scr, "Delete pods") {
 		t.Errorf("read-only mode asked for confirmation:\n%s", scr)
 	}

@@ -14,6 +14,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	clientdiscovery "k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
+	authorizationclient "k8s.io/client-go/kubernetes/typed/authorization/v1"
 	"k8s.io/client-go/rest"
 
 	"kscope/discovery"
@@ -29,6 +30,7 @@ const connectTimeout = 20 * time.Second
 type Cluster struct {
 	cfg     *rest.Config
 	dyn     dynamic.Interface
+	auth    authorizationclient.AuthorizationV1Interface
 	catalog *discovery.Catalog
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the catalog's live refresh has returned
@@ -56,6 +58,10 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags) (*Cluste
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client: %w", err)
 	}
+	auth, err := authorizationclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("authorization client: %w", err)
+	}
 	catalog := discovery.NewCatalog(flags)
 	loadCtx, cancelLoad := context.WithTimeout(ctx, connectTimeout)
 	defer cancelLoad()
@@ -63,7 +69,7 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags) (*Cluste
 		return nil, DescribeServerError(cfg.Host, err)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
-	c := &Cluster{info: info, cfg: cfg, dyn: dyn, catalog: catalog, cancel: cancel, done: make(chan struct{})}
+	c := &Cluster{info: info, cfg: cfg, dyn: dyn, auth: auth, catalog: catalog, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
 		catalog.Run(runCtx)

@@ -19,8 +19,13 @@ func (a *App) escape() {
 // subjectFunc returns the resource and row the object actions apply to, and whether there is one.
 type subjectFunc func() (discovery.Resource, *watch.Row, bool)
 
-// objectBindings are the keys that act on one object, the one subject returns: events, owner, delete.
-func (a *App) objectBindings(subject subjectFunc) []Binding {
+// scopeFunc returns, without side effects, the resource and namespace the object keys act in now: what the
+// access questions asked before a verb is offered are about.
+type scopeFunc func() (discovery.Resource, string)
+
+// objectBindings are the keys that act on one object, the one subject returns: describe, edit, scale,
+// restart, delete, owner, events. The writes are asked about in access before they are offered.
+func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *accessCache) []Binding {
 	with := func(fn func(discovery.Resource, *watch.Row)) func() {
 		return func() {
 			if res, row, ok := subject(); ok {
@@ -28,16 +33,41 @@ func (a *App) objectBindings(subject subjectFunc) []Binding {
 			}
 		}
 	}
+	write := func(b Binding, v verb) Binding {
+		b = b.does(v.name, v.description, with(func(res discovery.Resource, row *watch.Row) { v.run(a, access, res, row) }))
+		b.denied = func() bool {
+			res, ns := scope()
+			if a.opts.ReadOnly || v.applies(res) != nil {
+				return false
+			}
+			q := v.need.query(res, ns)
+			ans, ok := access.known(q)
+			if !ok {
+				access.ask(q, nil)
+			}
+			return ok && !ans.Allowed
+		}
+		return b
+	}
 	return []Binding{
-		char('e').does("events", "show the selected object's events, live", with(a.openEvents)),
-		char('o').does("owner", "jump to the selected object's controller (owner)", with(a.jumpToOwner)),
-		key(tcell.KeyCtrlD, "ctrl-d").does("delete", "delete the selected object (asks first; refused in --readonly)", with(a.confirmDelete)),
+		char('d').does("describe", "the object as kubectl describe prints it, live", with(a.openDescribe)),
+		write(char('e'), editVerb),
+		write(char('s'), scaleVerb),
+		write(char('r'), restartVerb),
+		write(key(tcell.KeyCtrlD, "ctrl-d"), deleteVerb),
+		shifted('J').does("owner", "jump to the object's controller (was o)", with(a.jumpToOwner)),
+		shifted('E').does("events", "the object's events, live (was e)", with(a.openEvents)),
 	}
 }
 
 // openYAML pushes the live YAML of row, an object of res.
 func (a *App) openYAML(res discovery.Resource, row *watch.Row) {
 	a.push(NewYAMLView(a, res, row))
+}
+
+// openDescribe pushes the live describe of row, an object of res.
+func (a *App) openDescribe(res discovery.Resource, row *watch.Row) {
+	a.push(NewDescribeView(a, res, row))
 }
 
 // openEvents pushes a live table of row's events.

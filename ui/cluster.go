@@ -67,8 +67,36 @@ type Cluster interface {
 	// Delete deletes one object (default propagation, like kubectl delete) if its UID is still uid: an
 	// object deleted and re-created under the same name since the user chose it is left alone (Conflict).
 	Delete(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, uid types.UID) error
+	// Describe returns the text `kubectl describe` prints for one object of res (events included).
+	Describe(ctx context.Context, res discovery.Resource, namespace, name string) (string, error)
+	// Update replaces obj; its resourceVersion is the precondition (a Conflict when the object changed).
+	Update(ctx context.Context, gvr schema.GroupVersionResource, obj *unstructured.Unstructured) (*unstructured.Unstructured, error)
+	// Replicas reads spec.replicas of an object's scale subresource.
+	Replicas(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (int32, error)
+	// Scale sets spec.replicas through the scale subresource.
+	Scale(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, replicas int32) error
+	// Restart starts a rollout of a workload's pods (`kubectl rollout restart`), stamped with at.
+	Restart(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, at time.Time) error
+	// Can asks the server whether the user may make the request q describes.
+	Can(ctx context.Context, q AccessQuery) (AccessAnswer, error)
 	// Close releases the connection's background work (catalog refresh).
 	Close()
+}
+
+// AccessQuery is one request the user might make: a verb on a resource (or one of its subresources) in a
+// namespace ("" for cluster-scoped resources, or every namespace), optionally of one named object.
+type AccessQuery struct {
+	Verb        string
+	GVR         schema.GroupVersionResource
+	Subresource string
+	Namespace   string
+	Name        string
+}
+
+// AccessAnswer is the server's answer to an AccessQuery, with the authorizer's reason when it gives one.
+type AccessAnswer struct {
+	Allowed bool
+	Reason  string
 }
 
 // Options configure an App. The zero value of each optional field has the documented default.
@@ -80,8 +108,11 @@ type Options struct {
 	Connect func(ctx context.Context, contextName string) (Cluster, error)
 	// Resource, when set, is opened at start instead of the resource picker (resolved through the catalog).
 	Resource string
-	// ReadOnly refuses every change to the cluster (delete) without sending a request.
+	// ReadOnly refuses every change to the cluster (delete, edit, scale, restart) without sending a request.
 	ReadOnly bool
+	// Edit opens an object's YAML in the user's editor for `e` (default: kubectl's editor, $KUBE_EDITOR,
+	// else $EDITOR, else vi). It runs on the UI goroutine with the TUI suspended.
+	Edit EditFunc
 	// Version is kscope's version for the header.
 	Version string
 	// Clock is the time the UI runs on: AGE, flashes, the batching of redraws and the AGE tick; default the
@@ -112,6 +143,9 @@ func (o *Options) defaults() {
 	}
 	if o.Tick == 0 {
 		o.Tick = time.Second
+	}
+	if o.Edit == nil {
+		o.Edit = kubectlEditor
 	}
 	if o.Version == "" {
 		o.Version = "dev"

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -28,6 +30,15 @@ type fakeCluster struct {
 	objects map[string]*unstructured.Unstructured
 	sources []*watch.StaticSource
 	deletes []string
+	// calls records every write and describe, in order ("scale deployments/ns/web 3").
+	calls []string
+	// denied lists the access queries ("verb resource[/sub] ns") the server answers with not allowed.
+	denied map[string]bool
+	// replicas are the scale subresources, by objectKey.
+	replicas map[string]int32
+	watchers map[string][]chan watch.ObjectEvent
+	// updateErr, when set, answers the next update (then is cleared).
+	updateErr error
 	// writes, when set, is the client deletes are sent through (a real HTTP client, for read-only tests).
 	writes dynamic.Interface
 }
@@ -70,14 +81,40 @@ func objectKey(gvr schema.GroupVersionResource, ns, name string) string {
 }
 
 func (c *fakeCluster) WatchObject(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) <-chan watch.ObjectEvent {
-	ch := make(chan watch.ObjectEvent, 1)
+	ch := make(chan watch.ObjectEvent, 16)
 	obj, err := c.Get(ctx, gvr, ns, name)
 	ch <- watch.ObjectEvent{Object: obj, Err: err}
+	key := objectKey(gvr, ns, name)
+	c.mu.Lock()
+	if c.watchers == nil {
+		c.watchers = map[string][]chan watch.ObjectEvent{}
+	}
+	c.watchers[key] = append(c.watchers[key], ch)
+	c.mu.Unlock()
 	go func() {
 		<-ctx.Done()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for i, w := range c.watchers[key] {
+			if w == ch {
+				c.watchers[key] = append(c.watchers[key][:i], c.watchers[key][i+1:]...)
+				break
+			}
+		}
 		close(ch)
 	}()
 	return ch
+}
+
+// put stores obj (a change of the object by someone else) and tells its watchers.
+func (c *fakeCluster) put(gvr schema.GroupVersionResource, obj *unstructured.Unstructured) {
+	key := objectKey(gvr, obj.GetNamespace(), obj.GetName())
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.objects[key] = obj.DeepCopy()
+	for _, w := range c.watchers[key] {
+		w <- watch.ObjectEvent{Object: obj.DeepCopy()}
+	}
 }
 
 func (c *fakeCluster) Get(_ context.Context, gvr schema.GroupVersionResource, ns, name string) (*unstructured.Unstructured, error) {
@@ -95,11 +132,7 @@ func (c *fakeCluster) Delete(ctx context.Context, gvr schema.GroupVersionResourc
 	writes := c.writes
 	c.mu.Unlock()
 	if writes != nil {
-		err := writes.Resource(gvr).Namespace(ns).Delete(ctx, name, metav1.DeleteOptions{})
-		if refused := (*readonly.RefusedError)(nil); errors.As(err, &refused) {
-			return refused // as kube.Cluster words it
-		}
-		return err
+		return asRefused(writes.Resource(gvr).Namespace(ns).Delete(ctx, name, metav1.DeleteOptions{}))
 	}
 	return nil
 }
@@ -108,4 +141,112 @@ func (c *fakeCluster) deleted() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]string(nil), c.deletes...)
+}
+
+func (c *fakeCluster) record(call string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls = append(c.calls, call)
+}
+
+// recorded returns the calls so far.
+func (c *fakeCluster) recorded() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.calls...)
+}
+
+// Describe returns a kubectl-like text naming the object and its generation of the fixture.
+func (c *fakeCluster) Describe(ctx context.Context, res discovery.Resource, ns, name string) (string, error) {
+	obj, err := c.Get(ctx, res.GVR(), ns, name)
+	if err != nil {
+		return "", err
+	}
+	c.record("describe " + objectKey(res.GVR(), ns, name))
+	return fmt.Sprintf("Name:         %s\nNamespace:    %s\nLabels:       %v\nResourceVersion: %s\n",
+		name, ns, obj.GetLabels(), obj.GetResourceVersion()), nil
+}
+
+// Update stores obj if its resourceVersion is the stored one (else a Conflict, as the server answers).
+func (c *fakeCluster) Update(_ context.Context, gvr schema.GroupVersionResource, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	key := objectKey(gvr, obj.GetNamespace(), obj.GetName())
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls = append(c.calls, "update "+key)
+	if c.writes != nil {
+		_, err := c.writes.Resource(gvr).Namespace(obj.GetNamespace()).Update(context.Background(), obj, metav1.UpdateOptions{})
+		return nil, asRefused(err)
+	}
+	if err := c.updateErr; err != nil {
+		c.updateErr = nil
+		return nil, err
+	}
+	old, ok := c.objects[key]
+	if !ok {
+		return nil, apierrors.NewNotFound(gvr.GroupResource(), obj.GetName())
+	}
+	if old.GetResourceVersion() != obj.GetResourceVersion() {
+		return nil, apierrors.NewConflict(gvr.GroupResource(), obj.GetName(),
+			errors.New("the object has been modified; please apply your changes to the latest version and try again"))
+	}
+	stored := obj.DeepCopy()
+	stored.SetResourceVersion(fmt.Sprint(len(c.calls) + 1000))
+	c.objects[key] = stored
+	return stored.DeepCopy(), nil
+}
+
+func (c *fakeCluster) Replicas(_ context.Context, gvr schema.GroupVersionResource, ns, name string) (int32, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.replicas[objectKey(gvr, ns, name)]
+	if !ok {
+		return 0, apierrors.NewNotFound(gvr.GroupResource(), name)
+	}
+	return n, nil
+}
+
+func (c *fakeCluster) Scale(_ context.Context, gvr schema.GroupVersionResource, ns, name string, replicas int32) error {
+	key := objectKey(gvr, ns, name)
+	c.record(fmt.Sprintf("scale %s %d", key, replicas))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.writes != nil {
+		_, err := c.writes.Resource(gvr).Namespace(ns).Patch(context.Background(), name, types.MergePatchType, []byte(`{}`), metav1.PatchOptions{}, "scale")
+		return asRefused(err)
+	}
+	c.replicas[key] = replicas
+	return nil
+}
+
+func (c *fakeCluster) Restart(_ context.Context, gvr schema.GroupVersionResource, ns, name string, at time.Time) error {
+	c.record(fmt.Sprintf("restart %s %s", objectKey(gvr, ns, name), at.UTC().Format(time.RFC3339)))
+	if c.writes != nil {
+		_, err := c.writes.Resource(gvr).Namespace(ns).Patch(context.Background(), name, types.MergePatchType, []byte(`{}`), metav1.PatchOptions{})
+		return asRefused(err)
+	}
+	return nil
+}
+
+// Can denies what denied lists ("delete pods ns", "patch deployments/scale ns").
+func (c *fakeCluster) Can(_ context.Context, q AccessQuery) (AccessAnswer, error) {
+	res := q.GVR.Resource
+	if q.Subresource != "" {
+		res += "/" + q.Subresource
+	}
+	key := strings.Join([]string{q.Verb, res, q.Namespace}, " ")
+	c.record("can " + key)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.denied[key] {
+		return AccessAnswer{Reason: "RBAC: no rule allows it"}, nil
+	}
+	return AccessAnswer{Allowed: true}, nil
+}
+
+// asRefused returns a read-only refusal as kube.Cluster words it (the RefusedError itself).
+func asRefused(err error) error {
+	if refused := (*readonly.RefusedError)(nil); errors.As(err, &refused) {
+		return refused
+	}
+	return err
 }

@@ -41,7 +41,8 @@ func (h *harness) advance(d time.Duration) { h.clk.Step(d) }
 func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t, cluster: fixtureCluster(), clk: clocktesting.NewFakeClock(t0), done: make(chan error, 1)}
-	o := Options{Cluster: h.cluster, Version: "v0.1.0", Clock: h.clk, Tick: -1, MinRedraw: -1}
+	o := Options{Cluster: h.cluster, Version: "v0.1.0", Clock: h.clk, Tick: -1, MinRedraw: -1,
+		Edit: func(content []byte) ([]byte, string, error) { return content, "", nil }}
 	if opts != nil {
 		opts(&o)
 	}
@@ -289,6 +290,25 @@ func (h *harness) eventually(substr string) bool {
 	return true
 }
 
+// eventuallyAny waits up to 5 s for the screen to show one of texts; if not, the test fails with the screen.
+func (h *harness) eventuallyAny(texts ...string) {
+	h.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		scr := h.text()
+		for _, s := range texts {
+			if strings.Contains(scr, s) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			h.t.Errorf("screen never showed any of %q:\n%s", texts, scr)
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func (h *harness) lacks(substr string) {
 	h.t.Helper()
 	if s := h.text(); strings.Contains(s, substr) {
@@ -310,7 +330,7 @@ func fixtureCluster() *fakeCluster {
 		res("", "v1", "namespaces", "Namespace", false, "ns"),
 		res("", "v1", "pods", "Pod", true, "po"),
 		res("", "v1", "secrets", "Secret", true),
-		res("apps", "v1", "deployments", "Deployment", true, "deploy"),
+		withSubresources(res("apps", "v1", "deployments", "Deployment", true, "deploy"), "scale", "status"),
 		res("apps", "v1", "replicasets", "ReplicaSet", true, "rs"),
 		discovery.Resource{Group: "authentication.k8s.io", Version: "v1", Name: "tokenreviews", SingularName: "tokenreview",
 			Kind: "TokenReview", Verbs: []string{"create"}},
@@ -359,8 +379,27 @@ func fixtureCluster() *fakeCluster {
 		objects: map[string]*unstructured.Unstructured{
 			"pods/shop/web-7d9f-abcde": podObject(),
 			"secrets/shop/creds":       secretObject(),
+			"deployments/shop/web":     deploymentObject(),
 		},
+		replicas: map[string]int32{"deployments/shop/web": 2},
+		denied:   map[string]bool{},
 	}
+}
+
+func withSubresources(r discovery.Resource, subs ...string) discovery.Resource {
+	r.Subresources = subs
+	return r
+}
+
+func deploymentObject() *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "web", "namespace": "shop", "uid": "uid-web", "resourceVersion": "5",
+			"labels":        map[string]any{"app": "web"},
+			"managedFields": []any{map[string]any{"manager": "kubectl", "operation": "Update"}}},
+		"spec":   map[string]any{"replicas": int64(2)},
+		"status": map[string]any{"replicas": int64(2)},
+	}}
 }
 
 func podObject() *unstructured.Unstructured {

@@ -28,8 +28,12 @@ func NewHelpView(a *App, name string, own, global []Binding) *HelpView {
 		color tcell.Color
 	}{{name, own, colorNormal}, {"everywhere", global, colorDimText}} {
 		for _, b := range group.keys {
-			for c, text := range []string{b.Label, b.Name, group.where, b.Description} {
-				h.table.SetCell(row, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(group.color))
+			desc, color := b.Description, group.color
+			if b.denied != nil && b.denied() {
+				desc, color = "not permitted: "+desc, tcell.ColorRed
+			}
+			for c, text := range []string{b.Label, b.Name, group.where, desc} {
+				h.table.SetCell(row, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(color))
 			}
 			row++
 		}

@@ -16,6 +16,9 @@ type Binding struct {
 	Name        string
 	Description string
 	run         func()
+	// denied, when set, tells whether the server said the user may not use the key's verb here (it may
+	// ask the server, so that a later call knows).
+	denied func() bool
 }
 
 // matches tells whether ev is this binding's key.

@@ -44,11 +44,13 @@ type LiveTable struct {
 		title, status string
 	}
 	cancel context.CancelFunc
+	// access keeps the server's answers about the verbs of the table's objects.
+	access *accessCache
 }
 
 // NewLiveTable returns a table over src (not started until shown).
 func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *LiveTable {
-	t := &LiveTable{app: a, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}}
+	t := &LiveTable{app: a, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}, access: newAccessCache(a)}
 	t.content = NewRowContent(a.opts.Clock.Now, a.opts.FlashFor, a.opts.GhostFor)
 	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
 	t.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
@@ -312,7 +314,7 @@ func (t *LiveTable) status() string {
 	if st.Note != "" {
 		text += "  [yellow]" + tview.Escape(apierr.OneLine(st.Note)) + "[-]"
 	}
-	return text
+	return text + notPermitted(t.bindings())
 }
 
 // setNamespace restarts the table's source in namespace ns ("" = all).

@@ -64,11 +64,11 @@ func TestSort(t *testing.T) {
 		t.Errorf("sorted by age, the 5m pod is below the 3d one:\n%s", h.text())
 	}
 	h.contains("AGE↑")
-	h.press(tcell.KeyRune, 'r')
+	h.press(tcell.KeyRune, '!')
 	h.contains("AGE↓")
-	h.press(tcell.KeyRune, 's') // after AGE the next shown column: none (natural order)
+	h.press(tcell.KeyRune, '>') // after AGE the next shown column: none (natural order)
 	h.lacks("↑")
-	h.press(tcell.KeyRune, 's')
+	h.press(tcell.KeyRune, '>')
 	h.contains("NAME↑")
 }
 

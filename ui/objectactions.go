@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rivo/tview"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"kscope/discovery"
@@ -58,35 +57,19 @@ func (a *App) openOwner(res discovery.Resource, ns, name string) {
 	a.openSpec(res, spec, res.Name, key)
 }
 
-// confirmDelete asks before deleting row, an object of res; in read-only mode it refuses without a request.
+// confirmDelete asks before deleting row, an object of res, with its UID as the precondition.
 func (a *App) confirmDelete(res discovery.Resource, row *watch.Row) {
 	what := fmt.Sprintf("%s %s", res.Name, row.Key)
-	if a.opts.ReadOnly {
-		a.errorf("read-only mode: not deleting %s", what)
-		return
-	}
-	if !res.Has("delete") {
-		a.errorf("%s cannot be deleted (verbs: no delete)", res.FullName())
-		return
-	}
 	if row.UID == "" {
 		a.errorf("not deleting %s yet: its UID is still being read (try again in a moment)", what)
 		return
 	}
 	question := fmt.Sprintf("Delete %s %s?", res.Name, row.Name)
-	if row.Namespace != "" {
-		question += "\nnamespace: " + row.Namespace
-	}
-	modal := tview.NewModal().SetText(tview.Escape(question)).AddButtons([]string{"Cancel", "Delete"})
-	modal.SetDoneFunc(func(_ int, label string) {
-		a.closeModal()
-		if label == "Delete" {
-			a.delete(res, row, what)
-		}
+	a.confirm(question+namespaceLine(row), "Delete", func() {
+		a.send("deleting "+what, "deleted "+what, func(ctx context.Context, c Cluster) error {
+			return c.Delete(ctx, res.GVR(), row.Namespace, row.Name, row.UID)
+		})
 	})
-	a.modal = modal
-	a.body.AddPage("modal", modal, true, true)
-	a.tv.SetFocus(modal)
 }
 
 func (a *App) closeModal() {
@@ -95,22 +78,4 @@ func (a *App) closeModal() {
 	if v := a.top(); v != nil {
 		a.tv.SetFocus(v.primitive())
 	}
-}
-
-// delete sends the delete request off the UI goroutine and reports the outcome.
-func (a *App) delete(res discovery.Resource, row *watch.Row, what string) {
-	a.message("deleting " + what + " …")
-	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
-	a.goSafe(func() {
-		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
-		defer cancel()
-		err := cluster.Delete(ctx, res.GVR(), row.Namespace, row.Name, row.UID)
-		a.tv.QueueUpdateDraw(func() {
-			if err != nil {
-				a.errorf("delete %s: %s", what, err)
-				return
-			}
-			a.message("deleted " + what)
-		})
-	})
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"regexp"
-	"strings"
 
 	"github.com/rivo/tview"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -50,42 +49,15 @@ func renderYAML(obj *unstructured.Unstructured, showManaged, reveal bool) (strin
 // yamlKey matches a YAML mapping key at the start of a line (after indentation and a list dash).
 var yamlKey = regexp.MustCompile(`^(\s*(?:- )?)([^:\s][^:]*):(\s|$)`)
 
-// markupYAML escapes text for a tview TextView, colours mapping keys and wraps every case-insensitive
-// occurrence of search in a region "m<i>" (highlighted in yellow). It returns the markup and the number of
-// matches.
-func markupYAML(text, search string) (string, int) {
-	var b strings.Builder
-	matches := 0
-	lower := strings.ToLower(search)
-	for _, line := range strings.SplitAfter(text, "\n") {
-		if search != "" && len(strings.ToLower(line)) == len(line) && strings.Contains(strings.ToLower(line), lower) {
-			b.WriteString(markMatches(line, lower, &matches))
-			continue
-		}
-		if m := yamlKey.FindStringSubmatchIndex(line); m != nil {
-			b.WriteString(tview.Escape(line[:m[4]]))
-			b.WriteString("[steelblue]" + tview.Escape(line[m[4]:m[5]]) + "[-]")
-			b.WriteString(tview.Escape(line[m[5]:]))
-			continue
-		}
-		b.WriteString(tview.Escape(line))
-	}
-	return b.String(), matches
-}
+// markupYAML escapes text for a tview TextView, colours mapping keys and marks every case-insensitive
+// occurrence of search (see markupLines). It returns the markup and the number of matches.
+func markupYAML(text, search string) (string, int) { return markupLines(text, search, colourYAMLKey) }
 
-// markMatches wraps each occurrence of lower (already lower-case) in line in a numbered region.
-func markMatches(line, lower string, n *int) string {
-	var b strings.Builder
-	ll := strings.ToLower(line)
-	for {
-		i := strings.Index(ll, lower)
-		if i < 0 || len(lower) == 0 {
-			b.WriteString(tview.Escape(line))
-			return b.String()
-		}
-		b.WriteString(tview.Escape(line[:i]))
-		fmt.Fprintf(&b, `["m%d"][black:yellow]%s[-:-][""]`, *n, tview.Escape(line[i:i+len(lower)]))
-		*n++
-		line, ll = line[i+len(lower):], ll[i+len(lower):]
+// colourYAMLKey escapes one YAML line, its mapping key (if any) in steel blue.
+func colourYAMLKey(line string) string {
+	m := yamlKey.FindStringSubmatchIndex(line)
+	if m == nil {
+		return tview.Escape(line)
 	}
+	return tview.Escape(line[:m[4]]) + "[steelblue]" + tview.Escape(line[m[4]:m[5]]) + "[-]" + tview.Escape(line[m[5]:])
 }

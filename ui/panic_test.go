@@ -149,7 +149,7 @@ func TestPanicInRequestGoroutineRestoresTerminal(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	screen.InjectKey(tcell.KeyRune, 'o', tcell.ModNone)
+	screen.InjectKey(tcell.KeyRune, 'J', tcell.ModNone)
 	waitRunError(t, screen, done, "get exploded")
 }
 

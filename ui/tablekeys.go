@@ -16,13 +16,13 @@ func (t *LiveTable) bindings() []Binding {
 		key(tcell.KeyEnter, "enter").does("open", "the selected object's YAML (namespaces: switch to it)", t.enter),
 		char('y').does("yaml", "show the selected object's YAML, live", t.withSelected(a.openYAML)),
 	}
-	keys = append(keys, a.objectBindings(t.subject)...)
+	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)
 	return append(keys,
 		char('w').does("wide", "show or hide the wide columns", t.toggleWide),
 		shifted('N').does("sort name", "sort by NAME; again: reverse", t.sortByName),
 		shifted('A').does("sort age", "sort by AGE; again: reverse", t.sortByAge),
-		char('s').does("sort next", "sort by the next column", t.sortNextColumn),
-		char('r').does("reverse", "reverse the sort direction", t.reverseSort),
+		char('>').does("sort next", "sort by the next column (was s)", t.sortNextColumn),
+		char('!').does("reverse", "reverse the sort direction (was r)", t.reverseSort),
 		char('0').does("all namespaces", "show every namespace", func() { a.setNamespace("") }),
 		a.quitBinding(),
 	)
@@ -37,6 +37,18 @@ func (t *LiveTable) subject() (discovery.Resource, *watch.Row, bool) {
 		return t.res, nil, false
 	}
 	return t.res, row, row != nil
+}
+
+// scope is the table's resource and the namespace its verbs act in: the table's, else the selected row's.
+func (t *LiveTable) scope() (discovery.Resource, string) {
+	if ns := t.src.Spec().Namespace; ns != "" || !t.res.Namespaced {
+		return t.res, ns
+	}
+	r, _ := t.table.GetSelection()
+	if row, _ := t.content.RowAt(r); row != nil {
+		return t.res, row.Namespace
+	}
+	return t.res, ""
 }
 
 // withSelected runs fn on the selected row, if there is one.

@@ -20,30 +20,27 @@ type YAMLView struct {
 	app  *App
 	res  discovery.Resource
 	row  *watch.Row
-	text *tview.TextView
+	text *searchText
+	// access keeps the server's answers about the object's verbs.
+	access *accessCache
 
 	obj         *unstructured.Unstructured
 	deleted     bool
 	err         error
 	showManaged bool
 	reveal      bool
-	search      string
-	matches     int
-	current     int
 	cancel      context.CancelFunc
 }
 
 // NewYAMLView returns the YAML view of row, an object of res.
 func NewYAMLView(a *App, res discovery.Resource, row *watch.Row) *YAMLView {
-	v := &YAMLView{app: a, res: res, row: row}
-	v.text = tview.NewTextView().SetDynamicColors(true).SetRegions(true).SetWrap(false)
-	v.text.SetBorder(true)
-	v.text.SetText("loading …")
+	v := &YAMLView{app: a, res: res, row: row, access: newAccessCache(a)}
+	v.text = newSearchText()
 	return v
 }
 
 func (v *YAMLView) crumb() string              { return v.row.Name }
-func (v *YAMLView) primitive() tview.Primitive { return v.text }
+func (v *YAMLView) primitive() tview.Primitive { return v.text.view }
 
 // bindings are the YAML view's keys: search, toggles and the object's actions.
 func (v *YAMLView) bindings() []Binding {
@@ -54,13 +51,15 @@ func (v *YAMLView) bindings() []Binding {
 		char('m').does("managedFields", "show or hide metadata.managedFields", v.toggleManagedFields),
 		char('x').does("reveal", "reveal or mask Secret data", v.toggleReveal),
 	}
-	keys = append(keys, v.app.objectBindings(func() (discovery.Resource, *watch.Row, bool) { return v.res, v.row, true })...)
+	subject := func() (discovery.Resource, *watch.Row, bool) { return v.res, v.row, true }
+	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
+	keys = append(keys, v.app.objectBindings(subject, scope, v.access)...)
 	return append(keys, v.app.quitBinding())
 }
 
 // escape clears the search.
 func (v *YAMLView) escape() bool {
-	if v.search == "" {
+	if v.text.search == "" {
 		return false
 	}
 	v.setSearch("")
@@ -117,17 +116,7 @@ func (v *YAMLView) render() {
 			v.app.errorf("%s", err.Error())
 			return
 		}
-		markup, n := markupYAML(text, v.search)
-		v.matches = n
-		row, col := v.text.GetScrollOffset()
-		v.text.SetText(markup)
-		v.text.ScrollTo(row, col)
-		if v.current >= n {
-			v.current = 0
-		}
-		if n > 0 {
-			v.text.Highlight(fmt.Sprintf("m%d", v.current))
-		}
+		v.text.show(text, colourYAMLKey)
 	}
 	title := fmt.Sprintf(" [aqua::b]%s[white] %s ", tview.Escape(v.res.Name), tview.Escape(v.row.Key))
 	switch {
@@ -136,10 +125,7 @@ func (v *YAMLView) render() {
 	case v.err != nil:
 		title += "[red]" + tview.Escape(apierr.OneLine(v.err.Error())) + " "
 	}
-	if v.search != "" {
-		title += fmt.Sprintf("[orange::b]</%s> %d/%d ", tview.Escape(v.search), min(v.current+1, v.matches), v.matches)
-	}
-	v.text.SetTitle(title)
+	v.text.view.SetTitle(title + v.text.title())
 	v.app.updateStatus(v)
 }
 
@@ -159,28 +145,17 @@ func (v *YAMLView) status() string {
 	if v.deleted {
 		state = "[red]deleted[-]"
 	}
-	return state + "  " + managed + secret
+	return state + "  " + managed + secret + notPermitted(v.bindings())
 }
 
 // setSearch highlights text (case-insensitive) and scrolls to its first match.
 func (v *YAMLView) setSearch(text string) {
-	v.search, v.current = text, 0
-	v.render()
-	if v.search != "" && v.matches == 0 {
+	if !v.text.setSearch(text, v.render) {
 		v.app.errorf("%q not found", text)
-	}
-	if v.matches > 0 {
-		v.text.ScrollToHighlight()
 	}
 }
 
-func (v *YAMLView) nextMatch() {
-	if v.matches > 0 {
-		v.current = (v.current + 1) % v.matches
-		v.render()
-		v.text.ScrollToHighlight()
-	}
-}
+func (v *YAMLView) nextMatch() { v.text.next(v.render) }
 
 func (v *YAMLView) toggleManagedFields() {
 	v.showManaged = !v.showManaged

@@ -38,7 +38,7 @@ func TestSecretMasked(t *testing.T) {
 func TestEvents(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
 	h.press(tcell.KeyDown, 0)
-	h.press(tcell.KeyRune, 'e')
+	h.press(tcell.KeyRune, 'E')
 	spec := h.cluster.lastSource().Spec()
 	if spec.GVR.Resource != "events" || spec.Namespace != "shop" || spec.FieldSelector != "involvedObject.uid=uid-web-7d9f-abcde" {
 		t.Errorf("events spec = %+v", spec)
@@ -50,7 +50,7 @@ func TestEvents(t *testing.T) {
 func TestOwnerJump(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
 	h.press(tcell.KeyDown, 0)
-	h.press(tcell.KeyRune, 'o')
+	h.press(tcell.KeyRune, 'J')
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(h.text(), "replicasets(shop)") {
 		if time.Now().After(deadline) {
@@ -89,7 +89,7 @@ func TestDeleteConfirm(t *testing.T) {
 func TestReadOnlyRefusesDelete(t *testing.T) {
 	h := start(t, 80, 24, func(o *Options) { o.Resource = "pods"; o.ReadOnly = true })
 	h.press(tcell.KeyCtrlD, 0)
-	h.contains("read-only mode: not deleting pods shop/api-5c4b-zzzzz")
+	h.contains("read-only mode: refusing to delete pods shop/api-5c4b-zzzzz")
 	h.contains("READ-ONLY")
 	if h.app.modal != nil || len(h.cluster.deleted()) != 0 {
 		t.Error("read-only mode asked or deleted")

@@ -1,0 +1,140 @@
+package kube
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	authorizationv1 "k8s.io/api/authorization/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
+	"k8s.io/kubectl/pkg/describe"
+
+	"kscope/discovery"
+	"kscope/ui"
+)
+
+// describeTimeout bounds the requests of one describe (the object, its events, related objects).
+const describeTimeout = 30 * time.Second
+
+// restartedAtAnnotation is the pod template annotation `kubectl rollout restart` sets.
+const restartedAtAnnotation = "kubectl.kubernetes.io/restartedAt"
+
+// Describe implements ui.Cluster with k8s.io/kubectl's describers: the typed describer of a built-in kind,
+// the generic one for any other (CRDs, aggregated APIs), events shown, as `kubectl describe` prints it. The
+// describers take no context: ctx bounds only the wait, the requests end after describeTimeout.
+func (c *Cluster) Describe(ctx context.Context, res discovery.Resource, namespace, name string) (string, error) {
+	cfg := rest.CopyConfig(c.cfg)
+	cfg.Timeout = describeTimeout
+	mapping := &meta.RESTMapping{
+		Resource:         res.GVR(),
+		GroupVersionKind: schema.GroupVersionKind{Group: res.Group, Version: res.Version, Kind: res.Kind},
+		Scope:            meta.RESTScopeRoot,
+	}
+	if res.Namespaced {
+		mapping.Scope = meta.RESTScopeNamespace
+	}
+	d, ok := describe.DescriberFor(mapping.GroupVersionKind.GroupKind(), cfg)
+	if !ok {
+		if d, ok = describe.GenericDescriberFor(mapping, cfg); !ok {
+			return "", fmt.Errorf("no describer for %s", res.FullName())
+		}
+	}
+	type result struct {
+		text string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		text, err := d.Describe(namespace, name, describe.DescriberSettings{ShowEvents: true, ChunkSize: 500})
+		done <- result{text, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return "", DescribeServerError(c.cfg.Host, r.err)
+		}
+		return r.text, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// Update implements ui.Cluster: a PUT of obj, whose resourceVersion the server checks (Conflict when the
+// object changed since it was read).
+func (c *Cluster) Update(ctx context.Context, gvr schema.GroupVersionResource, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	out, err := c.dyn.Resource(gvr).Namespace(obj.GetNamespace()).Update(ctx, obj, metav1.UpdateOptions{FieldManager: fieldManager})
+	if err != nil {
+		return nil, DescribeServerError(c.cfg.Host, err)
+	}
+	return out, nil
+}
+
+// fieldManager names kscope in the managedFields of what it writes (as kubectl names itself kubectl-edit…).
+const fieldManager = "kscope"
+
+// Replicas implements ui.Cluster: spec.replicas of the object's scale subresource.
+func (c *Cluster) Replicas(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (int32, error) {
+	scale, err := c.dyn.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{}, "scale")
+	if err != nil {
+		return 0, DescribeServerError(c.cfg.Host, err)
+	}
+	n, _, err := unstructured.NestedInt64(scale.Object, "spec", "replicas")
+	if err != nil {
+		return 0, fmt.Errorf("scale of %s: %w", name, err)
+	}
+	return int32(n), nil
+}
+
+// Scale implements ui.Cluster with a merge patch of spec.replicas on the scale subresource, as kubectl
+// scale sends it.
+func (c *Cluster) Scale(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, replicas int32) error {
+	patch, err := json.Marshal(map[string]any{"spec": map[string]any{"replicas": replicas}})
+	if err != nil {
+		return err
+	}
+	_, err = c.dyn.Resource(gvr).Namespace(namespace).Patch(ctx, name, types.MergePatchType, patch,
+		metav1.PatchOptions{FieldManager: fieldManager}, "scale")
+	if err != nil {
+		return DescribeServerError(c.cfg.Host, err)
+	}
+	return nil
+}
+
+// Restart implements ui.Cluster as `kubectl rollout restart` does: the pod template's restartedAt
+// annotation set to at, which makes the controller replace every pod.
+func (c *Cluster) Restart(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, at time.Time) error {
+	patch, err := json.Marshal(map[string]any{"spec": map[string]any{"template": map[string]any{
+		"metadata": map[string]any{"annotations": map[string]string{restartedAtAnnotation: at.Format(time.RFC3339)}},
+	}}})
+	if err != nil {
+		return err
+	}
+	_, err = c.dyn.Resource(gvr).Namespace(namespace).Patch(ctx, name, types.StrategicMergePatchType, patch,
+		metav1.PatchOptions{FieldManager: fieldManager})
+	if err != nil {
+		return DescribeServerError(c.cfg.Host, err)
+	}
+	return nil
+}
+
+// Can implements ui.Cluster with a SelfSubjectAccessReview (which read-only mode lets through: it changes
+// nothing).
+func (c *Cluster) Can(ctx context.Context, q ui.AccessQuery) (ui.AccessAnswer, error) {
+	review := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+		ResourceAttributes: &authorizationv1.ResourceAttributes{
+			Namespace: q.Namespace, Verb: q.Verb, Group: q.GVR.Group, Version: q.GVR.Version,
+			Resource: q.GVR.Resource, Subresource: q.Subresource, Name: q.Name,
+		},
+	}}
+	out, err := c.auth.SelfSubjectAccessReviews().Create(ctx, review, metav1.CreateOptions{})
+	if err != nil {
+		return ui.AccessAnswer{}, DescribeServerError(c.cfg.Host, err)
+	}
+	return ui.AccessAnswer{Allowed: out.Status.Allowed && !out.Status.Denied, Reason: out.Status.Reason}, nil
+}

@@ -1,0 +1,210 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/rivo/tview"
+
+	"kscope/apierr"
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+// describeEvery is the least time between two describes of the same object.
+const describeEvery = time.Second
+
+// DescribeView shows what `kubectl describe` prints for one object, described again whenever the object
+// changes (at most once a second), with the YAML view's `/` search. A goroutine watches the object and
+// describes it; everything else runs on the UI goroutine.
+type DescribeView struct {
+	baseView
+	app    *App
+	res    discovery.Resource
+	row    *watch.Row
+	text   *searchText
+	access *accessCache
+
+	described string
+	deleted   bool
+	err       error
+	cancel    context.CancelFunc
+}
+
+// NewDescribeView returns the describe view of row, an object of res.
+func NewDescribeView(a *App, res discovery.Resource, row *watch.Row) *DescribeView {
+	return &DescribeView{app: a, res: res, row: row, text: newSearchText(), access: newAccessCache(a)}
+}
+
+func (v *DescribeView) crumb() string              { return "describe " + v.row.Name }
+func (v *DescribeView) primitive() tview.Primitive { return v.text.view }
+
+// bindings are the describe view's keys: search, YAML, and the object's other actions.
+func (v *DescribeView) bindings() []Binding {
+	keys := []Binding{
+		v.app.helpBinding(),
+		char('/').does("search", "search the text (n: next match)", v.openSearchBar),
+		char('n').does("next match", "go to the next search match", func() { v.text.next(v.render) }),
+		char('y').does("yaml", "show the object's YAML, live", func() { v.app.openYAML(v.res, v.row) }),
+	}
+	subject := func() (discovery.Resource, *watch.Row, bool) { return v.res, v.row, true }
+	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
+	for _, b := range v.app.objectBindings(subject, scope, v.access) {
+		if b.Name != "describe" {
+			keys = append(keys, b)
+		}
+	}
+	return append(keys, v.app.quitBinding())
+}
+
+// escape clears the search.
+func (v *DescribeView) escape() bool {
+	if v.text.search == "" {
+		return false
+	}
+	v.setSearch("")
+	return true
+}
+
+func (v *DescribeView) openSearchBar() { v.app.bar.Open("/", "", v.setSearch, nil) }
+
+func (v *DescribeView) setSearch(text string) {
+	if !v.text.setSearch(text, v.render) {
+		v.app.errorf("%q not found", text)
+	}
+}
+
+// describedText is one describe's outcome, or the object's deletion.
+type describedText struct {
+	text    string
+	err     error
+	deleted bool
+}
+
+func (v *DescribeView) activate() {
+	if v.cancel == nil {
+		ctx, cancel := context.WithCancel(v.app.ctx)
+		v.cancel = cancel
+		cluster, res, ns, name := v.app.cluster, v.res, v.row.Namespace, v.row.Name
+		v.app.goSafe(func() {
+			v.describeLoop(ctx, cluster, res, ns, name, func(d describedText) {
+				v.app.tv.QueueUpdateDraw(func() {
+					if ctx.Err() == nil {
+						v.apply(d)
+					}
+				})
+			})
+		})
+	}
+	v.render()
+}
+
+func (v *DescribeView) close() {
+	if v.cancel != nil {
+		v.cancel()
+	}
+}
+
+// describeLoop describes the object at once, then after each change of it (watched), no sooner than
+// describeEvery after the previous describe, until ctx ends. Its own goroutine.
+func (v *DescribeView) describeLoop(ctx context.Context, cluster Cluster, res discovery.Resource, ns, name string, show func(describedText)) {
+	clk := v.app.opts.Clock
+	events := cluster.WatchObject(ctx, res.GVR(), ns, name)
+	var last time.Time
+	pending, first, initial := true, true, true
+	for {
+		var due <-chan time.Time
+		if pending {
+			wait := describeEvery - clk.Since(last)
+			if first || wait <= 0 {
+				describeCtx, cancel := context.WithTimeout(ctx, requestTimeout)
+				text, err := cluster.Describe(describeCtx, res, ns, name)
+				cancel()
+				if ctx.Err() != nil {
+					return
+				}
+				show(describedText{text: text, err: err})
+				last, pending, first = clk.Now(), false, false
+				continue
+			}
+			due = clk.After(wait)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			switch {
+			case ev.Deleted:
+				show(describedText{deleted: true})
+			case ev.Object != nil && initial: // the state just described
+			case ev.Object != nil:
+				pending = true
+			}
+			initial = false
+		case <-due:
+		}
+	}
+}
+
+// apply takes one describe (or the deletion).
+func (v *DescribeView) apply(d describedText) {
+	switch {
+	case d.deleted:
+		v.deleted = true
+	case d.err != nil:
+		v.err = d.err
+	default:
+		v.described, v.err, v.deleted = d.text, nil, false
+	}
+	v.render()
+}
+
+// describeKey matches a describe field name at the start of a line ("Name:", "  Ready:").
+var describeKey = regexp.MustCompile(`^(\s*)([A-Z][^:\t]*):(\s|$)`)
+
+// colourDescribeKey escapes one describe line, its field name (if any) in steel blue.
+func colourDescribeKey(line string) string {
+	m := describeKey.FindStringSubmatchIndex(line)
+	if m == nil {
+		return tview.Escape(line)
+	}
+	return tview.Escape(line[:m[4]]) + "[steelblue]" + tview.Escape(line[m[4]:m[5]]) + "[-]" + tview.Escape(line[m[5]:])
+}
+
+// render rewrites the text, keeping the scroll position.
+func (v *DescribeView) render() {
+	if v.described != "" {
+		v.text.show(v.described, colourDescribeKey)
+	}
+	title := fmt.Sprintf(" [aqua::b]describe %s[white] %s ", tview.Escape(v.res.Name), tview.Escape(v.row.Key))
+	switch {
+	case v.deleted:
+		title += "[red::b](deleted) "
+	case v.err != nil:
+		title += "[red]" + tview.Escape(apierr.OneLine(v.err.Error())) + " "
+	}
+	v.text.view.SetTitle(title + v.text.title())
+	v.app.updateStatus(v)
+}
+
+// status says whether the text follows the object, and the verbs the user may not use here.
+func (v *DescribeView) status() string {
+	state := "[green]live[-] (described again when it changes)"
+	if v.deleted {
+		state = "[red]deleted[-]"
+	}
+	return state + notPermitted(v.bindings())
+}
+
+// notPermitted is the status line's note of the keys the server said the user may not use ("" if none).
+func notPermitted(bs []Binding) string {
+	if names := deniedNames(bs); names != "" {
+		return "  [red]not permitted: " + tview.Escape(names) + "[-]"
+	}
+	return ""
+}

@@ -1,0 +1,172 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/rivo/tview"
+
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+// verb is one write on an object: its key's name and description, the permission it needs, the resources
+// it applies to, and how it starts (asking first) once the server says the user may.
+type verb struct {
+	name, description string
+	need              accessNeed
+	// applies returns nil when the verb exists for res, else one line saying why not.
+	applies func(res discovery.Resource) error
+	start   func(a *App, res discovery.Resource, row *watch.Row)
+}
+
+// run checks that the verb applies to res and that the user may, then starts it on row.
+func (v verb) run(a *App, access *accessCache, res discovery.Resource, row *watch.Row) {
+	if err := v.applies(res); err != nil {
+		a.errorf("%s", err.Error())
+		return
+	}
+	what := fmt.Sprintf("%s %s %s", v.name, res.Name, row.Key)
+	a.permitted(access, v.need, res, row.Namespace, what, func() { v.start(a, res, row) })
+}
+
+// hasVerbs returns an applies func requiring the API verbs.
+func hasVerbs(action string, verbs ...string) func(discovery.Resource) error {
+	return func(res discovery.Resource) error {
+		for _, v := range verbs {
+			if !res.Has(v) {
+				return fmt.Errorf("%s cannot be %s (verbs: no %s)", res.FullName(), action, v)
+			}
+		}
+		return nil
+	}
+}
+
+var (
+	editVerb = verb{name: "edit", description: "edit the object in $KUBE_EDITOR or $EDITOR (kubectl edit)",
+		need: accessNeed{verb: "update"}, applies: hasVerbs("edited", "get", "update"), start: (*App).startEdit}
+	scaleVerb = verb{name: "scale", description: "set the object's replicas (asks first)",
+		need: accessNeed{verb: "patch", subresource: "scale"}, applies: scalable, start: (*App).startScale}
+	restartVerb = verb{name: "restart", description: "rollout restart: replace the pods (asks first)",
+		need: accessNeed{verb: "patch"}, applies: restartable, start: (*App).confirmRestart}
+	deleteVerb = verb{name: "delete", description: "delete the object (asks first)",
+		need: accessNeed{verb: "delete"}, applies: hasVerbs("deleted", "delete"), start: (*App).confirmDelete}
+)
+
+// scalable: the resources whose discovery lists a scale subresource.
+func scalable(res discovery.Resource) error {
+	if !res.HasSubresource("scale") {
+		return fmt.Errorf("%s cannot be scaled: it has no scale subresource", res.FullName())
+	}
+	return nil
+}
+
+// restartable: what `kubectl rollout restart` restarts.
+func restartable(res discovery.Resource) error {
+	switch {
+	case res.Group == "apps" && (res.Name == "deployments" || res.Name == "statefulsets" || res.Name == "daemonsets"):
+		return nil
+	}
+	return fmt.Errorf("%s cannot be restarted: only deployments, statefulsets and daemonsets can", res.FullName())
+}
+
+// startScale reads the current replicas, then prompts for the new count.
+func (a *App) startScale(res discovery.Resource, row *watch.Row) {
+	a.message("reading the scale of " + row.Name + " …")
+	cluster := a.cluster
+	a.goSafe(func() {
+		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
+		defer cancel()
+		current, err := cluster.Replicas(ctx, res.GVR(), row.Namespace, row.Name)
+		a.tv.QueueUpdateDraw(func() {
+			if a.cluster != cluster {
+				return
+			}
+			if err != nil {
+				a.errorf("scale of %s: %s", row.Name, err)
+				return
+			}
+			a.message("")
+			label := fmt.Sprintf("scale %s %s (now %d) to: ", res.Name, row.Name, current)
+			a.bar.Open(label, "", func(text string) { a.confirmScale(res, row, current, text) }, nil)
+		})
+	})
+}
+
+// parseReplicas reads a replica count: a whole number, 0 or more.
+func parseReplicas(text string) (int32, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 32)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("not a replica count: %q (a whole number, 0 or more)", text)
+	}
+	return int32(n), nil
+}
+
+// confirmScale asks before scaling row from current to the count text gives; a bad count sends nothing.
+func (a *App) confirmScale(res discovery.Resource, row *watch.Row, current int32, text string) {
+	n, err := parseReplicas(text)
+	if err != nil {
+		a.errorf("%s", err.Error())
+		return
+	}
+	question := fmt.Sprintf("Scale %s %s from %d to %d replicas?", res.Name, row.Name, current, n)
+	a.confirm(question+namespaceLine(row), "Scale", func() {
+		what := fmt.Sprintf("%s %s", res.Name, row.Key)
+		a.send("scaling "+what, fmt.Sprintf("scaled %s to %d", what, n), func(ctx context.Context, c Cluster) error {
+			return c.Scale(ctx, res.GVR(), row.Namespace, row.Name, n)
+		})
+	})
+}
+
+// confirmRestart asks before restarting row's pods.
+func (a *App) confirmRestart(res discovery.Resource, row *watch.Row) {
+	question := fmt.Sprintf("Restart %s %s?\nits pods are replaced, as kubectl rollout restart does", res.Name, row.Name)
+	a.confirm(question+namespaceLine(row), "Restart", func() {
+		what := fmt.Sprintf("%s %s", res.Name, row.Key)
+		at := a.opts.Clock.Now()
+		a.send("restarting "+what, "restarted "+what+": rollout started", func(ctx context.Context, c Cluster) error {
+			return c.Restart(ctx, res.GVR(), row.Namespace, row.Name, at)
+		})
+	})
+}
+
+func namespaceLine(row *watch.Row) string {
+	if row.Namespace == "" {
+		return ""
+	}
+	return "\nnamespace: " + row.Namespace
+}
+
+// confirm shows question with Cancel (focused) and the action's button; do runs if the user chooses it.
+func (a *App) confirm(question, action string, do func()) {
+	modal := tview.NewModal().SetText(tview.Escape(question)).AddButtons([]string{"Cancel", action})
+	modal.SetDoneFunc(func(_ int, label string) {
+		a.closeModal()
+		if label == action {
+			do()
+		}
+	})
+	a.modal = modal
+	a.body.AddPage("modal", modal, true, true)
+	a.tv.SetFocus(modal)
+}
+
+// send runs one write off the UI goroutine, saying doing meanwhile and done after, or why it failed.
+func (a *App) send(doing, done string, write func(ctx context.Context, c Cluster) error) {
+	a.message(doing + " …")
+	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
+	a.goSafe(func() {
+		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
+		defer cancel()
+		err := write(ctx, cluster)
+		a.tv.QueueUpdateDraw(func() {
+			if err != nil {
+				a.errorf("%s: %s", doing, err)
+				return
+			}
+			a.message(done)
+		})
+	})
+}
