@@ -105,7 +105,8 @@ func setup() error {
 	if _, err := os.Stat(env.cli); err != nil {
 		return fmt.Errorf("devcluster CLI not found at %s: run `make devcluster` (or `make test`) first", env.cli)
 	}
-	for _, args := range [][]string{{"up"}, {"seed"}} {
+	// kubectl of the cluster's version (v1.37.2, built once) is what describe is compared with.
+	for _, args := range [][]string{{"build", "--kubectl"}, {"up"}, {"seed"}} {
 		cmd := devclusterCommand(args...)
 		cmd.Dir = env.root
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr

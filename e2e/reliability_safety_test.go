@@ -51,7 +51,7 @@ func TestReliabilitySecretMaskedInYAML(t *testing.T) {
 }
 
 // TestReliabilityReadOnlySendsNoWrite: bin/kscope --readonly as the audited tester (an admin): ctrl-d in a
-// table and in a YAML view is refused on screen, and the audit log holds not one create, update, patch or
+// table and in a YAML view, and e, s, r on a deployment, are refused on screen, and the audit log holds not one create, update, patch or
 // delete request of tester's kscope during the session (reads do appear there: the log is being written).
 func TestReliabilityReadOnlySendsNoWrite(t *testing.T) {
 	ns := testNamespace(t)
@@ -74,12 +74,16 @@ func TestReliabilityReadOnlySendsNoWrite(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("deployments("+ns+")[1]", "web")
 	s.keys("C-d")
-	s.waitFor("read-only mode: not deleting deployments " + ns + "/web")
+	s.waitFor("read-only mode: refusing to delete deployments " + ns + "/web")
+	for _, verb := range []struct{ key, name string }{{"e", "edit"}, {"s", "scale"}, {"r", "restart"}} {
+		s.typeText(verb.key)
+		s.waitFor("read-only mode: refusing to " + verb.name + " deployments " + ns + "/web")
+	}
 	s.typeText(":ns")
 	s.keys("Enter")
 	s.waitFor("namespaces[", "kube-system") // a row to act on
 	s.keys("C-d")
-	s.waitFor("read-only mode: not deleting namespaces")
+	s.waitFor("read-only mode: refusing to delete namespaces")
 	s.keys("C-c")
 	s.waitFor("KSCOPE-EXIT=0") // kscope can send nothing more
 	to := time.Now()

@@ -36,11 +36,20 @@ func startTmux(t *testing.T, after string, args ...string) *tmuxUI {
 // startTmuxBinary is startTmux for another kscope binary (env.plain for measurements).
 func startTmuxBinary(t *testing.T, binary, after string, args ...string) *tmuxUI {
 	t.Helper()
+	return startTmuxEnv(t, nil, binary, after, args...)
+}
+
+// startTmuxEnv is startTmuxBinary with environment variables ("EDITOR=/path/script") set for kscope.
+func startTmuxEnv(t *testing.T, environ []string, binary, after string, args ...string) *tmuxUI {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	s := &tmuxUI{t: t, name: "kscope-" + strings.ToLower(sanitize(t.Name())) + "-" + randomSuffix()}
 	cmd := append([]string{binary, "--kubeconfig", env.kubeconfig}, args...)
+	if len(environ) > 0 {
+		cmd = append(append([]string{"env"}, environ...), cmd...)
+	}
 	shell := strings.Join(quoteAll(cmd), " ") + after
 	out, err := exec.Command("tmux", "new-session", "-d", "-s", s.name, "-x", "160", "-y", "45", shell).CombinedOutput()
 	if err != nil {
@@ -363,7 +372,7 @@ spec:
 	s.waitFor("gizmos(shop)[1]", "synced", "FLAVOR", "mint")
 }
 
-// TestUIEventsOwnerNamespaces: `o` walks pod → ReplicaSet → Deployment, `e` lists a pod's events live, `0`
+// TestUIEventsOwnerNamespaces: `shift-j` walks pod → ReplicaSet → Deployment, `shift-e` lists a pod's events live, `0`
 // switches to all namespaces and the `:ns` picker back to one.
 func TestUIEventsOwnerNamespaces(t *testing.T) {
 	ns := testNamespace(t)
@@ -373,16 +382,16 @@ func TestUIEventsOwnerNamespaces(t *testing.T) {
 	s.typeText("/web")
 	s.keys("Enter")
 	s.waitFor("pods(" + ns + ")[2] </web>")
-	s.typeText("o")
+	s.typeText("J")
 	s.waitFor("replicasets("+ns+")[1]", "<pods> <replicasets>")
-	s.typeText("o")
+	s.typeText("J")
 	s.waitFor("deployments("+ns+")[1]", "<replicasets> <deployments>")
 	s.keys("Escape")
 	s.waitFor("replicasets(" + ns + ")[1]")
 	s.keys("Escape")
 	s.waitFor("pods(" + ns + ")[2] </web>")
 
-	s.typeText("e")
+	s.typeText("E")
 	s.waitFor("<pods> <events(web-", "Scheduled")
 	s.keys("Escape")
 	s.waitFor("pods(" + ns + ")[2] </web>")
