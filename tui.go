@@ -40,7 +40,7 @@ func addTUI(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams g
 		return o.Run(cmd.Context())
 	}
 	root.Flags().BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "start in all namespaces")
-	root.Flags().BoolVar(&o.readOnly, "readonly", false, "refuse every change to the cluster (delete)")
+	root.Flags().BoolVar(&o.readOnly, "readonly", false, "refuse every change to the cluster (delete, edit, scale, restart), at the transport")
 }
 
 // Complete takes the optional RESOURCE argument.

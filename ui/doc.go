@@ -1,5 +1,6 @@
 // Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live table,
-// the YAML and events views, the command and filter bars and the help screen. All drawing happens on the one
+// the YAML, describe and events views, the object verbs (edit, scale, restart, delete), the command and
+// filter bars and the help screen. All drawing happens on the one
 // tview goroutine; data arrives from package watch and is applied in batched QueueUpdate calls.
 //
 // # Structure
@@ -20,7 +21,19 @@
 //  4. A key no binding took is offered to the view's typed(), then to the focused widget (scrolling).
 //
 // A binding that needs the server (resolve a name, get an owner, delete) starts the request with goSafe
-// and applies the answer with QueueUpdateDraw, so the UI goroutine never waits on the network.
+// and applies the answer with QueueUpdateDraw, so the UI goroutine never waits on the network. The one
+// exception is edit: the TUI is suspended for the editor (tview's Suspend) and the update is sent before
+// it resumes.
+//
+// # Writes
+//
+// The object keys (objectBindings in actions.go) are shared by every view that shows one object. A write is
+// a verb (verbs.go): the resources it applies to, the permission it needs, and how it starts. Before a
+// write is offered the view's accessCache asks the server (a SelfSubjectAccessReview, once per verb,
+// resource and namespace for the view's life); the status line and the help name what is not permitted,
+// and pressing such a key sends nothing. Read-only mode refuses every write before any question, and the
+// read-only transport (package kube/readonly) refuses what would still get through. Each write asks first
+// (confirm: Cancel focused) and reports its outcome on the prompt line.
 //
 // # Adding a view
 //

@@ -22,7 +22,7 @@ type fuzzApp struct {
 func startFuzzApp(f *testing.F) *fuzzApp {
 	a := &fuzzApp{done: make(chan error, 1)}
 	a.app = New(Options{Cluster: fixtureCluster(), Version: "v0.1.0", Clock: clocktesting.NewFakeClock(t0),
-		Tick: -1, MinRedraw: -1})
+		Tick: -1, MinRedraw: -1, Edit: unchangedEditor})
 	screen := tcell.NewSimulationScreen("UTF-8")
 	a.app.SetScreen(screen)
 	screen.SetSize(100, 30)

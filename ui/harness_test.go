@@ -37,12 +37,14 @@ type harness struct {
 // advance moves the fake clock on by d, firing the timers and tickers it passes.
 func (h *harness) advance(d time.Duration) { h.clk.Step(d) }
 
+// unchangedEditor saves what it was given (an edit then cancels): unit tests never start a real editor.
+func unchangedEditor(content []byte) ([]byte, string, error) { return content, "", nil }
+
 // start runs the UI at w×h; opts (may be nil) adjusts the options.
 func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t, cluster: fixtureCluster(), clk: clocktesting.NewFakeClock(t0), done: make(chan error, 1)}
-	o := Options{Cluster: h.cluster, Version: "v0.1.0", Clock: h.clk, Tick: -1, MinRedraw: -1,
-		Edit: func(content []byte) ([]byte, string, error) { return content, "", nil }}
+	o := Options{Cluster: h.cluster, Version: "v0.1.0", Clock: h.clk, Tick: -1, MinRedraw: -1, Edit: unchangedEditor}
 	if opts != nil {
 		opts(&o)
 	}

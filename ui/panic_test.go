@@ -73,7 +73,7 @@ func (c explodingCluster) Get(ctx context.Context, gvr schema.GroupVersionResour
 func runExploding(t *testing.T, resource string) (*finiScreen, <-chan error) {
 	t.Helper()
 	app := New(Options{Cluster: explodingCluster{fixtureCluster()}, Resource: resource, Clock: clocktesting.NewFakeClock(t0),
-		Tick: -1, MinRedraw: -1})
+		Tick: -1, MinRedraw: -1, Edit: unchangedEditor})
 	screen := &finiScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8")}
 	app.SetScreen(screen)
 	screen.SetSize(100, 30)
