@@ -84,7 +84,7 @@ func (s *tmuxUI) keys(keys ...string) {
 // typeText types text literally.
 func (s *tmuxUI) typeText(text string) {
 	s.t.Helper()
-	if out, err := exec.Command("tmux", "send-keys", "-t", s.name, "-l", text).CombinedOutput(); err != nil {
+	if out, err := exec.Command("tmux", "send-keys", "-t", s.name, "-l", "--", text).CombinedOutput(); err != nil {
 		s.t.Fatalf("tmux send-keys -l %q: %v\n%s", text, err, out)
 	}
 }
