@@ -25,7 +25,7 @@ func startFuzzApp(f *testing.F) *fuzzApp {
 		Tick: -1, MinRedraw: -1, Edit: unchangedEditor})
 	screen := tcell.NewSimulationScreen("UTF-8")
 	a.app.SetScreen(screen)
-	screen.SetSize(100, 30)
+	screen.SetSize(48, 12) // a draw costs per cell: a small screen keeps one draw per input cheap
 	go func() { a.done <- a.app.Run() }()
 	f.Cleanup(func() {
 		a.app.Stop()
@@ -149,7 +149,8 @@ func FuzzCommandBar(f *testing.F) {
 }
 
 // FuzzFilterBar: whatever is typed after `/` in a table (regex or -l selector), the picker or a YAML view
-// is applied or refused with a one-line message; nothing panics.
+// is applied or refused with a one-line message; nothing panics. Each view stays open in an app of its own
+// for the whole run (only the filter changes between inputs), so that the target runs fast enough to fuzz.
 func FuzzFilterBar(f *testing.F) {
 	for _, s := range []string{
 		"web", "WEB-7F", "^web$", "run+ing|pending", "-l app=web", "-l app in (", "-l !app", "-l ", "[", "web(",
@@ -157,29 +158,38 @@ func FuzzFilterBar(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	a := startFuzzApp(f)
 	pods := discovery.Resource{Version: "v1", Name: "pods"}
-	views := []func(){
-		func() {}, // the picker's filter
-		func() { a.app.openResource(a.app.catalogEntry(pods), "") }, // a table's row filter
-		func() { // the YAML view's search (of data/db-0)
-			a.app.openResource(a.app.catalogEntry(pods), "")
-			a.app.setNamespace("data")
-			a.app.runBinding("yaml")
-		},
+	apps := []*fuzzApp{
+		startFuzzApp(f), // the picker's filter
+		startFuzzApp(f), // a table's row filter
+		startFuzzApp(f), // the YAML view's search (of data/db-0)
 	}
+	apps[1].runOnce(f, func(a *App) { a.openResource(a.catalogEntry(pods), "") })
+	apps[2].runOnce(f, func(a *App) {
+		a.openResource(a.catalogEntry(pods), "")
+		a.setNamespace("data")
+		a.runBinding("yaml")
+	})
 	f.Fuzz(func(t *testing.T, text string) {
-		a.check(t, text, func() string {
-			for _, open := range views {
-				a.reset()
-				open()
+		for _, a := range apps {
+			a.check(t, text, func() string {
+				a.app.top().escape() // the previous input's filter or search
+				a.app.bar.ClearMessage()
 				a.app.runBinding("filter", "search")
 				a.submit(text)
-				if p := a.problem(); p != "" {
-					return p
-				}
-			}
-			return ""
-		})
+				return a.problem()
+			})
+		}
 	})
+}
+
+// runOnce runs open on the UI goroutine before the fuzzing starts (to open the view an app is fuzzed in).
+func (a *fuzzApp) runOnce(f *testing.F, open func(*App)) {
+	answered := make(chan struct{})
+	a.app.tv.QueueUpdateDraw(func() { open(a.app); close(answered) })
+	select {
+	case <-answered:
+	case <-time.After(10 * time.Second):
+		f.Fatal("the UI goroutine did not answer")
+	}
 }
