@@ -1,12 +1,13 @@
 package ui
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"kscope/discovery"
@@ -17,16 +18,28 @@ import (
 type fuzzApp struct {
 	app  *App
 	done chan error
+	// drawn receives after the draw that follows a start's steps; pending (UI goroutine) marks that draw.
+	drawn   chan struct{}
+	pending bool
 }
 
 func startFuzzApp(f *testing.F) *fuzzApp {
-	a := &fuzzApp{done: make(chan error, 1)}
+	a := &fuzzApp{done: make(chan error, 1), drawn: make(chan struct{}, 1)}
 	a.app = New(Options{Cluster: fixtureCluster(), Version: "v0.1.0", Clock: clocktesting.NewFakeClock(t0),
 		Tick: -1, MinRedraw: -1, Edit: unchangedEditor})
 	screen := tcell.NewSimulationScreen("UTF-8")
 	a.app.SetScreen(screen)
 	screen.SetSize(48, 12) // a draw costs per cell: a small screen keeps one draw per input cheap
+	a.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
+		if a.pending {
+			a.pending = false
+			a.drawn <- struct{}{}
+		}
+	})
 	go func() { a.done <- a.app.Run() }()
+	// Wait until Run is in its event loop: Run registers a client-go panic handler (a global list), so
+	// the apps of one target start one after the other.
+	a.runOnce(f, func(*App) {})
 	f.Cleanup(func() {
 		a.app.Stop()
 		select {
@@ -35,27 +48,6 @@ func startFuzzApp(f *testing.F) *fuzzApp {
 		}
 	})
 	return a
-}
-
-// run runs fn on the UI goroutine, and fails t if the UI panics or stops answering. It does not draw (one
-// draw per input, in checkAlive, keeps the targets fast enough to fuzz).
-func (a *fuzzApp) run(t *testing.T, fn func()) {
-	t.Helper()
-	a.runThen(t, fn, a.app.tv.QueueUpdate)
-}
-
-// runThen runs fn on the UI goroutine through queue (QueueUpdate or QueueUpdateDraw) and waits for it.
-func (a *fuzzApp) runThen(t *testing.T, fn func(), queue func(func()) *tview.Application) {
-	t.Helper()
-	answered := make(chan struct{})
-	queue(func() { fn(); close(answered) })
-	select {
-	case <-answered:
-	case err := <-a.done:
-		t.Fatalf("the UI stopped: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the UI goroutine did not answer")
-	}
 }
 
 // reset goes back to the picker in namespace shop with an empty prompt. UI goroutine.
@@ -94,19 +86,59 @@ func (a *fuzzApp) problem() string {
 	return ""
 }
 
-// check runs steps on the UI goroutine in one go, then draws the screen they left, and fails t with the
-// first problem an input left.
+// check runs steps on the UI goroutine, then the problem check, then draws the screen they left, in one
+// round trip, and fails t with the first problem an input left (a panic in the draw stops the UI: Run's
+// error).
 func (a *fuzzApp) check(t *testing.T, input string, steps func() string) {
 	t.Helper()
-	var problem string
-	a.run(t, func() { problem = steps() })
-	a.runThen(t, func() {}, a.app.tv.QueueUpdateDraw)
-	if problem == "" {
-		a.run(t, func() { problem = a.problem() })
+	if problem := a.start(steps); a.wait() != nil || problem() != "" {
+		t.Fatalf("input %q: %s", input, a.outcome(problem()))
 	}
-	if problem != "" {
-		t.Fatalf("input %q: %s", input, problem)
+}
+
+// start queues steps and the problem check with a draw after them; problem returns what they found, once
+// wait has returned.
+func (a *fuzzApp) start(steps func() string) (problem func() string) {
+	var found string
+	a.app.tv.QueueUpdateDraw(func() {
+		if found = steps(); found == "" {
+			found = a.problem()
+		}
+		a.pending = true
+	})
+	return func() string { return found }
+}
+
+// wait waits for the draw after a start; it returns the UI's error if it stopped.
+func (a *fuzzApp) wait() error {
+	select {
+	case <-a.drawn:
+		return nil
+	case err := <-a.done:
+		a.done <- err // later waits see it too
+		if err == nil {
+			err = errUIStopped
+		}
+		return err
+	case <-time.After(10 * time.Second):
+		return errNoAnswer
 	}
+}
+
+var (
+	errUIStopped = errors.New("the UI stopped")
+	errNoAnswer  = errors.New("the UI goroutine did not answer")
+)
+
+// outcome words what went wrong: the UI's error, else the problem found.
+func (a *fuzzApp) outcome(problem string) string {
+	select {
+	case err := <-a.done:
+		a.done <- err
+		return fmt.Sprintf("the UI stopped: %v", err)
+	default:
+	}
+	return problem
 }
 
 // isQuit tells whether the command bar would quit on text (the fuzz app must stay up).
@@ -171,14 +203,20 @@ func FuzzFilterBar(f *testing.F) {
 		a.runBinding("yaml")
 	})
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, a := range apps {
-			a.check(t, text, func() string {
+		problems := make([]func() string, len(apps))
+		for i, a := range apps { // the three apps at once, each on its UI goroutine
+			problems[i] = a.start(func() string {
 				a.app.top().escape() // the previous input's filter or search
 				a.app.bar.ClearMessage()
 				a.app.runBinding("filter", "search")
 				a.submit(text)
-				return a.problem()
+				return ""
 			})
+		}
+		for i, a := range apps {
+			if a.wait() != nil || problems[i]() != "" {
+				t.Fatalf("input %q: %s", text, a.outcome(problems[i]()))
+			}
 		}
 	})
 }
