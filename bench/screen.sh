@@ -6,6 +6,8 @@
 #   RUNS=3  PROFILE=1 (an extra kscope run with --cpuprofile/--memprofile into bench/results/profiles)
 #   KEEP=1 keeps the namespaces; TOOLS=kscope,k9s,kubectl; RUNS_OF=k9s=1 gives a tool fewer runs;
 #   LABEL=x writes DATE-N-x.json (a re-run next to the first one of the day)
+#   MAX_LOAD=1.5: the bench refuses to start while the 1-minute load average is above it (figures taken on a
+#   busy machine mislead); BENCH_ANY_LOAD=1 runs anyway and the report marks every run above it as invalid.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -20,6 +22,15 @@ mkdir -p "$results" "$work"
 
 kubectl get --raw /readyz >/dev/null || { echo "bench: the dev cluster is not up (make up)" >&2; exit 1; }
 echo "bench: $(uptime)" >&2
+max_load=${MAX_LOAD:-1.5}
+load=$(cut -d' ' -f1 /proc/loadavg)
+if awk -v l="$load" -v m="$max_load" 'BEGIN { exit !(l > m) }'; then
+	if [ "${BENCH_ANY_LOAD:-0}" != 1 ]; then
+		echo "bench: the 1-minute load average is $load (> $max_load): the figures would mislead; wait for a quiet machine (or BENCH_ANY_LOAD=1 to mark the run invalid)" >&2
+		exit 1
+	fi
+	echo "bench: load $load > $max_load: the report will mark the runs invalid" >&2
+fi
 
 # Private copies, so a rebuild of bin/kscope by someone else cannot swap the binary mid-run.
 make --no-print-directory build >&2
@@ -51,7 +62,7 @@ for n in "${sizes[@]}"; do
 	fi
 	"$work/screenbench" run --namespace "$ns" --pods "$n" --runs "${RUNS:-3}" --tools "${TOOLS:-kscope,k9s,kubectl}" \
 		--kscope "$work/kscope" --k9s "$k9s" --k9s-config "$root/.cache/devcluster/k9s" \
-		--patchload "$work/patchload" --runs-of "${RUNS_OF:-}" "${profile[@]}" --out "$results/$day-$n${LABEL:+-$LABEL}.json" || status=$?
+		--patchload "$work/patchload" --runs-of "${RUNS_OF:-}" --max-load "$max_load" "${profile[@]}" --out "$results/$day-$n${LABEL:+-$LABEL}.json" || status=$?
 	if [ "${KEEP:-0}" = 1 ]; then
 		echo "bench: keeping namespace $ns (KEEP=1)" >&2
 	elif pgrep -f 'bin/syncbench' >/dev/null; then
@@ -77,5 +88,5 @@ for n in "${sizes[@]}"; do
 	fi
 done
 
-"$work/screenbench" report --out "$results/$day.md" "$results/$day"-*.json
+"$work/screenbench" report --max-load "$max_load" --out "$results/$day.md" "$results/$day"-*.json
 echo "bench: wrote $results/$day.md" >&2

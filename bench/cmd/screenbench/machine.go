@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -33,6 +34,19 @@ func cpuModel() string {
 		}
 	}
 	return ""
+}
+
+// load1 returns the 1-minute load average (0 if unknown).
+func load1() float64 { return loadOf(loadAvg()) }
+
+// loadOf reads the first figure of a loadAvg string (0 if there is none).
+func loadOf(avg string) float64 {
+	f := strings.Fields(avg)
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
 }
 
 // loadAvg returns the 1, 5 and 15 minute load averages.

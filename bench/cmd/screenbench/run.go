@@ -45,6 +45,7 @@ type bench struct {
 	tools      []tool
 	kubectl    bool
 	runsOf     string
+	maxLoad    float64
 
 	tmux   *tmuxServer
 	client kubernetes.Interface
@@ -70,6 +71,7 @@ func runCommand(args []string) error {
 	fs.StringVar(&only, "tools", "kscope,k9s,kubectl", "tools to measure")
 	fs.StringVar(&out, "out", "", "write the results as JSON to this file (required)")
 	fs.StringVar(&b.runsOf, "runs-of", "", "fewer runs for some tools, e.g. k9s=1 (its runs take minutes at 50k pods)")
+	fs.Float64Var(&b.maxLoad, "max-load", 1.5, "before each run, wait (up to 3 min) for the 1-minute load average to fall to this")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -153,13 +155,15 @@ func (b *bench) run(out, kscopeBin, k9sBin string) error {
 			if !b.runsThisTime(t.name, run) {
 				continue
 			}
-			b.logf("%s run %d/%d on %d pods", t.name, run, b.runs, b.pods)
+			b.waitQuiet()
+			b.logf("%s run %d/%d on %d pods (load %s)", t.name, run, b.runs, b.pods, loadAvg())
 			s := b.measureTUI(t, nil)
 			b.logf("%s run %d: %+v", t.name, run, summary(s))
 			res.Runs[t.name] = append(res.Runs[t.name], s)
 			time.Sleep(5 * time.Second)
 		}
 		if b.kubectl {
+			b.waitQuiet()
 			s := b.measureKubectl()
 			b.logf("kubectl run %d: %.2f s, %.0f MB %v", run, s.LaunchS, s.PeakRSSMB, s.Errors)
 			res.Runs["kubectl"] = append(res.Runs["kubectl"], s)
@@ -174,6 +178,15 @@ func (b *bench) run(out, kscopeBin, k9sBin string) error {
 	res.Finished = time.Now().UTC().Format(time.RFC3339)
 	res.Machine["loadavg_end"] = loadAvg()
 	return res.write(out)
+}
+
+// waitQuiet waits up to 3 minutes for the 1-minute load average to fall to maxLoad (the previous run's
+// tool may have kept a core busy); a run that starts above it is marked invalid in the report.
+func (b *bench) waitQuiet() {
+	deadline := time.Now().Add(3 * time.Minute)
+	for load1() > b.maxLoad && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Second)
+	}
 }
 
 // runsThisTime tells whether tool runs in round run (1-based): always, unless --runs-of caps it at n runs,

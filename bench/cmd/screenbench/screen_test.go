@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -48,22 +49,14 @@ func TestOrder(t *testing.T) {
 func TestMedianAndPercentile(t *testing.T) {
 	for _, tc := range []struct {
 		values []float64
-		median float64 // of the measured (positive) values; -1 when none
 		medAll float64 // zeros included
 		p99    float64
 	}{
-		{[]float64{3, 1, 2}, 2, 2, 3},
-		{[]float64{4, 1, 0, 2}, 2, 1.5, 4},
-		{[]float64{0, 0, 0.05}, 0.05, 0, 0.05},
-		{nil, -1, -1, 0},
+		{[]float64{3, 1, 2}, 2, 3},
+		{[]float64{4, 1, 0, 2}, 1.5, 4},
+		{[]float64{0, 0, 0.05}, 0, 0.05},
+		{nil, -1, 0},
 	} {
-		var runs []Sample
-		for _, v := range tc.values {
-			runs = append(runs, Sample{LaunchS: v})
-		}
-		if got := medianOf(func(s Sample) float64 { return s.LaunchS })(runs); got != tc.median {
-			t.Errorf("medianOf(%v) = %v, want %v", tc.values, got, tc.median)
-		}
 		if got := medianAll(tc.values); got != tc.medAll {
 			t.Errorf("medianAll(%v) = %v, want %v", tc.values, got, tc.medAll)
 		}
@@ -86,5 +79,41 @@ func TestRunsThisTime(t *testing.T) {
 	}
 	if !slices.Equal(k9s, []int{2}) || !slices.Equal(kscope, []int{1, 2, 3}) {
 		t.Errorf("k9s runs %v, kscope runs %v; want [2] and [1 2 3]", k9s, kscope)
+	}
+}
+
+// TestFiguresCountFailures: a run that did not measure a figure, and a probe never seen, count as
+// infinitely slow; the target's worst run decides whether it was met.
+func TestFiguresCountFailures(t *testing.T) {
+	launch := medianOf(func(s Sample) float64 { return s.LaunchS })
+	tests := []struct {
+		name   string
+		runs   []Sample
+		cell   string
+		worstI bool
+	}{
+		{"all measured", []Sample{{LaunchS: 1}, {LaunchS: 3}, {LaunchS: 2}}, "2.00", false},
+		{"one failed", []Sample{{LaunchS: 1}, {}, {LaunchS: 2}}, "2.00 (1/3 failed)", true},
+		{"most failed", []Sample{{LaunchS: 1}, {}, {}}, "failed (2/3)", true},
+		{"none measured", []Sample{{}, {}}, "failed (2/2)", true},
+	}
+	for _, tt := range tests {
+		f := launch(tt.runs)
+		if tt.name == "none measured" {
+			if f.measured || cell(f) != "—" {
+				t.Errorf("%s: %+v shows %q", tt.name, f, cell(f))
+			}
+			continue
+		}
+		if got := cell(f); got != tt.cell || math.IsInf(f.worst, 1) != tt.worstI {
+			t.Errorf("%s: cell %q worst %v, want %q (worst infinite %v)", tt.name, got, f.worst, tt.cell, tt.worstI)
+		}
+	}
+	p99 := changePercentile(0.99, false)([]Sample{{ChangeMS: []float64{10, 20, 30}, ChangeMisses: 1}})
+	if !math.IsInf(p99.v, 1) || cell(p99) != "failed (1/4)" {
+		t.Errorf("p99 with a missed probe: %+v %q", p99, cell(p99))
+	}
+	if invalidRuns([]Sample{{LoadAvg: "1.40 1.0 1.0"}, {LoadAvg: "2.10 1.5 1.2"}}, 1.5) != 1 {
+		t.Error("the run above load 1.5 is not marked invalid")
 	}
 }
