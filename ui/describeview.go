@@ -8,7 +8,6 @@ import (
 
 	"github.com/rivo/tview"
 
-	"kscope/apierr"
 	"kscope/discovery"
 	"kscope/watch"
 )
@@ -60,21 +59,12 @@ func (v *DescribeView) bindings() []Binding {
 }
 
 // escape clears the search.
-func (v *DescribeView) escape() bool {
-	if v.text.search == "" {
-		return false
-	}
-	v.setSearch("")
-	return true
-}
+func (v *DescribeView) escape() bool { return v.text.clear(v.render) }
 
 func (v *DescribeView) openSearchBar() { v.app.bar.Open("/", "", v.setSearch, nil) }
 
-func (v *DescribeView) setSearch(text string) {
-	if !v.text.setSearch(text, v.render) {
-		v.app.errorf("%q not found", text)
-	}
-}
+// setSearch highlights text (case-insensitive) and scrolls to its first match.
+func (v *DescribeView) setSearch(text string) { v.text.searchFor(v.app, text, v.render) }
 
 // describedText is one describe's outcome, or the object's deletion.
 type describedText struct {
@@ -182,13 +172,7 @@ func (v *DescribeView) render() {
 		v.text.show(v.described, colourDescribeKey)
 	}
 	title := fmt.Sprintf(" [aqua::b]describe %s[white] %s ", tview.Escape(v.res.Name), tview.Escape(v.row.Key))
-	switch {
-	case v.deleted:
-		title += "[red::b](deleted) "
-	case v.err != nil:
-		title += "[red]" + tview.Escape(apierr.OneLine(v.err.Error())) + " "
-	}
-	v.text.view.SetTitle(title + v.text.title())
+	v.text.view.SetTitle(title + titleState(v.deleted, v.err) + v.text.title())
 	v.app.updateStatus(v)
 }
 

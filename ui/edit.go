@@ -40,21 +40,14 @@ func kubectlEditor(content []byte) ([]byte, string, error) {
 // startEdit reads the object, then edits it with the TUI suspended and reports the outcome.
 func (a *App) startEdit(res discovery.Resource, row *watch.Row) {
 	a.message("reading " + row.Name + " …")
-	cluster := a.cluster
-	a.goSafe(func() {
-		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
-		defer cancel()
-		obj, err := cluster.Get(ctx, res.GVR(), row.Namespace, row.Name)
-		a.tv.QueueUpdateDraw(func() {
-			if a.cluster != cluster {
-				return
-			}
-			if err != nil {
-				a.errorf("edit %s: %s", row.Name, err)
-				return
-			}
-			a.edit(cluster, res, obj)
-		})
+	request(a, func(ctx context.Context, c Cluster) (*unstructured.Unstructured, error) {
+		return c.Get(ctx, res.GVR(), row.Namespace, row.Name)
+	}, func(obj *unstructured.Unstructured, err error) {
+		if err != nil {
+			a.errorf("edit %s: %s", row.Name, err)
+			return
+		}
+		a.edit(a.cluster, res, obj) // the cluster it was read from (request checked)
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"kscope/discovery"
 	"kscope/watch"
@@ -14,35 +15,44 @@ import (
 // requestTimeout bounds the UI's one-off requests (get for the owner, delete).
 const requestTimeout = 15 * time.Second
 
-// jumpToOwner opens the table of the controller of row (an object of res) with the controller selected.
-func (a *App) jumpToOwner(res discovery.Resource, row *watch.Row) {
-	gvr, ns, name := res.GVR(), row.Namespace, row.Name
-	a.message("looking up the owner of " + name + " …")
+// request runs work off the UI goroutine within requestTimeout, against the cluster of the moment, then
+// then on the UI goroutine with its outcome, unless a context switch has replaced that cluster meanwhile.
+func request[T any](a *App, work func(context.Context, Cluster) (T, error), then func(T, error)) {
 	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
 	a.goSafe(func() {
 		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
 		defer cancel()
-		obj, err := cluster.Get(ctx, gvr, ns, name)
+		v, err := work(ctx, cluster)
 		a.tv.QueueUpdateDraw(func() {
-			if a.cluster != cluster {
-				return // answered by the previous context's server
+			if a.cluster == cluster { // else answered by the previous context's server
+				then(v, err)
 			}
-			if err != nil {
-				a.errorf("get %s: %s", name, err)
-				return
-			}
-			ref := metav1.GetControllerOf(obj)
-			if ref == nil {
-				a.errorf("%s has no controller owner", name)
-				return
-			}
-			res, err := a.resourceForKind(ref.APIVersion, ref.Kind)
-			if err != nil {
-				a.errorf("%s", err.Error())
-				return
-			}
-			a.openOwner(res, ns, ref.Name)
 		})
+	})
+}
+
+// jumpToOwner opens the table of the controller of row (an object of res) with the controller selected.
+func (a *App) jumpToOwner(res discovery.Resource, row *watch.Row) {
+	gvr, ns, name := res.GVR(), row.Namespace, row.Name
+	a.message("looking up the owner of " + name + " …")
+	request(a, func(ctx context.Context, c Cluster) (*unstructured.Unstructured, error) {
+		return c.Get(ctx, gvr, ns, name)
+	}, func(obj *unstructured.Unstructured, err error) {
+		if err != nil {
+			a.errorf("get %s: %s", name, err)
+			return
+		}
+		ref := metav1.GetControllerOf(obj)
+		if ref == nil {
+			a.errorf("%s has no controller owner", name)
+			return
+		}
+		res, err := a.resourceForKind(ref.APIVersion, ref.Kind)
+		if err != nil {
+			a.errorf("%s", err.Error())
+			return
+		}
+		a.openOwner(res, ns, ref.Name)
 	})
 }
 

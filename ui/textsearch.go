@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/rivo/tview"
+
+	"kscope/apierr"
 )
 
 // searchText is a TextView with a case-insensitive search: every match highlighted in a numbered region,
@@ -59,6 +61,35 @@ func (s *searchText) setSearch(text string, render func()) bool {
 		s.view.ScrollToHighlight()
 	}
 	return text == "" || s.matches > 0
+}
+
+// searchFor starts a search for text, re-showing the text through render, and tells the user when text
+// is not found.
+func (s *searchText) searchFor(a *App, text string, render func()) {
+	if !s.setSearch(text, render) {
+		a.errorf("%q not found", text)
+	}
+}
+
+// clear ends the search (esc); it tells whether there was one.
+func (s *searchText) clear(render func()) bool {
+	if s.search == "" {
+		return false
+	}
+	s.setSearch("", render)
+	return true
+}
+
+// titleState is the part of an object view's title that says the object was deleted, or the last error
+// ("" while it is live).
+func titleState(deleted bool, err error) string {
+	switch {
+	case deleted:
+		return "[red::b](deleted) "
+	case err != nil:
+		return "[red]" + tview.Escape(apierr.OneLine(err.Error())) + " "
+	}
+	return ""
 }
 
 // next moves to the next match, after the last back to the first.

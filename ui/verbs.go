@@ -75,23 +75,16 @@ func restartable(res discovery.Resource) error {
 // startScale reads the current replicas, then prompts for the new count.
 func (a *App) startScale(res discovery.Resource, row *watch.Row) {
 	a.message("reading the scale of " + row.Name + " …")
-	cluster := a.cluster
-	a.goSafe(func() {
-		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
-		defer cancel()
-		current, err := cluster.Replicas(ctx, res.GVR(), row.Namespace, row.Name)
-		a.tv.QueueUpdateDraw(func() {
-			if a.cluster != cluster {
-				return
-			}
-			if err != nil {
-				a.errorf("scale of %s: %s", row.Name, err)
-				return
-			}
-			a.message("")
-			label := fmt.Sprintf("scale %s %s (now %d) to: ", res.Name, row.Name, current)
-			a.bar.Open(label, "", func(text string) { a.confirmScale(res, row, current, text) }, nil)
-		})
+	request(a, func(ctx context.Context, c Cluster) (int32, error) {
+		return c.Replicas(ctx, res.GVR(), row.Namespace, row.Name)
+	}, func(current int32, err error) {
+		if err != nil {
+			a.errorf("scale of %s: %s", row.Name, err)
+			return
+		}
+		a.message("")
+		label := fmt.Sprintf("scale %s %s (now %d) to: ", res.Name, row.Name, current)
+		a.bar.Open(label, "", func(text string) { a.confirmScale(res, row, current, text) }, nil)
 	})
 }
 
@@ -153,7 +146,8 @@ func (a *App) confirm(question, action string, do func()) {
 	a.tv.SetFocus(modal)
 }
 
-// send runs one write off the UI goroutine, saying doing meanwhile and done after, or why it failed.
+// send runs one write off the UI goroutine, saying doing meanwhile and done after, or why it failed. Unlike
+// request, it reports even after a context switch: the write was sent, the user must hear how it ended.
 func (a *App) send(doing, done string, write func(ctx context.Context, c Cluster) error) {
 	a.message(doing + " …")
 	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)

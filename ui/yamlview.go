@@ -7,7 +7,6 @@ import (
 	"github.com/rivo/tview"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"kscope/apierr"
 	"kscope/discovery"
 	"kscope/watch"
 )
@@ -58,13 +57,7 @@ func (v *YAMLView) bindings() []Binding {
 }
 
 // escape clears the search.
-func (v *YAMLView) escape() bool {
-	if v.text.search == "" {
-		return false
-	}
-	v.setSearch("")
-	return true
-}
+func (v *YAMLView) escape() bool { return v.text.clear(v.render) }
 
 func (v *YAMLView) openSearchBar() { v.app.bar.Open("/", "", v.setSearch, nil) }
 
@@ -119,13 +112,7 @@ func (v *YAMLView) render() {
 		v.text.show(text, colourYAMLKey)
 	}
 	title := fmt.Sprintf(" [aqua::b]%s[white] %s ", tview.Escape(v.res.Name), tview.Escape(v.row.Key))
-	switch {
-	case v.deleted:
-		title += "[red::b](deleted) "
-	case v.err != nil:
-		title += "[red]" + tview.Escape(apierr.OneLine(v.err.Error())) + " "
-	}
-	v.text.view.SetTitle(title + v.text.title())
+	v.text.view.SetTitle(title + titleState(v.deleted, v.err) + v.text.title())
 	v.app.updateStatus(v)
 }
 
@@ -149,11 +136,7 @@ func (v *YAMLView) status() string {
 }
 
 // setSearch highlights text (case-insensitive) and scrolls to its first match.
-func (v *YAMLView) setSearch(text string) {
-	if !v.text.setSearch(text, v.render) {
-		v.app.errorf("%q not found", text)
-	}
-}
+func (v *YAMLView) setSearch(text string) { v.text.searchFor(v.app, text, v.render) }
 
 func (v *YAMLView) nextMatch() { v.text.next(v.render) }
 
