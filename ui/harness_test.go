@@ -292,6 +292,24 @@ func (h *harness) eventually(substr string) bool {
 	return true
 }
 
+// until waits up to 5 s for cond, evaluated on the UI goroutine, to hold; if it does not, the test fails
+// naming what, with the screen.
+func (h *harness) until(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var ok bool
+		h.quietly(func() { ok = cond() })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("no %s after 5 s:\n%s", what, h.text())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // eventuallyAny waits up to 5 s for the screen to show one of texts; if not, the test fails with the screen.
 func (h *harness) eventuallyAny(texts ...string) {
 	h.t.Helper()

@@ -32,7 +32,11 @@ func reportCPU(b *testing.B, start time.Duration) {
 }
 
 // podTableJSON returns a Table list of n pods as the server sends it with includeObject=Metadata.
-func podTableJSON(n int) []byte {
+func podTableJSON(n int) []byte { return benchPodTable(n, true) }
+
+// benchPodTable returns a Table list of n pods in namespace bench, with each row's object metadata
+// (includeObject=Metadata) or without (includeObject=None).
+func benchPodTable(n int, metadata bool) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"999999"},"columnDefinitions":[
 {"name":"Name","type":"string","format":"name","description":"Name must be unique within a namespace.","priority":0},
@@ -48,14 +52,20 @@ func podTableJSON(n int) []byte {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `{"cells":["bench-pod-%d","1/1","Running","0","12m","10.%d.%d.%d","kwok-node-%d","<none>","<none>"],`+
+		cells := fmt.Sprintf(`{"cells":["bench-pod-%d","1/1","Running","0","12m","10.%d.%d.%d","kwok-node-%d","<none>","<none>"]`,
+			i, i/65536, i/256%256, i%256, i%50)
+		if !metadata {
+			b.WriteString(cells + "}")
+			continue
+		}
+		fmt.Fprintf(&b, cells+`,`+
 			`"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"bench-pod-%d",`+
 			`"generateName":"bench-pod-","namespace":"bench","uid":"5b1c6f7e-0000-4000-8000-%012d","resourceVersion":"%d",`+
 			`"creationTimestamp":"2026-11-29T18:00:00Z","labels":{"app":"bench","pod-template-hash":"7d4b9c8f6"},`+
 			`"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"bench-7d4b9c8f6","uid":"aaaa","controller":true,"blockOwnerDeletion":true}],`+
 			`"managedFields":[{"manager":"kube-controller-manager","operation":"Update","apiVersion":"v1","time":"2026-11-29T18:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:generateName":{},"f:labels":{".":{},"f:app":{},"f:pod-template-hash":{}},"f:ownerReferences":{}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:image":{},"f:name":{}}}}}},`+
 			`{"manager":"kwok","operation":"Update","apiVersion":"v1","time":"2026-11-29T18:00:01Z","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:conditions":{},"f:phase":{},"f:podIP":{}}},"subresource":"status"}]}}}`,
-			i, i/65536, i/256%256, i%256, i%50, i, i, 1000+i)
+			i, i, 1000+i)
 	}
 	b.WriteString(`]}`)
 	return b.Bytes()
@@ -85,7 +95,7 @@ func benchSource(b *testing.B) (*rowStore, []Column) {
 	}
 	s := newRowStore()
 	for _, r := range rows {
-		s.put(r.row)
+		s.put(r.get())
 	}
 	return s, c.Columns()
 }
@@ -164,11 +174,19 @@ const maxBytesPerRow = 1200
 
 // TestBytesPerRow: a Source synced on a 50k-row Table list holds at most maxBytesPerRow per row: everything
 // it keeps (informer store and indexer, row store, change log, a sorted snapshot), measured as heap growth.
+// In one namespace the rows are listed without their metadata and filled in behind: measured once every row
+// has its metadata, when the informer and the row store must share each row rather than hold one each.
 func TestBytesPerRow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates a 50k-row list")
 	}
-	body := podTableJSON(benchRows)
+	for _, namespace := range []string{"", "bench"} {
+		t.Run("namespace="+namespace, func(t *testing.T) { testBytesPerRow(t, namespace) })
+	}
+}
+
+func testBytesPerRow(t *testing.T, namespace string) {
+	full, bare := benchPodTable(benchRows, true), benchPodTable(benchRows, false)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if r.URL.Query().Get("watch") == "true" {
@@ -177,23 +195,28 @@ func TestBytesPerRow(t *testing.T) {
 			<-r.Context().Done() // an open watch with nothing to say
 			return
 		}
-		_, _ = w.Write(body)
+		if r.URL.Query().Get("includeObject") == "None" {
+			_, _ = w.Write(bare)
+			return
+		}
+		_, _ = w.Write(full)
 	}))
 	defer srv.Close()
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	src, err := NewSource(&rest.Config{Host: srv.URL}, Spec{GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Namespaced: true})
+	src, err := NewSource(&rest.Config{Host: srv.URL}, Spec{GVR: schema.GroupVersionResource{Version: "v1",
+		Resource: "pods"}, Namespaced: true, Namespace: namespace})
 	if err != nil {
 		t.Fatal(err)
 	}
 	src.Start(context.Background())
 	defer src.Stop()
-	for src.State().Phase != Synced {
+	for src.State().Phase != Synced || !everyRowFilled(src) {
 		select {
 		case <-src.Notify():
 		case <-time.After(time.Minute):
-			t.Fatalf("not synced after a minute: %s %v", src.State().Phase, src.State().Err)
+			t.Fatalf("not synced and filled after a minute: %s %v", src.State().Phase, src.State().Err)
 		}
 	}
 	snap := src.Snapshot(Query{SortColumn: -1})
@@ -208,6 +231,21 @@ func TestBytesPerRow(t *testing.T) {
 	if per > maxBytesPerRow {
 		t.Errorf("%.0f bytes per row, want at most %d", per, maxBytesPerRow)
 	}
-	runtime.KeepAlive(body)
+	runtime.KeepAlive(full)
+	runtime.KeepAlive(bare)
 	runtime.KeepAlive(snap)
+}
+
+// everyRowFilled tells whether src holds benchRows rows, each with its metadata.
+func everyRowFilled(src *Source) bool {
+	snap := src.Snapshot(Query{SortColumn: -1})
+	if len(snap.Rows) != benchRows {
+		return false
+	}
+	for _, r := range snap.Rows {
+		if r.UID == "" {
+			return false
+		}
+	}
+	return true
 }

@@ -191,7 +191,7 @@ func (c *converter) tableRow(m *wireMeta, cells []wireCell) *rowObject {
 	if ageCol >= 0 {
 		ageCell = ageCol + off
 	}
-	return newRowObject(m, out, ageCell)
+	return wireRowObject(m, out, ageCell)
 }
 
 // metaFromCells makes the metadata of a row listed without its object (includeObject=None): the name cell,
@@ -224,12 +224,12 @@ func (c *converter) plainRow(m *wireMeta) *rowObject {
 		out = append(out, intern(m.Namespace))
 	}
 	out = append(out, m.Name, FormatAge(time.Since(m.CreationTimestamp.Time)))
-	return newRowObject(m, out, len(out)-1)
+	return wireRowObject(m, out, len(out)-1)
 }
 
-// newRowObject builds the row of m with cells; cell ageCell (-1 for none) is the Age cell, left out of the
+// wireRowObject builds the row of m with cells; cell ageCell (-1 for none) is the Age cell, left out of the
 // search text (a filter matches the age recomputed at match time, Filter.MatchShown).
-func newRowObject(m *wireMeta, cells []string, ageCell int) *rowObject {
+func wireRowObject(m *wireMeta, cells []string, ageCell int) *rowObject {
 	r := &Row{
 		Key:             rowKey(m.Namespace, m.Name),
 		Namespace:       m.Namespace,
@@ -245,7 +245,7 @@ func newRowObject(m *wireMeta, cells []string, ageCell int) *rowObject {
 	if len(m.Annotations) > 0 {
 		ann = m.Annotations
 	}
-	return &rowObject{row: r, annotations: ann}
+	return newRowObject(r, ann)
 }
 
 // searchText returns the cells lower-cased and joined by "\n" for Filter, or "" if a cell is not ASCII. The

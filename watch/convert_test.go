@@ -103,11 +103,11 @@ func TestDecodeListTable(t *testing.T) {
 				t.Errorf("column flags wrong: %+v", cols)
 			}
 			for i, want := range tt.wantCells {
-				if got := rows[i].row.Cells; !reflect.DeepEqual(got, want) {
+				if got := rows[i].get().Cells; !reflect.DeepEqual(got, want) {
 					t.Errorf("row %d cells %q, want %q", i, got, want)
 				}
 			}
-			r := rows[0].row
+			r := rows[0].get()
 			if r.Key != "shop/web-1" || r.UID != "u1" || r.ResourceVersion != "101" || !r.Created.Equal(created) ||
 				r.Labels["app"] != "web" {
 				t.Errorf("row metadata %+v", r)
@@ -127,8 +127,8 @@ func TestConvertPlainList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 1 || rows[0].row.Cells[0] != "a" || !strings.HasPrefix(rows[0].row.Cells[1], "6y") {
-		t.Fatalf("rows %+v", rows[0].row)
+	if len(rows) != 1 || rows[0].get().Cells[0] != "a" || !strings.HasPrefix(rows[0].get().Cells[1], "6y") {
+		t.Fatalf("rows %+v", rows[0].get())
 	}
 	cols := c.Columns()
 	if len(cols) != 2 || cols[0].Name != "Name" || !cols[1].Age {
@@ -146,7 +146,7 @@ func TestConvertWatchEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	typ, obj, err := c.event(&ev)
-	if err != nil || typ != watch.Added || obj.(*rowObject).row.Name != "web-1" {
+	if err != nil || typ != watch.Added || obj.(*rowObject).get().Name != "web-1" {
 		t.Fatalf("added: %v %v %v", typ, obj, err)
 	}
 	// Later events carry no column definitions.
@@ -160,7 +160,7 @@ func TestConvertWatchEvents(t *testing.T) {
 	if err != nil || typ != watch.Modified {
 		t.Fatalf("modified: %v %v", typ, err)
 	}
-	if got := obj.(*rowObject).row.Cells; !reflect.DeepEqual(got, []string{"web-1", "0/1", "1", "6m", "10.0.0.1"}) {
+	if got := obj.(*rowObject).get().Cells; !reflect.DeepEqual(got, []string{"web-1", "0/1", "1", "6m", "10.0.0.1"}) {
 		t.Errorf("modified cells %q", got)
 	}
 	bookmark := `{"type":"BOOKMARK","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{},"columnDefinitions":null,
@@ -252,7 +252,7 @@ func TestWatchDecoderStream(t *testing.T) {
 			t.Fatal(err)
 		}
 		o := obj.(*rowObject)
-		got = append(got, fmt.Sprintf("%s %s %s %v", typ, o.row.Key, o.row.ResourceVersion, o.row.Cells))
+		got = append(got, fmt.Sprintf("%s %s %s %v", typ, o.get().Key, o.get().ResourceVersion, o.get().Cells))
 	}
 	want := []string{
 		"ADDED shop/web-1 101 [shop web-1 1/1 0 5m 10.0.0.1]",
@@ -277,7 +277,7 @@ func TestConvertPlainWatchEvent(t *testing.T) {
 	if err != nil || typ != watch.Modified {
 		t.Fatalf("%v %v", typ, err)
 	}
-	r := obj.(*rowObject).row
+	r := obj.(*rowObject).get()
 	if r.Key != "n/w" || r.ResourceVersion != "77" || r.Labels["a"] != "b" || len(r.Cells) != 3 ||
 		r.Cells[0] != "n" || r.Cells[1] != "w" || !strings.HasPrefix(r.Cells[2], "6y") {
 		t.Fatalf("row %+v", r)

@@ -83,7 +83,7 @@ func (f *metadataFill) fill(ctx context.Context, l listing) {
 		if err == nil {
 			n := 0
 			for _, o := range items {
-				if f.store.fill(o.row, l.gen) {
+				if f.store.fill(o.get(), l.gen) {
 					n++
 				}
 			}

@@ -122,7 +122,7 @@ func TestFilterMatchesShownAge(t *testing.T) {
 	}
 	store := newRowStore()
 	for _, o := range listed {
-		store.put(o.row)
+		store.put(o.get())
 	}
 	cols := buildColumns([]metav1.TableColumnDefinition{{Name: "Name", Format: "name"}, {Name: "Ready"},
 		{Name: "Restarts", Type: "integer"}, {Name: "Age", Description: "CreationTimestamp is a timestamp"}, {Name: "IP"}}, false)

@@ -113,10 +113,10 @@ func FuzzWatchStream(f *testing.F) {
 // checkRow checks what the UI relies on in a converted row.
 func checkRow(t *testing.T, o *rowObject, allNamespaces bool) {
 	t.Helper()
-	if o == nil || o.row == nil {
+	if o == nil || o.get() == nil {
 		t.Fatal("nil row")
 	}
-	r := o.row
+	r := o.get()
 	if r.Key != rowKey(r.Namespace, r.Name) {
 		t.Fatalf("row key %q for namespace %q name %q", r.Key, r.Namespace, r.Name)
 	}

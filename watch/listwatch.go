@@ -109,7 +109,7 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 		lw.connected()
 	}
 	if include == metav1.IncludeNone && lw.listedWithoutMetadata != nil && len(items) > 0 &&
-		items[0].row.ResourceVersion == "" { // (a server without Table support sent whole objects)
+		items[0].get().ResourceVersion == "" { // (a server without Table support sent whole objects)
 		lw.listedWithoutMetadata(t.Metadata.ResourceVersion)
 	}
 	return &rowList{
@@ -247,7 +247,7 @@ func (c *converter) event(ev *wireEvent) (watch.EventType, runtime.Object, error
 		if ev.Object.isTable() && len(ev.Object.Rows) > 0 {
 			m = &ev.Object.Rows[0].Object.Metadata
 		}
-		o := &rowObject{row: &Row{ResourceVersion: m.ResourceVersion}}
+		o := newRowObject(&Row{ResourceVersion: m.ResourceVersion}, nil)
 		if len(m.Annotations) > 0 {
 			o.annotations = m.Annotations
 		}

@@ -1,6 +1,8 @@
 package watch
 
 import (
+	"sync/atomic"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -15,10 +17,25 @@ import (
 // it and read its resourceVersion. Metadata a row does not need (generation, finalizers, owner references,
 // managed fields …) is not kept: its getters return the zero value and its setters drop the value. Setters of
 // kept fields replace the Row with a modified copy, so a published Row never changes.
+//
+// The object the informer's indexer holds for a key is also the row store's holder of that key: its Row is
+// the one row kscope keeps per object. The store swaps it for a more complete one (the metadata fill, a relist
+// that found the cells unchanged), so row is an atomic pointer: informer goroutines read it while the store
+// writes it.
 type rowObject struct {
-	row         *Row
+	row         atomic.Pointer[Row]
 	annotations map[string]string
 }
+
+// newRowObject returns an object holding r (nil for none) and annotations.
+func newRowObject(r *Row, annotations map[string]string) *rowObject {
+	o := &rowObject{annotations: annotations}
+	o.row.Store(r)
+	return o
+}
+
+// get returns the row held, or nil.
+func (o *rowObject) get() *Row { return o.row.Load() }
 
 var _ v1.Object = (*rowObject)(nil)
 
@@ -26,32 +43,32 @@ func (o *rowObject) GetObjectKind() schema.ObjectKind { return schema.EmptyObjec
 
 // DeepCopyObject copies the wrapper; the Row is immutable and shared.
 func (o *rowObject) DeepCopyObject() runtime.Object {
-	c := *o
+	var ann map[string]string
 	if o.annotations != nil {
-		c.annotations = make(map[string]string, len(o.annotations))
+		ann = make(map[string]string, len(o.annotations))
 		for k, v := range o.annotations {
-			c.annotations[k] = v
+			ann[k] = v
 		}
 	}
-	return &c
+	return newRowObject(o.get(), ann)
 }
 
 // edit replaces the row with a copy changed by f.
 func (o *rowObject) edit(f func(r *Row)) {
 	r := Row{}
-	if o.row != nil {
-		r = *o.row
+	if cur := o.get(); cur != nil {
+		r = *cur
 	}
 	f(&r)
 	r.Key = rowKey(r.Namespace, r.Name)
-	o.row = &r
+	o.row.Store(&r)
 }
 
 func (o *rowObject) r() *Row {
-	if o.row == nil {
-		return &Row{}
+	if r := o.get(); r != nil {
+		return r
 	}
-	return o.row
+	return &Row{}
 }
 
 func (o *rowObject) GetNamespace() string                      { return o.r().Namespace }

@@ -216,14 +216,10 @@ func wake(ch chan<- struct{}) {
 // opens with, not changes: they are not reported by Changes.
 func (s *Source) onAdd(obj any, initial bool) {
 	o, ok := obj.(*rowObject)
-	if !ok || o.row == nil {
+	if !ok || o.get() == nil {
 		return
 	}
-	put := s.store.put
-	if initial {
-		put = s.store.putListed
-	}
-	if put(o.row) {
+	if s.store.putObject(o, !initial) {
 		s.signal()
 	}
 }
@@ -235,8 +231,8 @@ func (s *Source) onDelete(obj any) {
 	}
 	o, _ := obj.(*rowObject)
 	var last *Row
-	if o != nil && o.row != nil {
-		last, key = o.row, o.row.Key
+	if r := rowOf(o); r != nil {
+		last, key = r, r.Key
 	}
 	if key != "" && s.store.remove(key, last) {
 		s.signal()
@@ -248,11 +244,17 @@ func (s *Source) onDelete(obj any) {
 // objects drop it.
 func keepRowMetadata(obj any) (any, error) {
 	if o, ok := obj.(*rowObject); ok && o.annotations != nil {
-		c := *o
-		c.annotations = nil
-		return &c, nil
+		return newRowObject(o.get(), nil), nil
 	}
 	return obj, nil
+}
+
+// rowOf returns o's row; nil when o is nil or holds none.
+func rowOf(o *rowObject) *Row {
+	if o == nil {
+		return nil
+	}
+	return o.get()
 }
 
 // setSynced is called once the informer has delivered its first list.

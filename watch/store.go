@@ -13,9 +13,13 @@ type change struct {
 // rowStore is the Source's view of the informer's rows: the current row per key, a coalesced change feed for
 // Changes, and a log of recent changes that lets cached snapshots be patched instead of rebuilt.
 // It is safe for concurrent use; its methods never block for long (no sorting under its lock).
+//
+// The store keeps no rows of its own: each key's holder is the object the informer last delivered for it
+// (the one its indexer holds), and the row the store settles on (a relist's kept row, the fill's) is put into
+// that holder, so that one row is held per object.
 type rowStore struct {
 	mu   sync.Mutex
-	rows map[string]*Row
+	rows map[string]*rowObject
 	// seq counts every change; log holds the changes numbered logBase+1 … seq while keepLog is set.
 	seq     uint64
 	logBase uint64
@@ -51,7 +55,7 @@ type rowStore struct {
 // for changes after a list the reader has seen).
 func newRowStore() *rowStore {
 	return &rowStore{
-		rows:       map[string]*Row{},
+		rows:       map[string]*rowObject{},
 		added:      map[string]struct{}{},
 		updated:    map[string]struct{}{},
 		deleted:    map[string]*Row{},
@@ -81,13 +85,16 @@ func (s *rowStore) logBound() int {
 // put adds or replaces the row with r.Key, reporting it in the change feed. It tells whether anything
 // changed. A row without metadata (ResourceVersion "", from a metadata-less list) is resolved against the
 // row held for its key by relisted: it may take its filled twin, or the metadata already held.
-func (s *rowStore) put(r *Row) bool { return s.putRow(r, true) }
+func (s *rowStore) put(r *Row) bool { return s.putObject(newRowObject(r, nil), true) }
 
 // putListed is put for a row of the first list: the rows the table opens with are stored (and logged for
 // snapshots) but not reported as changes.
-func (s *rowStore) putListed(r *Row) bool { return s.putRow(r, false) }
+func (s *rowStore) putListed(r *Row) bool { return s.putObject(newRowObject(r, nil), false) }
 
-func (s *rowStore) putRow(r *Row, report bool) bool {
+// putObject is put (report) or putListed for the row o holds, and makes o the key's holder: o ends holding
+// the row the store settled on, which may be the row held before (unchanged cells) or the fill's.
+func (s *rowStore) putObject(o *rowObject, report bool) bool {
+	r := o.get()
 	age := -1
 	if r.ResourceVersion == "" {
 		age = s.ageIndex() // before the lock: ageCell takes the converter's
@@ -96,13 +103,18 @@ func (s *rowStore) putRow(r *Row, report bool) bool {
 	defer s.mu.Unlock()
 	e, early := s.early[r.Key]
 	delete(s.early, r.Key)
-	old := s.rows[r.Key]
+	var old *Row
+	if h := s.rows[r.Key]; h != nil {
+		old = h.get()
+	}
+	s.rows[r.Key] = o
 	if r.ResourceVersion == "" && old != nil {
 		next, quiet := s.relisted(old, r, e, age)
 		if next == nil {
+			o.row.Store(old)
 			return false
 		}
-		s.replace(old, next, report && !quiet)
+		s.replace(o, old, next, report && !quiet)
 		return true
 	}
 	if r.ResourceVersion == "" && early {
@@ -110,16 +122,17 @@ func (s *rowStore) putRow(r *Row, report bool) bool {
 	}
 	if old == r || (old != nil && old.ResourceVersion == r.ResourceVersion && old.UID == r.UID &&
 		r.ResourceVersion != "" && len(old.Cells) == len(r.Cells)) {
+		o.row.Store(old)
 		return false
 	}
-	s.replace(old, r, report)
+	s.replace(o, old, r, report)
 	return true
 }
 
-// replace stores r in place of old (nil for none), logs the change for snapshots and, if report, puts it
-// in the change feed. The caller holds s.mu.
-func (s *rowStore) replace(old, r *Row, report bool) {
-	s.rows[r.Key] = r
+// replace makes h, the holder of r.Key, hold r in place of old (nil for none), logs the change for snapshots
+// and, if report, puts it in the change feed. The caller holds s.mu.
+func (s *rowStore) replace(h *rowObject, old, r *Row, report bool) {
+	h.row.Store(r)
 	delete(s.unverified, r.Key)
 	s.record(change{old: old, new: r})
 	if !report || s.feedOff {
@@ -144,10 +157,11 @@ func (s *rowStore) remove(key string, last *Row) bool {
 	defer s.mu.Unlock()
 	delete(s.early, key)
 	delete(s.unverified, key)
-	old, ok := s.rows[key]
+	h, ok := s.rows[key]
 	if !ok {
 		return false
 	}
+	old := h.get()
 	delete(s.rows, key)
 	s.record(change{old: old})
 	if s.feedOff {
@@ -184,8 +198,11 @@ func (s *rowStore) record(c change) {
 func (s *rowStore) get(key string) (*Row, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r, ok := s.rows[key]
-	return r, ok
+	h, ok := s.rows[key]
+	if !ok {
+		return nil, false
+	}
+	return h.get(), true
 }
 
 // len returns the number of rows.
@@ -250,8 +267,8 @@ func (s *rowStore) since(from uint64, have bool) delta {
 		s.keepLog = true
 		d.full = true
 		d.all = make([]*Row, 0, len(s.rows))
-		for _, r := range s.rows {
-			d.all = append(d.all, r)
+		for _, h := range s.rows {
+			d.all = append(d.all, h.get())
 		}
 		return d
 	}
@@ -271,8 +288,8 @@ func (s *rowStore) since(from uint64, have bool) delta {
 			continue
 		}
 		seen[key] = struct{}{}
-		if r, ok := s.rows[key]; ok {
-			d.current = append(d.current, r)
+		if h, ok := s.rows[key]; ok {
+			d.current = append(d.current, h.get())
 		}
 	}
 	return d
@@ -294,7 +311,7 @@ func (s *rowStore) trim(upTo uint64) {
 func (s *rowStore) clear() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.rows = map[string]*Row{}
+	s.rows = map[string]*rowObject{}
 	s.added = map[string]struct{}{}
 	s.updated = map[string]struct{}{}
 	s.deleted = map[string]*Row{}

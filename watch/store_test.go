@@ -183,14 +183,14 @@ func TestStoreConcurrent(t *testing.T) {
 
 func TestRowObjectMeta(t *testing.T) {
 	r := &Row{Key: "ns/a", Namespace: "ns", Name: "a", UID: "u", ResourceVersion: "3", Labels: map[string]string{"x": "y"}}
-	o := &rowObject{row: r}
+	o := newRowObject(r, nil)
 	if o.GetName() != "a" || o.GetNamespace() != "ns" || o.GetUID() != "u" || o.GetResourceVersion() != "3" ||
 		o.GetLabels()["x"] != "y" {
 		t.Fatalf("getters: %+v", o)
 	}
 	o.SetName("b")
-	if o.row == r || r.Name != "a" || o.row.Key != "ns/b" {
-		t.Fatalf("SetName must copy the row: old %+v new %+v", r, o.row)
+	if o.get() == r || r.Name != "a" || o.get().Key != "ns/b" {
+		t.Fatalf("SetName must copy the row: old %+v new %+v", r, o.get())
 	}
 	c := o.DeepCopyObject().(*rowObject)
 	c.SetResourceVersion("9")

@@ -70,20 +70,21 @@ func (s *rowStore) fill(r *Row, gen uint64) bool {
 	if gen != s.gen {
 		return false
 	}
-	cur, ok := s.rows[r.Key]
-	switch {
-	case !ok:
+	h, ok := s.rows[r.Key]
+	if !ok {
 		s.early[r.Key] = r
 		return false
+	}
+	switch cur := h.get(); {
 	case cur.ResourceVersion == "":
-		s.replace(cur, r, false)
+		s.replace(h, cur, r, false)
 		return true
 	case s.unverified[r.Key] == cur:
 		delete(s.unverified, r.Key)
 		if cur.ResourceVersion == r.ResourceVersion && cur.UID == r.UID {
 			return false
 		}
-		s.replace(cur, r, changedSince(cur, r, age))
+		s.replace(h, cur, r, changedSince(cur, r, age))
 		return true
 	}
 	// Held from before the list (its twin is still to come) or updated by the watch since: put takes r in
