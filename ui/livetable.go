@@ -280,6 +280,11 @@ func (t *LiveTable) updateTitle() {
 		scope = "(" + spec.Namespace + ")"
 	}
 	title := fmt.Sprintf(" [aqua::b]%s%s[white][%d] ", tview.Escape(t.title), tview.Escape(scope), t.shown)
+	if st := t.src.State(); st.Phase == watch.Listing && st.Expected > 0 {
+		// The first list arrives in pages: say how much of it is in, so that a partial table is never
+		// taken for the whole one.
+		title += fmt.Sprintf("[yellow::-]listing %d of %d… ", t.total, st.Expected)
+	}
 	if f := t.query.Filter.String(); f != "" {
 		title += fmt.Sprintf("[orange::b]</%s> ", tview.Escape(f))
 	}

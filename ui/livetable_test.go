@@ -352,3 +352,17 @@ func TestFirstRowsAfterPlaceholderSelectTop(t *testing.T) {
 		t.Errorf("after the placeholder, the cursor is on %q, want the first row shop/aaa:\n%s", got, h.text())
 	}
 }
+
+// TestTitleWhileListInPages: while the first list arrives in pages the title says how much of it is in;
+// once synced it shows the count alone.
+func TestTitleWhileListInPages(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	src := h.cluster.lastSource()
+	src.SetState(watch.State{Phase: watch.Listing, Expected: 50000})
+	h.refresh()
+	h.contains("pods(shop)[3] listing 3 of 50000…")
+	src.SetState(watch.State{Phase: watch.Synced})
+	h.refresh()
+	h.contains("pods(shop)[3]")
+	h.lacks("listing")
+}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -34,6 +35,11 @@ type fakeAPI struct {
 	ageShift time.Duration
 	// fillGate, when set, holds metadata lists (the metadata fill of a one-namespace view) until closed.
 	fillGate chan struct{}
+	// pageGate, when set, holds the requests for a list's later pages (continue) until closed; pageFails
+	// such requests answer 500 first. pages counts them.
+	pageGate  chan struct{}
+	pageFails int
+	pages     int
 
 	events chan []byte   // events for the open watch
 	expire chan struct{} // ends the open watch with 410 Gone
@@ -133,10 +139,35 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	include := metav1.IncludeObjectPolicy(r.URL.Query().Get("includeObject"))
+	after := r.URL.Query().Get("continue")
+	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
 	f.mu.Lock()
 	f.lists[string(include)]++
 	gate := f.fillGate
+	if after != "" {
+		f.pages++
+		gate = f.pageGate
+	}
 	f.mu.Unlock()
+	if after != "" && gate != nil {
+		select {
+		case <-gate:
+		case <-r.Context().Done():
+			return
+		}
+		gate = nil
+	}
+	f.mu.Lock()
+	fail := after != "" && f.pageFails > 0
+	if fail {
+		f.pageFails--
+	}
+	f.mu.Unlock()
+	if fail {
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","code":500,"message":"page lost"}`))
+		return
+	}
 	if include == metav1.IncludeMetadata && ns != "" && gate != nil {
 		select {
 		case <-gate:
@@ -150,12 +181,17 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	var pods []*fakePod
 	for _, p := range f.pods {
-		if ns == "" || p.namespace == ns {
+		if (ns == "" || p.namespace == ns) && p.name > after {
 			pods = append(pods, p)
 		}
 	}
 	sort.Slice(pods, func(i, j int) bool { return pods[i].name < pods[j].name })
-	b, _ := json.Marshal(f.tableLocked(pods, include, true))
+	t := f.tableLocked(pods, include, true)
+	if limit > 0 && len(t.Rows) > limit { // the continue token: the last name sent
+		left := int64(len(t.Rows) - limit)
+		t.Rows, t.Continue, t.RemainingItemCount = t.Rows[:limit], pods[limit-1].name, &left
+	}
+	b, _ := json.Marshal(t)
 	f.mu.Unlock()
 	_, _ = w.Write(b)
 }

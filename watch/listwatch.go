@@ -32,6 +32,9 @@ type tableListWatch struct {
 	// metadataLess lists rows without their objects (includeObject=None, several times cheaper for the server);
 	// rows are keyed by their name cell and completed later by a metadata fill. Watches always carry metadata.
 	metadataLess atomic.Bool
+	// preview, while set, receives the rows of the first list page by page (listPaged); it is cleared once
+	// a list succeeds.
+	preview atomic.Pointer[previewer]
 	// listedWithoutMetadata is called with the list's resourceVersion after a metadata-less list.
 	listedWithoutMetadata func(resourceVersion string)
 	// connected is called after each successful list or watch request.
@@ -95,12 +98,25 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 	if lw.metadataLess.Load() {
 		include = metav1.IncludeNone
 	}
-	t, items, err := lw.list(ctx, opts, include)
+	list := lw.list
+	p := lw.preview.Load()
+	if p != nil {
+		list = func(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy) (*wireTable, []*rowObject, error) {
+			return lw.listPaged(ctx, opts, include, *p)
+		}
+	}
+	t, items, err := list(ctx, opts, include)
 	if err == nil && include == metav1.IncludeNone && !lw.conv.keyedByName() {
 		// Rows without a name column cannot be keyed without their metadata.
 		lw.metadataLess.Store(false)
 		include = metav1.IncludeMetadata
-		t, items, err = lw.list(ctx, opts, include)
+		t, items, err = list(ctx, opts, include)
+	}
+	if p != nil {
+		if err == nil {
+			lw.preview.Store(nil) // later lists (after 410 Gone, a restart) find the rows on screen
+		}
+		(*p).previewDone(err == nil)
 	}
 	if err != nil {
 		return nil, err
@@ -274,6 +290,12 @@ var jsonAPI = jsoniter.Config{EscapeHTML: true, SortMapKeys: true, ValidateJsonR
 // decodeList decodes a list response into rows, converting each row as it is read, so that neither the body
 // nor the decoded wire rows are ever held whole. It returns the list's metadata; a Status yields its error.
 func decodeList(r io.Reader, conv *converter) (*wireTable, []*rowObject, error) {
+	return decodeListMeta(r, conv, nil)
+}
+
+// decodeListMeta is decodeList, calling onMeta (if set) with the list's metadata as soon as it is read, before
+// the rows that follow it.
+func decodeListMeta(r io.Reader, conv *converter, onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
 	iter := jsoniter.Parse(jsonAPI, r, 64<<10)
 	t := &wireTable{}
 	rows := []*rowObject{}
@@ -308,6 +330,9 @@ func decodeList(r io.Reader, conv *converter) (*wireTable, []*rowObject, error) 
 			}
 		default:
 			readField(iter, t, key)
+			if key == "metadata" && onMeta != nil && iter.Error == nil {
+				onMeta(t.Metadata)
+			}
 		}
 	}
 	if iter.Error != nil && iter.Error != io.EOF {

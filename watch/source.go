@@ -26,6 +26,7 @@ type Source struct {
 	state   State
 	note    string // State.Note
 	synced  bool   // the first list completed
+	expect  int    // State.Expected
 	started bool
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the informer has returned
@@ -74,6 +75,8 @@ func (s *Source) Start(ctx context.Context) {
 	// same peak RSS. The watch decoder still keeps the initial-events-end bookmark, should that change.
 	lw := &tableListWatch{client: s.client, spec: s.spec, conv: s.conv, noWatchList: true,
 		connected: s.connected, disconnected: s.disconnected}
+	var p previewer = s
+	lw.preview.Store(&p)
 	var fill *metadataFill
 	if !s.spec.AllNamespaces() {
 		// One namespace or a cluster-scoped resource: rows can be keyed by name, so list them without their
@@ -160,6 +163,9 @@ func (s *Source) State() State {
 	defer s.mu.Unlock()
 	st := s.state
 	st.Note = s.note
+	if st.Phase == Listing {
+		st.Expected = s.expect
+	}
 	return st
 }
 
@@ -255,6 +261,32 @@ func rowOf(o *rowObject) *Row {
 		return nil
 	}
 	return o.get()
+}
+
+// previewRows puts the rows of a page of the first list in the store as the rows the view opens with (the
+// informer delivers the same objects once the list is complete, which changes nothing).
+func (s *Source) previewRows(rows []*rowObject, expected int) {
+	for _, o := range rows {
+		if o.get() != nil {
+			s.store.putObject(o, false)
+		}
+	}
+	s.mu.Lock()
+	s.expect = expected
+	s.mu.Unlock()
+	s.signal()
+}
+
+// previewDone ends the first list's preview. When that list failed, the informer holds none of its rows and
+// will list again: the rows previewed go, lest a row deleted before that list stay on screen.
+func (s *Source) previewDone(ok bool) {
+	s.mu.Lock()
+	s.expect = 0
+	s.mu.Unlock()
+	if !ok {
+		s.store.clear()
+	}
+	s.signal()
 }
 
 // setSynced is called once the informer has delivered its first list.

@@ -72,6 +72,9 @@ type State struct {
 	// "labels pending: <error>, retrying" while the metadata of a one-namespace view cannot be listed; "" when
 	// there is none.
 	Note string
+	// Expected is, while the first list is still arriving (Phase Listing, its rows shown page by page), the
+	// number of rows the server said it holds; 0 otherwise.
+	Expected int
 }
 
 // ChangeSet lists the keys that changed since the previous call to Source.Changes.
