@@ -49,6 +49,11 @@ type App struct {
 	tv      *tview.Application
 	cluster Cluster
 
+	// screen is the terminal (or a test's screen) as tview draws on it; skipDraw skips the draw that follows
+	// a key with more input behind it (burstScreen). UI goroutine.
+	screen   *burstScreen
+	skipDraw bool
+
 	header *Header
 	status *StatusLine
 	bar    *CommandBar
@@ -87,11 +92,36 @@ func New(opts Options) *App {
 		AddItem(a.bar.line, 1, 0, false).
 		AddItem(a.status.view, 1, 0, false)
 	a.tv.SetRoot(a.root, true).SetInputCapture(a.capture)
+	a.tv.SetBeforeDrawFunc(func(tcell.Screen) bool {
+		skip := a.skipDraw
+		a.skipDraw = false
+		return skip
+	})
 	return a
 }
 
-// SetScreen makes the app draw on screen instead of the terminal (tests use a tcell.SimulationScreen).
-func (a *App) SetScreen(screen tcell.Screen) { a.tv.SetScreen(screen) }
+// SetScreen makes the app draw on screen instead of the terminal (tests use a tcell.SimulationScreen). Call
+// it before Run, at most once.
+func (a *App) SetScreen(screen tcell.Screen) {
+	a.screen = newBurstScreen(screen)
+	a.tv.SetScreen(a.screen) // (which initializes it)
+}
+
+// openTerminal makes the app draw on the terminal, unless SetScreen gave it a screen.
+func (a *App) openTerminal() error {
+	if a.screen != nil {
+		return nil
+	}
+	s, err := tcell.NewScreen()
+	if err != nil {
+		return fmt.Errorf("open the terminal: %w", err)
+	}
+	a.SetScreen(s)
+	if err := a.screen.initErr; err != nil {
+		return fmt.Errorf("open the terminal: %w", err)
+	}
+	return nil
+}
 
 // Run shows the UI until the user quits. The terminal is restored however it ends; a panic in the UI is
 // returned as an error.
@@ -103,6 +133,9 @@ func (a *App) Run() (err error) {
 		}
 		a.shutdown()
 	}()
+	if err := a.openTerminal(); err != nil {
+		return err
+	}
 	a.attach(a.opts.Cluster)
 	a.goSafe(a.showNotices)
 	if err := a.tv.Run(); err != nil {
@@ -249,6 +282,7 @@ func (a *App) errorf(format string, args ...any) {
 
 // capture routes a key: prompt and modal first, then the key table for the top view, then the widget.
 func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
+	a.skipDraw = a.screen != nil && a.screen.takeFollowed(ev) // more keys wait: draw after the last
 	if a.bar.Active() || a.modal != nil {
 		if ev.Key() == tcell.KeyCtrlC {
 			a.quit()

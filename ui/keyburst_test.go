@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// TestBurstScreenNotesKeysWithInputBehind: keys read while more input waits are noted, the last of a burst
+// is not, and a key is forgotten once taken.
+func TestBurstScreenNotesKeysWithInputBehind(t *testing.T) {
+	sim := tcell.NewSimulationScreen("UTF-8")
+	s := newBurstScreen(sim)
+	if err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Fini()
+	for _, r := range "abc" {
+		sim.InjectKey(tcell.KeyRune, r, tcell.ModNone)
+	}
+	var got []bool
+	for range 3 {
+		k := s.PollEvent().(*tcell.EventKey)
+		got = append(got, s.takeFollowed(k), s.takeFollowed(k))
+	}
+	want := []bool{true, false, true, false, false, false}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("followed (taken twice per key) %v, want %v", got, want)
+		}
+	}
+}
+
+// TestKeyBurstDrawnOnce: keys that arrive at once (each but the last with input behind it) are handled one
+// by one and drawn once, after the last.
+func TestKeyBurstDrawnOnce(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	count := h.countDraws()
+	base := count()
+	var burst []*tcell.EventKey
+	for _, r := range "/web" {
+		burst = append(burst, tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+	}
+	burst = append(burst, tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone))
+	h.app.screen.mu.Lock()
+	for _, k := range burst[:len(burst)-1] {
+		h.app.screen.followed[k] = struct{}{}
+	}
+	h.app.screen.mu.Unlock()
+	for _, k := range burst {
+		h.app.tv.QueueEvent(k)
+	}
+	h.until("filter applied", func() bool { return h.app.top().(*LiveTable).query.Filter.String() == "web" })
+	if n := count() - base; n != 1 {
+		t.Errorf("%d draws for a burst of %d keys, want 1", n, len(burst))
+	}
+	h.contains("pods(shop)[2] </web>")
+}
