@@ -1,12 +1,14 @@
 package prompt
 
 import (
+	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
-// CompleteWord completes word from candidates: the one match, or the longest common prefix of several.
-// It returns the completion and the matching candidates (those that begin with word; sorted,
+// CompleteWord completes word from candidates: the one match, or the longest common prefix of several
+// that does not end inside a character (in UTF-8). It returns the completion and the matching candidates (those that begin with word; sorted,
 // deduplicated; nil when none match, and then the completion is word itself). It is a pure function, safe
 // for concurrent use.
 func CompleteWord(word string, candidates []string) (string, []string) {
@@ -28,5 +30,16 @@ func CompleteWord(word string, candidates []string) (string, []string) {
 			prefix = prefix[:len(prefix)-1]
 		}
 	}
-	return prefix, matches
+	return wholeCharacters(prefix, word, matches), matches
+}
+
+// wholeCharacters shortens prefix, which every one of matches begins with, until none of them goes on with
+// the rest of a character there (a UTF-8 continuation byte), but never below word.
+func wholeCharacters(prefix, word string, matches []string) string {
+	for len(prefix) > len(word) && slices.ContainsFunc(matches, func(m string) bool {
+		return len(m) > len(prefix) && !utf8.RuneStart(m[len(prefix)])
+	}) {
+		prefix = prefix[:len(prefix)-1]
+	}
+	return prefix
 }
