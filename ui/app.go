@@ -8,6 +8,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"kscope/ui/prompt"
 )
 
 // view is one screen of the navigation stack. Every method runs on the UI goroutine. Embed baseView for the
@@ -56,7 +58,7 @@ type App struct {
 
 	header *Header
 	status *StatusLine
-	bar    *CommandBar
+	bar    *prompt.Bar
 	body   *tview.Pages
 	root   *tview.Flex
 	modal  tview.Primitive
@@ -84,12 +86,12 @@ func New(opts Options) *App {
 	a := &App{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel, noticed: make(chan struct{}, 1)}
 	a.header = NewHeader()
 	a.status = NewStatusLine()
-	a.bar = NewCommandBar(a)
+	a.bar = newCommandBar(a)
 	a.body = tview.NewPages()
 	a.root = tview.NewFlex().SetDirection(tview.FlexRow).
 		AddItem(a.header.view, 2, 0, false).
 		AddItem(a.body, 0, 1, true).
-		AddItem(a.bar.line, 1, 0, false).
+		AddItem(a.bar.Primitive(), 1, 0, false).
 		AddItem(a.status.view, 1, 0, false)
 	a.tv.SetRoot(a.root, true).SetInputCapture(a.capture)
 	a.tv.SetBeforeDrawFunc(func(tcell.Screen) bool {

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"kscope/discovery"
+	"kscope/ui/prompt"
 	"kscope/watch"
 )
 
@@ -36,57 +36,62 @@ func (a *App) catalogEntry(def discovery.Resource) discovery.Resource {
 }
 
 func (a *App) openCommandBar() {
-	a.bar.Open(":", "", a.command, a.completeCommand)
+	a.bar.Open(":", "", a.command, a.commandLine().Complete)
 }
 
-// barCommand is one of the command bar's own commands (anything else typed after `:` names a resource).
-type barCommand struct {
-	// names are what the user may type (Tab completes each).
-	names []string
-	// args: the command takes words after its name.
-	args bool
-	run  func(args []string)
+// commandLine is what the command bar understands: its own commands, then the catalog's resource names.
+func (a *App) commandLine() prompt.CommandLine {
+	return prompt.CommandLine{Commands: a.barCommands(), Words: a.resourceWords}
 }
 
-// barCommands is the one list of the command bar's own commands, for running and for completion.
-func (a *App) barCommands() []barCommand {
-	return []barCommand{
-		{names: []string{"q", "quit", "q!"}, run: func([]string) { a.quit() }},
-		{names: []string{"help"}, run: func([]string) { a.showHelp() }},
-		{names: []string{"ns", "namespace"}, args: true, run: func(args []string) {
-			if len(args) > 0 {
-				a.setNamespace(args[0])
-				return
-			}
-			a.openNamespacePicker()
-		}},
-		{names: []string{"ctx", "context"}, args: true, run: func(args []string) {
-			if len(args) == 0 {
-				a.errorf("usage: :ctx NAME (contexts: %s)", strings.Join(a.cluster.Info().Contexts, ", "))
-				return
-			}
-			a.switchContext(args[0])
-		}},
+// barCommands is the one list of the command bar's own commands, for running and for completion (anything
+// else typed after `:` names a resource).
+func (a *App) barCommands() []prompt.Command {
+	return []prompt.Command{
+		{Names: []string{"q", "quit", "q!"}, Run: func([]string) { a.quit() }},
+		{Names: []string{"help"}, Run: func([]string) { a.showHelp() }},
+		{Names: []string{"ns", "namespace"}, Args: true, ArgCandidates: func() []string { return a.namespaces.names() },
+			Run: func(args []string) {
+				if len(args) > 0 {
+					a.setNamespace(args[0])
+					return
+				}
+				a.openNamespacePicker()
+			}},
+		{Names: []string{"ctx", "context"}, Args: true, ArgCandidates: func() []string { return a.cluster.Info().Contexts },
+			Run: func(args []string) {
+				if len(args) == 0 {
+					a.errorf("usage: :ctx NAME (contexts: %s)", strings.Join(a.cluster.Info().Contexts, ", "))
+					return
+				}
+				a.switchContext(args[0])
+			}},
 	}
+}
+
+// resourceWords are the names a resource may be opened by after `:`, for Tab.
+func (a *App) resourceWords() []string {
+	var words []string
+	for _, r := range a.cluster.Catalog().Resources() {
+		words = append(words, r.Name, r.FullName())
+		words = append(words, r.ShortNames...)
+		if r.SingularName != "" {
+			words = append(words, r.SingularName)
+		}
+	}
+	return words
 }
 
 // command runs what the user typed after `:`.
 func (a *App) command(text string) {
-	fields := strings.Fields(text)
-	if len(fields) == 0 {
-		return
-	}
-	for _, c := range a.barCommands() {
-		if slices.Contains(c.names, fields[0]) {
-			c.run(fields[1:])
-			return
-		}
-	}
-	if len(fields) > 1 {
+	fields, ran := a.commandLine().Run(text)
+	switch {
+	case ran || len(fields) == 0:
+	case len(fields) > 1:
 		a.errorf("unknown command %q: try :RESOURCE, :ns [NAME], :ctx NAME or :q", text)
-		return
+	default:
+		a.openResolved(a.cluster.Catalog(), fields[0])
 	}
-	a.openResolved(a.cluster.Catalog(), fields[0])
 }
 
 // openResolved resolves input off the UI goroutine (an unknown name may re-read discovery from the server),
@@ -103,40 +108,6 @@ func (a *App) openResolved(catalog Catalog, input string) {
 			a.openResource(res, "")
 		})
 	})
-}
-
-// completeCommand completes the command bar's text on Tab.
-func (a *App) completeCommand(text string) (string, []string) {
-	if rest, ok := strings.CutPrefix(text, "ns "); ok {
-		word, matches := completeWord(strings.TrimSpace(rest), a.namespaces.names())
-		return "ns " + word, matches
-	}
-	if rest, ok := strings.CutPrefix(text, "ctx "); ok {
-		word, matches := completeWord(strings.TrimSpace(rest), a.cluster.Info().Contexts)
-		return "ctx " + word, matches
-	}
-	if strings.Contains(text, " ") {
-		return text, nil
-	}
-	var candidates, takeArgs []string
-	for _, c := range a.barCommands() {
-		candidates = append(candidates, c.names...)
-		if c.args {
-			takeArgs = append(takeArgs, c.names...)
-		}
-	}
-	for _, r := range a.cluster.Catalog().Resources() {
-		candidates = append(candidates, r.Name, r.FullName())
-		candidates = append(candidates, r.ShortNames...)
-		if r.SingularName != "" {
-			candidates = append(candidates, r.SingularName)
-		}
-	}
-	word, matches := completeWord(text, candidates)
-	if len(matches) == 1 && slices.Contains(takeArgs, word) {
-		word += " "
-	}
-	return word, matches
 }
 
 // openResource pushes a live table of res in the current namespace; selectKey, if set, is selected once it

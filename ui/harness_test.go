@@ -88,7 +88,7 @@ func (h *harness) waitOpened(before view) {
 		h.ui(func() {
 			top := h.app.top()
 			opened = (before == nil && len(h.app.stack) > 1) || (before != nil && top != before) ||
-				h.app.bar.text.GetText(true) != ""
+				h.app.bar.ShownMessage() != ""
 		})
 		if opened {
 			return

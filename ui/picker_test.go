@@ -68,14 +68,14 @@ func TestCommandBarTabCompletion(t *testing.T) {
 	h := start(t, 100, 30, nil)
 	h.typeText(":deploym")
 	h.press(tcell.KeyTab, 0)
-	if got := h.app.bar.input.GetText(); got != "deployment" {
+	if got := h.app.bar.Text(); got != "deployment" {
 		t.Errorf("completed to %q, want the common prefix %q", got, "deployment")
 	}
 	h.contains("deployment  deployments")
 	h.press(tcell.KeyEscape, 0)
 	h.typeText(":ctx v")
 	h.press(tcell.KeyTab, 0)
-	if got := h.app.bar.input.GetText(); got != "ctx viewer" {
+	if got := h.app.bar.Text(); got != "ctx viewer" {
 		t.Errorf("completed to %q, want %q", got, "ctx viewer")
 	}
 }
@@ -93,7 +93,7 @@ func TestNamespaceCompletion(t *testing.T) {
 	h := start(t, 100, 30, nil)
 	h.typeText(":ns s")
 	h.press(tcell.KeyTab, 0)
-	if got := h.app.bar.input.GetText(); got != "ns shop" {
+	if got := h.app.bar.Text(); got != "ns shop" {
 		t.Errorf("completed to %q, want %q", got, "ns shop")
 	}
 	h.press(tcell.KeyEnter, 0)

@@ -105,7 +105,7 @@ func labellingEditor(content []byte) ([]byte, string, error) {
 func openPath(h *harness, path []string) {
 	a := h.app
 	a.popTo(1)
-	a.bar.close()
+	a.bar.Close()
 	if a.modal != nil {
 		a.closeModal()
 	}

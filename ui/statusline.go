@@ -34,3 +34,8 @@ func (s *StatusLine) SetView(text string, unavailable []discovery.Unavailable) {
 	}
 	s.view.SetText(text)
 }
+
+// ShowCandidates shows a Tab's candidates (grey) in place of the view's text, until the next SetView.
+func (s *StatusLine) ShowCandidates(candidates []string) {
+	s.view.SetText("[gray]" + tview.Escape(strings.Join(candidates, "  ")) + "[-]")
+}
