@@ -259,26 +259,6 @@ func (c *snapshotCache) patch(d delta) {
 	c.snap = Snapshot{Rows: rows, Total: len(c.sorted)}
 }
 
-// keyedRow is a row with its precomputed sort key.
-type keyedRow struct {
-	k sortKey
-	r *Row
-}
-
-// sortRows returns rows sorted by order in a new slice, parsing each cell once.
-func sortRows(rows []*Row, order rowOrder) []*Row {
-	ks := make([]keyedRow, len(rows))
-	for i, r := range rows {
-		ks[i] = keyedRow{k: order.key(r), r: r}
-	}
-	slices.SortFunc(ks, func(a, b keyedRow) int { return order.compareKeyed(a.r, a.k, b.r, b.k) })
-	out := make([]*Row, len(ks))
-	for i := range ks {
-		out[i] = ks[i].r
-	}
-	return out
-}
-
 // search returns the position of the first row of sorted that orders after r (or at r, if atOrAfter).
 func search(sorted []*Row, r *Row, order rowOrder) int {
 	k := order.key(r)

@@ -136,3 +136,24 @@ func TestNaturalKeyAgreesWithNaturalCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestSortRowsInPartsEqualsOneSort: a sort in parts (large inputs) orders exactly as one sort does, ties
+// included.
+func TestSortRowsInPartsEqualsOneSort(t *testing.T) {
+	cols := []Column{{Name: "NAME", Format: "name"}, {Name: "STATUS"}, {Name: "RESTARTS", Type: "integer"}}
+	rows := make([]*Row, 3*parallelSortRows+17)
+	for i := range rows {
+		name := fmt.Sprintf("pod-%d", (i*7919)%len(rows))
+		rows[i] = &Row{Key: "ns/" + name, Namespace: "ns", Name: name,
+			Cells: []string{name, []string{"Running", "Pending", "Failed"}[i%3], fmt.Sprint(i % 5)}}
+	}
+	for col := -1; col < len(cols); col++ {
+		for _, desc := range []bool{false, true} {
+			o := newRowOrder(Query{SortColumn: col, Descending: desc}, cols)
+			got, want := sortRows(rows, o), flatten(sortKeyed(rows, o))
+			if !slices.Equal(got, want) {
+				t.Fatalf("column %d desc %v: the sort in parts differs from one sort", col, desc)
+			}
+		}
+	}
+}
