@@ -19,7 +19,7 @@ build:
 devcluster-cli:
 	cd devcluster && $(GO) build -o $(DEVCLUSTER) .
 
-## devcluster: build etcd, kube-apiserver, controller-manager, scheduler and kwok (skipped when up to date)
+## devcluster: build etcd, kube-apiserver, controller-manager, scheduler, kwok and metrics-server (skipped when up to date)
 devcluster: devcluster-cli
 	$(DEVCLUSTER) build
 

@@ -19,6 +19,9 @@ const (
 	kubernetesVersion = "v1.37.2"
 	kwokModule        = "sigs.k8s.io/kwok/cmd/kwok"
 	kwokVersion       = "v0.8.0"
+	// metrics-server is built with its own go.mod (Kubernetes libraries v0.33), as `go install` builds it.
+	metricsServerModule  = "sigs.k8s.io/metrics-server/cmd/metrics-server"
+	metricsServerVersion = "v0.8.0"
 )
 
 // components are the control-plane binaries built from ./components in the devcluster module.
@@ -54,8 +57,18 @@ func versionLDFlags() string {
 	}, " ")
 }
 
-// ensureBuilt builds the control plane and kwok unless the stamp says they were built from the same inputs.
+// ensureBuilt builds the control plane, kwok and metrics-server, each unless its stamp says it was built from
+// the same inputs.
 func ensureBuilt(ctx context.Context, l layout, force bool) error {
+	if err := ensureControlPlaneBuilt(ctx, l, force); err != nil {
+		return err
+	}
+	return ensureMetricsServerBuilt(ctx, l, force)
+}
+
+// ensureControlPlaneBuilt builds etcd, the Kubernetes components and kwok unless the stamp says they were
+// built from the same inputs.
+func ensureControlPlaneBuilt(ctx context.Context, l layout, force bool) error {
 	stamp, err := buildStamp(ctx, l)
 	if err != nil {
 		return err
@@ -72,7 +85,7 @@ func ensureBuilt(ctx context.Context, l layout, force bool) error {
 	fmt.Fprintf(os.Stderr, "devcluster: building %s from k8s.io/kubernetes %s (a cold build takes ~7 min on 2 cores)…\n",
 		strings.Join(components, ", "), kubernetesVersion)
 	if err := goCommand(ctx, l, l.source(), nil, "build", "-ldflags", versionLDFlags(), "-o", l.binDir()+"/", "./components/..."); err != nil {
-		return fmt.Errorf("build control plane: %w", err)
+		return fmt.Errorf("build the control plane (%s): %w", strings.Join(components, ", "), err)
 	}
 	fmt.Fprintf(os.Stderr, "devcluster: building kwok %s…\n", kwokVersion)
 	if err := goCommand(ctx, l, l.source(), []string{"GOBIN=" + l.binDir()}, "install", "-ldflags=-s -w", kwokModule+"@"+kwokVersion); err != nil {
@@ -82,6 +95,29 @@ func ensureBuilt(ctx context.Context, l layout, force bool) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "devcluster: built in %s into %s\n", time.Since(start).Round(time.Second), l.binDir())
+	return nil
+}
+
+// ensureMetricsServerBuilt builds metrics-server unless its own stamp says it was built from the same inputs
+// (a stamp apart from the control plane's, so that adding it rebuilt nothing else).
+func ensureMetricsServerBuilt(ctx context.Context, l layout, force bool) error {
+	ldflags := "-s -w -X k8s.io/client-go/pkg/version.gitVersion=" + metricsServerVersion
+	stamp := fmt.Sprintf("%s %s@%s %s\n", runtime.Version(), metricsServerModule, metricsServerVersion, ldflags)
+	stampFile := l.bin(".stamp-metrics-server")
+	if old, err := os.ReadFile(stampFile); err == nil && string(old) == stamp && !force {
+		if _, err := os.Stat(l.bin("metrics-server")); err == nil {
+			return nil
+		}
+	}
+	start := time.Now()
+	fmt.Fprintf(os.Stderr, "devcluster: building metrics-server %s (a cold build takes ~5 min on 2 cores)…\n", metricsServerVersion)
+	if err := goCommand(ctx, l, l.source(), []string{"GOBIN=" + l.binDir()}, "install", "-ldflags="+ldflags, metricsServerModule+"@"+metricsServerVersion); err != nil {
+		return fmt.Errorf("build metrics-server: %w", err)
+	}
+	if err := os.WriteFile(stampFile, []byte(stamp), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "devcluster: built metrics-server in %s\n", time.Since(start).Round(time.Second))
 	return nil
 }
 
@@ -137,7 +173,7 @@ func goCommand(ctx context.Context, l layout, dir string, extraEnv []string, arg
 	cmd.Env = append(os.Environ(), extraEnv...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go %s failed (%v): %s (full log: %s)", args[0], err, lastLine(logPath), logPath)
+		return fmt.Errorf("go %s failed (%v): %s (full log: %s)", args[0], err, logTail(logPath), logPath)
 	}
 	return nil
 }

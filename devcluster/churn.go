@@ -18,9 +18,11 @@ import (
 
 var widgetsGVR = schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "widgets"}
 
-// churner changes the seeded content: one action per tick, in rotation.
+// churner changes the seeded content, one action per tick in rotation, and appends a line to every pod log
+// per tick.
 type churner struct {
 	cc   *clusterClients
+	logs podLogs
 	rand *rand.Rand
 	tick int
 }
@@ -44,7 +46,14 @@ func runChurn(ctx context.Context, l layout, args []string) error {
 		ctx, cancel = context.WithTimeout(ctx, *duration)
 		defer cancel()
 	}
-	c := &churner{cc: cc, rand: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))}
+	logs, err := newPodLogs(l)
+	if err != nil {
+		return err
+	}
+	if err := logs.ensure(time.Now()); err != nil {
+		return err
+	}
+	c := &churner{cc: cc, logs: logs, rand: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))}
 	ticker := time.NewTicker(time.Duration(float64(time.Second) / *rate))
 	defer ticker.Stop()
 	fmt.Fprintf(os.Stderr, "devcluster: churning at %.1f changes/s\n", *rate)
@@ -61,10 +70,13 @@ func runChurn(ctx context.Context, l layout, args []string) error {
 	}
 }
 
-// step makes one change: scale a deployment, patch a widget's status, add a ConfigMap (dropping old ones),
-// or relabel a deployment.
+// step makes one change — scale a deployment, patch a widget's status, add a ConfigMap (dropping old ones),
+// or relabel a deployment — and logs a line in every pod.
 func (c *churner) step(ctx context.Context) error {
 	c.tick++
+	if err := c.logs.tick(c.tick, time.Now()); err != nil {
+		return err
+	}
 	switch c.tick % 4 {
 	case 0:
 		target := []struct{ ns, name string }{{"shop", "frontend"}, {"shop", "api"}, {"web", "blog"}}[c.rand.IntN(3)]

@@ -10,11 +10,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
-	nodefast "sigs.k8s.io/kwok/kustomize/stage/node/fast"
-	podfast "sigs.k8s.io/kwok/kustomize/stage/pod/fast"
 )
 
 func etcdArgs(l layout, p ports) []string {
@@ -36,12 +35,22 @@ func apiserverArgs(l layout, c credentials, p ports) []string {
 		"--cert-dir", l.state("apiserver-certs"), "--tls-cert-file", c.serverCert, "--tls-private-key-file", c.serverKey,
 		"--service-account-issuer", "https://kubernetes.default.svc.cluster.local",
 		"--service-account-key-file", c.saPub, "--service-account-signing-key-file", c.saKey,
-		"--token-auth-file", c.tokenFile, "--authorization-mode", "RBAC",
+		"--token-auth-file", c.tokenFile, "--client-ca-file", c.caCert, "--authorization-mode", "RBAC",
 		"--service-cluster-ip-range", "10.0.0.0/24", "--endpoint-reconciler-type", "none",
 		"--max-requests-inflight", "1000", "--max-mutating-requests-inflight", "500",
 		"--profiling=false",
 		"--audit-policy-file", l.state("audit-policy.yaml"), "--audit-log-path", l.logFile("audit"),
 		"--audit-log-format", "json", "--audit-log-maxsize", "200", "--audit-log-maxbackup", "1",
+		// kwok's kubelet server, for logs, exec and port-forward: at the nodes' InternalIP (127.0.0.1), its
+		// serving certificate from the cluster CA; the apiserver presents a client certificate from it.
+		"--kubelet-preferred-address-types", "InternalIP", "--kubelet-certificate-authority", c.caCert,
+		"--kubelet-client-certificate", c.kubeletClientCert, "--kubelet-client-key", c.kubeletClientKey,
+		// The aggregation layer (metrics.k8s.io): the apiserver proxies as front-proxy-client and passes the
+		// user in these headers, which metrics-server trusts from the front-proxy CA.
+		"--requestheader-client-ca-file", c.frontProxyCA, "--requestheader-allowed-names", "front-proxy-client",
+		"--requestheader-username-headers", "X-Remote-User", "--requestheader-group-headers", "X-Remote-Group",
+		"--requestheader-extra-headers-prefix", "X-Remote-Extra-",
+		"--proxy-client-cert-file", c.frontProxyClientCert, "--proxy-client-key-file", c.frontProxyClientKey,
 	}
 }
 
@@ -77,54 +86,60 @@ func schedulerArgs(l layout) []string {
 	return []string{"--kubeconfig", l.kubeconfig(), "--leader-elect=false", "--secure-port", "0"}
 }
 
-func kwokArgs(l layout, p ports) []string {
-	return []string{
-		"--kubeconfig", l.kubeconfig(), "--config", l.state("kwok-stages.yaml"),
-		"--manage-all-nodes=false", "--manage-nodes-with-annotation-selector", "kwok.x-k8s.io/node=fake",
-		"--server-address", fmt.Sprintf("127.0.0.1:%d", p.Kwok),
-	}
-}
-
-// writeKwokStages writes kwok's own "fast" stages: nodes become Ready, pods Running, Job pods Completed.
-func writeKwokStages(l layout) error {
-	stages := []string{nodefast.DefaultNodeInit, podfast.DefaultPodReady, podfast.DefaultPodComplete, podfast.DefaultPodDelete}
-	for i, s := range stages {
-		stages[i] = strings.TrimSpace(s)
-	}
-	return os.WriteFile(l.state("kwok-stages.yaml"), []byte(strings.Join(stages, "\n---\n")+"\n"), 0o644)
-}
-
-// writeKubeconfig writes the cluster's kubeconfig with the contexts admin (current), viewer and tester.
+// writeKubeconfig writes the cluster's kubeconfig with the contexts admin (current), viewer and tester, and
+// metrics-server's own.
 func writeKubeconfig(l layout, c credentials, p ports) error {
+	users := map[string]string{"admin": c.adminToken, "viewer": c.viewerToken, "tester": c.testerToken}
+	if err := writeKubeconfigFile(l.kubeconfig(), c, p, users, "admin"); err != nil {
+		return err
+	}
+	metrics := map[string]string{"metrics-server": c.metricsToken}
+	return writeKubeconfigFile(l.state("metrics-server.kubeconfig"), c, p, metrics, "metrics-server")
+}
+
+// writeKubeconfigFile writes a kubeconfig with a context per user, named after it.
+func writeKubeconfigFile(path string, c credentials, p ports, users map[string]string, current string) error {
 	ca, err := os.ReadFile(c.caCert)
 	if err != nil {
 		return err
 	}
 	cfg := clientcmdapi.NewConfig()
 	cfg.Clusters["devcluster"] = &clientcmdapi.Cluster{Server: apiURL(p), CertificateAuthorityData: ca}
-	for user, token := range map[string]string{"admin": c.adminToken, "viewer": c.viewerToken, "tester": c.testerToken} {
+	for user, token := range users {
 		cfg.AuthInfos[user] = &clientcmdapi.AuthInfo{Token: token}
 		cfg.Contexts[user] = &clientcmdapi.Context{Cluster: "devcluster", AuthInfo: user}
 	}
-	cfg.CurrentContext = "admin"
-	return clientcmd.WriteToFile(*cfg, l.kubeconfig())
+	cfg.CurrentContext = current
+	return clientcmd.WriteToFile(*cfg, path)
 }
 
 // httpReady GETs url (with the admin token for the apiserver) and succeeds on 200.
 func httpReady(ctx context.Context, url string, c credentials) error {
+	header := http.Header{}
+	if strings.HasPrefix(url, "https:") {
+		header.Set("Authorization", "Bearer "+c.adminToken)
+	}
+	return getOK(ctx, c, nil, url, header)
+}
+
+// getOK GETs url with header, trusting the cluster CA and presenting cert when not nil, and succeeds on 200.
+func getOK(ctx context.Context, c credentials, cert *tls.Certificate, url string, header http.Header) error {
 	pool := x509.NewCertPool()
 	if ca, err := os.ReadFile(c.caCert); err == nil {
 		pool.AppendCertsFromPEM(ca)
 	}
-	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	tlsConfig := &tls.Config{RootCAs: pool}
+	if cert != nil {
+		tlsConfig.Certificates = []tls.Certificate{*cert}
+	}
+	transport := &http.Transport{TLSClientConfig: tlsConfig}
+	defer transport.CloseIdleConnections()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
 	}
-	if strings.HasPrefix(url, "https:") {
-		req.Header.Set("Authorization", "Bearer "+c.adminToken)
-	}
-	resp, err := client.Do(req)
+	req.Header = header
+	resp, err := (&http.Client{Transport: transport, Timeout: 10 * time.Second}).Do(req)
 	if err != nil {
 		return err
 	}

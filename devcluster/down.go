@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 )
 
@@ -13,9 +14,24 @@ func runDown(l layout, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	// Stop in reverse start order so that clients go before the apiserver, and the apiserver before etcd.
-	order := []string{"kwok", "kube-scheduler", "kube-controller-manager", "kube-apiserver", "etcd"}
-	for _, name := range order {
+	if err := stopAll(l); err != nil {
+		return err
+	}
+	if *wipe {
+		if err := os.RemoveAll(l.stateDir()); err != nil {
+			return fmt.Errorf("wipe state: %w", err)
+		}
+		fmt.Fprintf(os.Stderr, "devcluster: removed %s\n", l.stateDir())
+	}
+	return nil
+}
+
+// stopAll stops every running component in reverse start order, so that clients go before the apiserver, and
+// the apiserver before etcd.
+func stopAll(l layout) error {
+	names := componentNames()
+	slices.Reverse(names)
+	for _, name := range names {
 		pid, running := runningPid(l, name)
 		if err := stopProcess(l, name, 15*time.Second); err != nil {
 			return err
@@ -23,12 +39,6 @@ func runDown(l layout, args []string) error {
 		if running {
 			fmt.Fprintf(os.Stderr, "devcluster: stopped %s (pid %d)\n", name, pid)
 		}
-	}
-	if *wipe {
-		if err := os.RemoveAll(l.stateDir()); err != nil {
-			return fmt.Errorf("wipe state: %w", err)
-		}
-		fmt.Fprintf(os.Stderr, "devcluster: removed %s\n", l.stateDir())
 	}
 	return nil
 }

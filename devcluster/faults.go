@@ -13,13 +13,10 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
-// faultComponents are the components that stop and kill act on.
-var faultComponents = append(append([]string(nil), components...), "kwok")
-
 // faultComponent returns the one running component named by args, with its pid.
 func faultComponent(l layout, command string, args []string) (string, int, error) {
-	if len(args) != 1 || !slices.Contains(faultComponents, args[0]) {
-		return "", 0, fmt.Errorf("usage: devcluster %s <%s>", command, strings.Join(faultComponents, "|"))
+	if len(args) != 1 || !slices.Contains(componentNames(), args[0]) {
+		return "", 0, fmt.Errorf("usage: devcluster %s <%s>", command, strings.Join(componentNames(), "|"))
 	}
 	pid, running := runningPid(l, args[0])
 	if !running {

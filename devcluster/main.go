@@ -1,11 +1,14 @@
 // Command devcluster builds and runs a real Kubernetes control plane on loopback for kscope's demo and tests:
-// etcd, kube-apiserver, kube-controller-manager and kube-scheduler from k8s.io/kubernetes, and kwok for fake
-// nodes whose pods become Running. Everything lives under one cache folder (default .cache/devcluster).
+// etcd, kube-apiserver, kube-controller-manager and kube-scheduler from k8s.io/kubernetes, kwok for fake
+// nodes whose pods become Running (its kubelet server answers their logs, exec, port-forward and resource
+// metrics), a local HTTP server behind every pod port, and metrics-server as the aggregated metrics.k8s.io
+// API. Everything lives under one cache folder (default .cache/devcluster).
 //
 //	devcluster build              build the binaries (skipped when already built for the same versions)
 //	devcluster up                 start the cluster (or reuse the running one), write its kubeconfig
 //	devcluster seed [--pods N]    create demo content; --pods adds N pods fast (for scale tests)
-//	devcluster churn --rate R --for D   keep the cluster changing
+//	devcluster churn --rate R --for D   keep the cluster changing (and the pods' logs growing)
+//	devcluster log CONTAINER TEXT       append a line to the log of the pods' containers named CONTAINER
 //	devcluster down [--wipe]      stop what up started; --wipe also deletes the cluster state
 //	devcluster stop COMPONENT     stop one component (for fault tests); up starts it again
 //	devcluster kill COMPONENT     kill one component with SIGKILL (a crash); up starts it again
@@ -24,11 +27,13 @@ import (
 	"syscall"
 )
 
-const usage = `usage: devcluster [--cache DIR] <build|up|seed|churn|down|stop|kill|compact|env> [flags]
-  build               build etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok
+const usage = `usage: devcluster [--cache DIR] <build|up|seed|churn|log|down|stop|kill|compact|env> [flags]
+  build               build etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, metrics-server
   up                  start the cluster on loopback (reuses a running one) and write its kubeconfig
   seed [--pods N --namespace NS]   create demo content, or N extra pods in NS
-  churn --rate R --for D           change the cluster R times a second for duration D
+  churn --rate R --for D           change the cluster R times a second for duration D; pods' logs grow
+  log [--stderr] CONTAINER TEXT…   append TEXT to the log of every pod's container named CONTAINER
+  log --lines N CONTAINER          append N generated lines to it
   down [--wipe]       stop the cluster; --wipe deletes its state too
   stop COMPONENT      stop one component (fault tests); up starts it again
   kill COMPONENT      kill one component with SIGKILL (a crash, for fault tests); up starts it again
@@ -67,6 +72,10 @@ func run(args []string) error {
 		return runSeed(ctx, layout, rest)
 	case "churn":
 		return runChurn(ctx, layout, rest)
+	case "log":
+		return runLog(layout, rest)
+	case "serve-http": // the pod server, started by up
+		return runServeHTTP(ctx, rest)
 	case "down":
 		return runDown(layout, rest)
 	case "stop":

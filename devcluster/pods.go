@@ -13,9 +13,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// seedPods creates n pods named scale-NNNNNN in namespace, bound directly to the fake nodes (no scheduling
-// round-trip), with parallel creates. Existing pods are kept, so a second run tops up to n.
-func seedPods(ctx context.Context, cc *clusterClients, namespace string, n, workers int) error {
+// seedPods creates n pods named scale-NNNNNN in namespace, bound directly to the scale pool's fake nodes (no
+// scheduling round-trip; metrics-server does not scrape them), with parallel creates. Existing pods are kept,
+// so a second run tops up to n.
+func seedPods(ctx context.Context, l layout, cc *clusterClients, namespace string, n, workers int) error {
 	start := time.Now()
 	_, err := cc.typed.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{})
 	if err != nil && !apierrors.IsAlreadyExists(err) {
@@ -24,9 +25,13 @@ func seedPods(ctx context.Context, cc *clusterClients, namespace string, n, work
 	if err := waitDefaultServiceAccount(ctx, cc, namespace); err != nil {
 		return err
 	}
-	nodes, err := cc.typed.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: "type=kwok"})
-	if err != nil || len(nodes.Items) == 0 {
-		return fmt.Errorf("list fake nodes (is the cluster up?): %v", err)
+	p, err := loadOrPickPorts(l)
+	if err != nil {
+		return err
+	}
+	nodes, err := ensureNodes(ctx, l, p, scaleNodes(), 4)
+	if err != nil {
+		return fmt.Errorf("scale nodes (is the cluster up?): %w", err)
 	}
 	var next, created atomic.Int64
 	var firstErr error
@@ -41,7 +46,7 @@ func seedPods(ctx context.Context, cc *clusterClients, namespace string, n, work
 				if i >= int64(n) || ctx.Err() != nil {
 					return
 				}
-				pod := scalePod(namespace, int(i), nodes.Items[int(i)%len(nodes.Items)].Name)
+				pod := scalePod(namespace, int(i), nodes[int(i)%len(nodes)].Name)
 				_, err := cc.typed.CoreV1().Pods(namespace).Create(ctx, pod, metav1.CreateOptions{})
 				switch {
 				case err == nil:

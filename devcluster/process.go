@@ -7,15 +7,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 )
 
+// causeLine matches the log line that says why a process failed: Go's panic, klog's fatal and error lines,
+// cobra's "Error:", a slog ERROR record.
+var causeLine = regexp.MustCompile(`^(panic: |fatal error: |Error: |[FE]\d{4} |\{"time":"[^"]*","level":"ERROR")`)
+
 // startProcess starts bin with args in the background, detached from this process, logging to the
-// component's log file and recording its pid. It returns the pid.
-func startProcess(l layout, component string, args ...string) (int, error) {
+// component's log file and recording its pid and identity (what it was started with, see startedWith). env
+// nil inherits this process's environment. It returns the pid.
+func startProcess(l layout, component, identity, bin string, env []string, args ...string) (int, error) {
 	logPath := l.logFile(component)
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 		return 0, err
@@ -25,8 +31,9 @@ func startProcess(l layout, component string, args ...string) (int, error) {
 		return 0, err
 	}
 	defer logFile.Close()
-	cmd := exec.Command(l.bin(component), args...)
+	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		return 0, fmt.Errorf("start %s: %w", component, err)
@@ -36,12 +43,25 @@ func startProcess(l layout, component string, args ...string) (int, error) {
 	if err := os.WriteFile(pidFile(l, component), []byte(strconv.Itoa(pid)), 0o644); err != nil {
 		return 0, err
 	}
+	if err := os.WriteFile(identityFile(l, component), []byte(identity), 0o644); err != nil {
+		return 0, err
+	}
 	return pid, nil
+}
+
+func identityFile(l layout, component string) string { return l.state(component + ".started-with") }
+
+// startedWith reports whether the running component was started with identity (false when started by an
+// older devcluster that did not record it).
+func startedWith(l layout, component, identity string) bool {
+	data, err := os.ReadFile(identityFile(l, component))
+	return err == nil && string(data) == identity
 }
 
 func pidFile(l layout, component string) string { return l.state(component + ".pid") }
 
-// runningPid returns the recorded pid of component if that process is alive and is the component.
+// runningPid returns the recorded pid of component if that process is alive and is the component: its
+// executable is named after it, or, for the pod server (the devcluster command itself), it serves HTTP.
 func runningPid(l layout, component string) (int, bool) {
 	data, err := os.ReadFile(pidFile(l, component))
 	if err != nil {
@@ -51,9 +71,16 @@ func runningPid(l layout, component string) (int, bool) {
 	if err != nil || pid <= 0 {
 		return 0, false
 	}
-	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
-	if err != nil || filepath.Base(strings.TrimSuffix(exe, " (deleted)")) != component {
-		return 0, false
+	if component == podServer {
+		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if err != nil || !bytes.Contains(cmdline, []byte("\x00serve-http\x00")) {
+			return 0, false
+		}
+	} else {
+		exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+		if err != nil || filepath.Base(strings.TrimSuffix(exe, " (deleted)")) != component {
+			return 0, false
+		}
 	}
 	if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && isZombie(stat) {
 		return 0, false
@@ -87,13 +114,22 @@ func stopProcess(l layout, component string, timeout time.Duration) error {
 	return nil
 }
 
-// lastLine returns the last non-empty line of a file (for one-line error messages).
-func lastLine(path string) string {
-	lines := tailLines(path, 1)
-	if len(lines) == 0 {
+// logTail is the end of a log for a one-line error: its last 3 lines, after the first line that reads like
+// the cause (a panic, a fatal or error message, a cobra "Error:") when that is further up, as when a
+// command prints its usage after the error.
+func logTail(path string) string {
+	lines := tailLines(path, 1000)
+	last := lines[max(0, len(lines)-3):]
+	tail := strings.Join(last, " | ")
+	for _, line := range lines[:len(lines)-len(last)] {
+		if causeLine.MatchString(line) {
+			return line + " … " + tail
+		}
+	}
+	if tail == "" {
 		return "(no output)"
 	}
-	return lines[0]
+	return tail
 }
 
 // tailLines returns up to n last non-empty lines of a file.

@@ -41,7 +41,7 @@ func runSeed(ctx context.Context, l layout, args []string) error {
 	}
 	start := time.Now()
 	if *pods > 0 {
-		return seedPods(ctx, cc, *namespace, *pods, *workers)
+		return seedPods(ctx, l, cc, *namespace, *pods, *workers)
 	}
 	objects, err := loadManifests()
 	if err != nil {

@@ -9,17 +9,18 @@ import (
 	"net"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 )
 
 // ports are the loopback ports one cluster uses; kept in the state folder so a restart keeps its kubeconfig.
 type ports struct {
-	EtcdClient int `json:"etcdClient"`
-	EtcdPeer   int `json:"etcdPeer"`
-	APIServer  int `json:"apiServer"`
-	Kwok       int `json:"kwok"`
+	EtcdClient    int `json:"etcdClient"`
+	EtcdPeer      int `json:"etcdPeer"`
+	APIServer     int `json:"apiServer"`
+	Kwok          int `json:"kwok"` // kwok's kubelet server, the kubelet port of every fake node
+	MetricsServer int `json:"metricsServer"`
+	PodServer     int `json:"podServer"` // the HTTP server every pod port forwards to
 }
 
 func runUp(ctx context.Context, l layout, args []string) error {
@@ -32,9 +33,15 @@ func runUp(ctx context.Context, l layout, args []string) error {
 		return err
 	}
 	start := time.Now()
-	c, err := ensureCredentials(l)
+	c, renewed, err := ensureCredentials(l)
 	if err != nil {
 		return err
+	}
+	if renewed {
+		fmt.Fprintln(os.Stderr, "devcluster: new certificates for a cluster state of an older devcluster: restarting what runs")
+		if err := stopAll(l); err != nil {
+			return err
+		}
 	}
 	p, err := loadOrPickPorts(l)
 	if err != nil {
@@ -43,10 +50,7 @@ func runUp(ctx context.Context, l layout, args []string) error {
 	if err := writeKubeconfig(l, c, p); err != nil {
 		return err
 	}
-	if err := startControlPlane(ctx, l, c, p); err != nil {
-		return err
-	}
-	if err := ensureNodes(ctx, l, *nodes); err != nil {
+	if err := startControlPlane(ctx, l, c, p, *nodes); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "devcluster: up in %s: https://127.0.0.1:%d (contexts admin, viewer, tester)\n",
@@ -55,41 +59,34 @@ func runUp(ctx context.Context, l layout, args []string) error {
 	return nil
 }
 
-// startControlPlane starts each component that is not already running, in dependency order, waiting for
-// each to be healthy before the next.
-func startControlPlane(ctx context.Context, l layout, c credentials, p ports) error {
-	steps := []struct {
-		name  string
-		args  []string
-		ready func(context.Context) error
-	}{
-		{"etcd", etcdArgs(l, p), func(ctx context.Context) error {
-			return httpReady(ctx, fmt.Sprintf("http://127.0.0.1:%d/health", p.EtcdClient), c)
-		}},
-		{"kube-apiserver", apiserverArgs(l, c, p), func(ctx context.Context) error { return httpReady(ctx, apiURL(p)+"/readyz", c) }},
-		{"kube-controller-manager", controllerManagerArgs(l, c), nil},
-		{"kube-scheduler", schedulerArgs(l), nil},
-		{"kwok", kwokArgs(l, p), nil},
-	}
-	for _, s := range steps {
-		if pid, ok := runningPid(l, s.name); ok {
-			fmt.Fprintf(os.Stderr, "devcluster: %s already running (pid %d)\n", s.name, pid)
-			continue
+// startControlPlane starts each component that is not already running with the same flags, in dependency
+// order, waiting for each to be healthy before the next; kwok's nodes come before metrics-server scrapes them.
+func startControlPlane(ctx context.Context, l layout, c credentials, p ports, nodes int) error {
+	for _, s := range clusterComponents(l, c, p, nodes) {
+		if err := s.run(ctx, s.prepare); err != nil {
+			return err
 		}
-		switch s.name {
-		case "kwok":
-			if err := writeKwokStages(l); err != nil {
-				return err
+		identity, err := s.identity()
+		if err != nil {
+			return err
+		}
+		if pid, ok := runningPid(l, s.name); ok {
+			if startedWith(l, s.name, identity) {
+				fmt.Fprintf(os.Stderr, "devcluster: %s already running (pid %d)\n", s.name, pid)
+				if err := s.run(ctx, s.after); err != nil {
+					return err
+				}
+				continue
 			}
-		case "kube-apiserver":
-			if err := writeAuditPolicy(l); err != nil {
+			fmt.Fprintf(os.Stderr, "devcluster: %s (pid %d) runs with other flags or configuration: restarting it\n", s.name, pid)
+			if err := stopProcess(l, s.name, 15*time.Second); err != nil {
 				return err
 			}
 		}
 		if err := checkPortsFree(s.name, p); err != nil {
 			return err
 		}
-		pid, err := startProcess(l, s.name, s.args...)
+		pid, err := startProcess(l, s.name, identity, s.bin, s.env, s.args...)
 		if err != nil {
 			return err
 		}
@@ -97,6 +94,9 @@ func startControlPlane(ctx context.Context, l layout, c credentials, p ports) er
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "devcluster: started %s (pid %d)\n", s.name, pid)
+		if err := s.run(ctx, s.after); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -111,7 +111,7 @@ func waitHealthy(ctx context.Context, l layout, name string, pid int, ready func
 	for {
 		if _, alive := runningPid(l, name); !alive {
 			return fmt.Errorf("%s (pid %d) exited during start-up: %s (log: %s)", name, pid,
-				strings.Join(tailLines(l.logFile(name), 3), " | "), l.logFile(name))
+				logTail(l.logFile(name)), l.logFile(name))
 		}
 		if ready == nil && time.Now().After(stableAt) {
 			return nil
@@ -129,18 +129,39 @@ func waitHealthy(ctx context.Context, l layout, name string, pid int, ready func
 	}
 }
 
+// loadOrPickPorts reads the cluster's ports, picking free ones for those it has none for yet (a state of an
+// older devcluster lacks the newer components' ports).
 func loadOrPickPorts(l layout) (ports, error) {
 	var p ports
 	if data, err := os.ReadFile(l.state("ports.json")); err == nil {
-		if err := json.Unmarshal(data, &p); err == nil && p.APIServer != 0 {
-			return p, nil
+		if err := json.Unmarshal(data, &p); err != nil {
+			p = ports{}
 		}
 	}
-	free, err := freePorts(4)
+	fields := []*int{&p.EtcdClient, &p.EtcdPeer, &p.APIServer, &p.Kwok, &p.MetricsServer, &p.PodServer}
+	var missing []*int
+	taken := map[int]bool{}
+	for _, f := range fields {
+		if *f == 0 {
+			missing = append(missing, f)
+		}
+		taken[*f] = true
+	}
+	if len(missing) == 0 {
+		return p, nil
+	}
+	free, err := freePorts(len(fields)) // more than missing: some may be ports of this cluster, now stopped
 	if err != nil {
 		return p, err
 	}
-	p = ports{EtcdClient: free[0], EtcdPeer: free[1], APIServer: free[2], Kwok: free[3]}
+	for _, port := range free {
+		if len(missing) > 0 && !taken[port] {
+			*missing[0], missing = port, missing[1:]
+		}
+	}
+	if len(missing) > 0 {
+		return p, errors.New("pick free ports: the kernel kept offering this cluster's own")
+	}
 	if err := os.MkdirAll(l.stateDir(), 0o755); err != nil {
 		return p, err
 	}
@@ -178,6 +199,10 @@ func checkPortsFree(component string, p ports) error {
 		need = []int{p.APIServer}
 	case "kwok":
 		need = []int{p.Kwok}
+	case "metrics-server":
+		need = []int{p.MetricsServer}
+	case podServer:
+		need = []int{p.PodServer}
 	}
 	for _, port := range need {
 		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
