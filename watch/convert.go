@@ -2,6 +2,7 @@ package watch
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +25,8 @@ type converter struct {
 	namespace string
 	// onColumns is called (without locks held) when the column definitions change.
 	onColumns func()
+
+	labels labelSets
 
 	mu      sync.Mutex
 	server  []metav1.TableColumnDefinition
@@ -191,7 +194,7 @@ func (c *converter) tableRow(m *wireMeta, cells []wireCell) *rowObject {
 	if ageCol >= 0 {
 		ageCell = ageCol + off
 	}
-	return wireRowObject(m, out, ageCell)
+	return c.wireRowObject(m, out, ageCell)
 }
 
 // metaFromCells makes the metadata of a row listed without its object (includeObject=None): the name cell,
@@ -224,12 +227,12 @@ func (c *converter) plainRow(m *wireMeta) *rowObject {
 		out = append(out, intern(m.Namespace))
 	}
 	out = append(out, m.Name, FormatAge(time.Since(m.CreationTimestamp.Time)))
-	return wireRowObject(m, out, len(out)-1)
+	return c.wireRowObject(m, out, len(out)-1)
 }
 
 // wireRowObject builds the row of m with cells; cell ageCell (-1 for none) is the Age cell, left out of the
 // search text (a filter matches the age recomputed at match time, Filter.MatchShown).
-func wireRowObject(m *wireMeta, cells []string, ageCell int) *rowObject {
+func (c *converter) wireRowObject(m *wireMeta, cells []string, ageCell int) *rowObject {
 	r := &Row{
 		Key:             rowKey(m.Namespace, m.Name),
 		Namespace:       m.Namespace,
@@ -237,7 +240,7 @@ func wireRowObject(m *wireMeta, cells []string, ageCell int) *rowObject {
 		UID:             m.UID,
 		ResourceVersion: m.ResourceVersion,
 		Created:         m.CreationTimestamp.Time,
-		Labels:          internLabels(m.Labels),
+		Labels:          c.labels.share(m.Labels),
 		Cells:           cells,
 		text:            searchText(cells, ageCell),
 	}
@@ -288,15 +291,50 @@ func intern(s string) string {
 	return unique.Make(s).Value()
 }
 
-// internLabels interns the keys and short values of a label map in place.
-func internLabels(l map[string]string) map[string]string {
+// maxLabelSets bounds the label sets a labelSets keeps for sharing; past it, it starts afresh (the maps
+// already shared stay valid).
+const maxLabelSets = 8192
+
+// labelSets shares label maps between rows: the pods of one workload carry the same labels, and a map per
+// row would cost a few hundred bytes each. Shared maps are never modified (Rows are immutable). It is safe
+// for concurrent use.
+type labelSets struct {
+	mu   sync.Mutex
+	sets map[string]map[string]string
+}
+
+// share returns a map equal to l, shared with every row of the same labels since the last reset, its keys
+// and short values interned; nil for no labels.
+func (ls *labelSets) share(l map[string]string) map[string]string {
 	if len(l) == 0 {
 		return nil
+	}
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(k)
+		b.WriteByte(0)
+		b.WriteString(l[k])
+		b.WriteByte(0)
+	}
+	id := b.String()
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if m, ok := ls.sets[id]; ok {
+		return m
 	}
 	out := make(map[string]string, len(l))
 	for k, v := range l {
 		out[intern(k)] = intern(v)
 	}
+	if ls.sets == nil || len(ls.sets) >= maxLabelSets {
+		ls.sets = map[string]map[string]string{}
+	}
+	ls.sets[id] = out
 	return out
 }
 

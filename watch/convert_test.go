@@ -290,3 +290,19 @@ func TestConvertPlainWatchEvent(t *testing.T) {
 		t.Errorf("columns %v", names)
 	}
 }
+
+// TestRowsShareEqualLabels: rows with the same labels share one map (a map per row costs hundreds of bytes),
+// rows with other labels get their own, and a row without labels has none.
+func TestRowsShareEqualLabels(t *testing.T) {
+	var ls labelSets
+	a := ls.share(map[string]string{"app": "web", "pod-template-hash": "7d9f"})
+	b := ls.share(map[string]string{"pod-template-hash": "7d9f", "app": "web"})
+	c := ls.share(map[string]string{"app": "api"})
+	same := func(x, y map[string]string) bool { return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() }
+	if !same(a, b) || same(a, c) || !reflect.DeepEqual(a, map[string]string{"app": "web", "pod-template-hash": "7d9f"}) {
+		t.Fatalf("shared %v, distinct %v: %v %v %v", same(a, b), !same(a, c), a, b, c)
+	}
+	if ls.share(nil) != nil || ls.share(map[string]string{}) != nil {
+		t.Fatal("a row without labels got a map")
+	}
+}
