@@ -298,7 +298,9 @@ func TestRowsShareEqualLabels(t *testing.T) {
 	a := ls.share(map[string]string{"app": "web", "pod-template-hash": "7d9f"})
 	b := ls.share(map[string]string{"pod-template-hash": "7d9f", "app": "web"})
 	c := ls.share(map[string]string{"app": "api"})
-	same := func(x, y map[string]string) bool { return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() }
+	same := func(x, y map[string]string) bool {
+		return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
+	}
 	if !same(a, b) || same(a, c) || !reflect.DeepEqual(a, map[string]string{"app": "web", "pod-template-hash": "7d9f"}) {
 		t.Fatalf("shared %v, distinct %v: %v %v %v", same(a, b), !same(a, c), a, b, c)
 	}
