@@ -79,18 +79,17 @@ func (f *metadataFill) run(ctx context.Context) {
 func (f *metadataFill) fill(ctx context.Context, l listing) {
 	wait := f.backoff
 	for {
-		items, err := f.lw.listMetadata(ctx, l.resourceVersion)
+		n := 0
+		err := f.lw.listMetadata(ctx, l.resourceVersion, func(o *rowObject) {
+			if f.store.fill(o.get(), l.gen) {
+				n++
+			}
+		})
+		if n > 0 { // (a list that broke off may have completed some rows)
+			f.signal()
+		}
 		if err == nil {
-			n := 0
-			for _, o := range items {
-				if f.store.fill(o.get(), l.gen) {
-					n++
-				}
-			}
 			f.note("")
-			if n > 0 {
-				f.signal()
-			}
 			return
 		}
 		if ctx.Err() != nil {

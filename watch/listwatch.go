@@ -154,14 +154,22 @@ func (lw *tableListWatch) list(ctx context.Context, opts metav1.ListOptions, inc
 }
 
 // listMetadata lists the rows with their object metadata, at least as new as resourceVersion (served from the
-// server's watch cache).
-func (lw *tableListWatch) listMetadata(ctx context.Context, resourceVersion string) ([]*rowObject, error) {
+// server's watch cache), and passes each row to each as soon as it is decoded: the list is never held whole
+// beside the rows it completes.
+func (lw *tableListWatch) listMetadata(ctx context.Context, resourceVersion string, each func(*rowObject)) error {
 	opts := metav1.ListOptions{ResourceVersion: resourceVersion}
 	if resourceVersion != "" {
 		opts.ResourceVersionMatch = metav1.ResourceVersionMatchNotOlderThan
 	}
-	_, items, err := lw.list(ctx, opts, metav1.IncludeMetadata)
-	return items, err
+	body, err := lw.request(opts, metav1.IncludeMetadata).Stream(ctx)
+	if err == nil {
+		defer body.Close()
+		_, _, err = decodeRows(body, lw.conv, nil, each)
+	}
+	if err != nil {
+		return fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
+	}
+	return nil
 }
 
 // WatchWithContext watches the resource as one-row Tables.
@@ -296,9 +304,21 @@ func decodeList(r io.Reader, conv *converter) (*wireTable, []*rowObject, error) 
 // decodeListMeta is decodeList, calling onMeta (if set) with the list's metadata as soon as it is read, before
 // the rows that follow it.
 func decodeListMeta(r io.Reader, conv *converter, onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
+	return decodeRows(r, conv, onMeta, nil)
+}
+
+// decodeRows is decodeListMeta, passing each row to onRow (if set) instead of returning the rows.
+func decodeRows(r io.Reader, conv *converter, onMeta func(wireMeta), onRow func(*rowObject)) (*wireTable, []*rowObject, error) {
 	iter := jsoniter.Parse(jsonAPI, r, 64<<10)
 	t := &wireTable{}
 	rows := []*rowObject{}
+	add := func(o *rowObject) {
+		if onRow != nil {
+			onRow(o)
+		} else {
+			rows = append(rows, o)
+		}
+	}
 	if iter.WhatIsNext() != jsoniter.ObjectValue {
 		return nil, nil, fmt.Errorf("list response is not a JSON object")
 	}
@@ -311,7 +331,7 @@ func decodeListMeta(r io.Reader, conv *converter, onMeta func(wireMeta)) (*wireT
 				if iter.ReadVal(&wr); iter.Error != nil {
 					break
 				}
-				rows = append(rows, conv.tableRow(&wr.Object.Metadata, wr.Cells))
+				add(conv.tableRow(&wr.Object.Metadata, wr.Cells))
 			}
 		case "items":
 			conv.setColumns(plainColumnDefs, true)
@@ -322,7 +342,7 @@ func decodeListMeta(r io.Reader, conv *converter, onMeta func(wireMeta)) (*wireT
 				if iter.ReadVal(&wo); iter.Error != nil {
 					break
 				}
-				rows = append(rows, conv.plainRow(&wo.Metadata))
+				add(conv.plainRow(&wo.Metadata))
 			}
 		case "columnDefinitions":
 			if iter.ReadVal(&t.ColumnDefinitions); iter.Error == nil && len(t.ColumnDefinitions) > 0 {
