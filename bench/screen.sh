@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # bench/screen.sh [N ...] — kscope, k9s v0.50.16 and `kubectl get pods` side by side, in one run per size N
-# (default: 10000 50000): seeds namespace bench-N with N pods (devcluster seed), runs bench/cmd/screenbench
-# (each tool RUNS times, interleaved; figures are medians), deletes the namespace, and writes the combined
-# table of the day to bench/results/DATE.md (raw samples: bench/results/DATE-N.json).
+# (default: 10000 50000; 200000 works too, seeding takes minutes, and k9s is skipped above 100000 pods, as the
+# report says): seeds namespace bench-N with N pods (devcluster seed), runs bench/cmd/screenbench (each tool
+# RUNS times, interleaved; figures are medians), deletes the namespace, and writes the combined table of the
+# day to bench/results/DATE.md (raw samples: bench/results/DATE-N.json). Each round also times every tool's
+# launch in all namespaces (ALL_NS=0 skips it): that figure is for a cluster holding about N pods, so the
+# namespace of the previous size is deleted, and waited for, before the next size is seeded.
 #   RUNS=3  PROFILE=1 (an extra kscope run with --cpuprofile/--memprofile into bench/results/profiles)
 #   KEEP=1 keeps the namespaces; TOOLS=kscope,k9s,kubectl; RUNS_OF=k9s=1 gives a tool fewer runs;
+#   K9S_MAX_PODS=100000: k9s is not run above it;
 #   LABEL=x writes DATE-N-x.json (a re-run next to the first one of the day)
 #   MAX_LOAD=1.5: the bench refuses to start while the 1-minute load average is above it (figures taken on a
 #   busy machine mislead); BENCH_ANY_LOAD=1 runs anyway and the report marks every run above it as invalid.
@@ -45,30 +49,40 @@ while [ ! -x "$k9s" ] && pgrep -f 'go install github.com/derailed/k9s' >/dev/nul
 done
 k9s=$(bench/install-k9s.sh)
 
-pod_count() { # pods in namespace $1, from one page's remainingItemCount
-	kubectl get --raw "/api/v1/namespaces/$1/pods?limit=1" 2>/dev/null |
+pod_count() { # pods in namespace $1 (empty: the whole cluster), from one page's remainingItemCount
+	kubectl get --raw "/api/v1/${1:+namespaces/$1/}pods?limit=1" 2>/dev/null |
 		python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["items"])+d["metadata"].get("remainingItemCount",0))' 2>/dev/null || echo 0
 }
 
 profile=()
 [ "${PROFILE:-0}" = 1 ] && profile=(--profile-dir "$results/profiles")
 
+deleting=""
 for n in "${sizes[@]}"; do
 	ns=bench-$n
+	if [ -n "$deleting" ]; then
+		echo "bench: waiting for namespace $deleting to go (the all-namespaces launch counts every pod)…" >&2
+		kubectl wait --for=delete "namespace/$deleting" --timeout=30m >&2 ||
+			echo "bench: namespace $deleting is still there; the report shows how many pods the cluster held" >&2
+		deleting=""
+	fi
 	have=$(pod_count "$ns")
 	if [ "$have" -lt "$n" ]; then
 		echo "bench: seeding $n pods into $ns (has $have)" >&2
 		"$devcluster" seed --pods "$n" --namespace "$ns" >&2
 	fi
+	echo "bench: the cluster holds $(pod_count "") pods ($ns: $(pod_count "$ns"))" >&2
 	"$work/screenbench" run --namespace "$ns" --pods "$n" --runs "${RUNS:-3}" --tools "${TOOLS:-kscope,k9s,kubectl}" \
 		--kscope "$work/kscope" --k9s "$k9s" --k9s-config "$root/.cache/devcluster/k9s" \
-		--patchload "$work/patchload" --runs-of "${RUNS_OF:-}" --max-load "$max_load" "${profile[@]}" --out "$results/$day-$n${LABEL:+-$LABEL}.json" || status=$?
+		--patchload "$work/patchload" --runs-of "${RUNS_OF:-}" --max-load "$max_load" "${profile[@]}" \
+		--all-namespaces="${ALL_NS:-1}" --k9s-max-pods "${K9S_MAX_PODS:-100000}" --out "$results/$day-$n${LABEL:+-$LABEL}.json" || status=$?
 	if [ "${KEEP:-0}" = 1 ]; then
 		echo "bench: keeping namespace $ns (KEEP=1)" >&2
 	elif pgrep -f 'bin/syncbench' >/dev/null; then
 		echo "bench: syncbench is running; leaving namespace $ns for it" >&2
 	else
 		kubectl delete namespace "$ns" --wait=false >&2
+		deleting=$ns
 	fi
 	[ "${status:-0}" = 0 ] || exit "$status"
 	if [ "${PROFILE:-0}" = 1 ]; then

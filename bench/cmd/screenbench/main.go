@@ -4,10 +4,14 @@
 //	screenbench run --namespace bench-10000 --pods 10000 --kscope bin/kscope --k9s PATH --out FILE.json
 //	screenbench report --out FILE.md FILE.json ...
 //
-// For each run (interleaved: kscope, k9s, kubectl, then again) it records: launch → the complete table on
-// screen; RSS after 10 s settled (and the peak); idle CPU over 20 s; CPU while patchload changes the pods
-// (200 patches/s, 20 s); change → screen latency of patches to visible rows under that load; `/` + a pod name
-// + Enter until one row shows; a sort key until the visible order flips. kubectl: wall time and peak RSS.
+// For each run (interleaved: kscope, k9s, kubectl, then again) it records: launch → the first screen showing
+// a pod row (and whether its title said the list was still arriving) and → the complete table (the title's
+// count one the server reported, not "listing…"); RSS after 10 s settled (and the peak); idle CPU over 20 s;
+// CPU while patchload changes the pods (200 patches/s, 20 s); change → screen latency of patches to visible
+// rows under that load; `/` + a pod name + Enter until one row shows; a sort key until the visible order
+// flips; a key that sorts by another column (IP) until the visible pods are in the server's IP order. Then
+// each tool's launch in all namespaces: first screen, complete table (the cluster's pod count) and RSS
+// settled. kubectl: its first row, its exit and its peak RSS. k9s is skipped above --k9s-max-pods.
 package main
 
 import (

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -28,103 +26,42 @@ const (
 	probeSpacing = 100 * time.Millisecond
 )
 
-// measureTUI runs one session of t and measures every phase; a failed phase is recorded in Errors and the
-// later phases still run when they can.
+// measureTUI runs one session of t in the namespace and measures every phase; a failed phase is recorded
+// in Errors and the later phases still run when they can.
 func (b *bench) measureTUI(t tool, extra []string) (s Sample) {
 	s.LoadAvg = loadAvg()
-	fail := func(format string, args ...any) {
-		msg := fmt.Sprintf(format, args...)
-		b.logf("%s: %s", t.name, msg)
-		s.Errors = append(s.Errors, msg)
-	}
-	b.tmux.kill(session)
-	start := time.Now()
-	if err := b.tmux.launch(session, b.width, b.height, t.env, t.command(extra...)); err != nil {
-		fail("launch: %s", err)
-		return s
-	}
 	defer b.quit(t)
-	pid, err := b.tmux.pid(session)
-	if err != nil {
-		fail("pid: %s", err)
+	pid := b.launch(t, false, extra, &s)
+	if pid == 0 {
 		return s
 	}
-	counts := b.serverCounts()
-	took, _, err := b.waitFor(start, launchPoll, b.limit(180*time.Second, 60*time.Second), func(sc []string) bool {
-		return counts.seen(rowCount(sc)) && len(visiblePods(sc)) > 0
-	})
-	counts.stop()
-	if err != nil {
-		fail("launch: %s", err)
-		return s
-	}
-	s.LaunchS = took.Seconds()
-	time.Sleep(settle)
-	s.RSSMB, s.PeakRSSMB, _ = memoryMB(pid)
+	var err error
 	if len(extra) > 0 {
 		_ = syscall.Kill(pid, syscall.SIGUSR1) // live heap after settling
 	}
 	if s.IdleCPU, err = cpuPercent(pid, func() error { time.Sleep(cpuWindow); return nil }); err != nil {
-		fail("idle cpu: %s", err)
+		b.failf(&s, t, "idle cpu: %s", err)
 	}
 	if s.ChurnCPU, s.ChurnRate, err = b.churnCPU(pid); err != nil {
-		fail("churn cpu: %s", err)
+		b.failf(&s, t, "churn cpu: %s", err)
 	}
 	if len(extra) > 0 {
 		_ = syscall.Kill(pid, syscall.SIGUSR1) // live heap after churn
 	}
 	if err := b.changeLatency(&s); err != nil {
-		fail("change latency: %s", err)
+		b.failf(&s, t, "change latency: %s", err)
 	}
 	if err := b.filter(t, &s); err != nil {
-		fail("filter: %s", err)
+		b.failf(&s, t, "filter: %s", err)
 	}
 	if s.SortMS, err = b.sort(t); err != nil {
-		fail("sort: %s", err)
+		b.failf(&s, t, "sort: %s", err)
+	}
+	if s.SortOtherMS, err = b.sortOther(t); err != nil {
+		b.failf(&s, t, "sort by another column: %s", err)
 	}
 	return s
 }
-
-// podCounts records the namespace's pod counts the server reported while a launch was timed: a pod
-// deleted meanwhile (the devcluster's fake nodes may flap NotReady, and the taint manager evicts) must not
-// make a complete table look incomplete.
-type podCounts struct {
-	mu     sync.Mutex
-	counts map[int]bool
-	done   chan struct{}
-}
-
-// serverCounts samples the pod count now and then every 500 ms until stop.
-func (b *bench) serverCounts() *podCounts {
-	p := &podCounts{counts: map[int]bool{b.pods: true}, done: make(chan struct{})}
-	sample := func() {
-		if n, err := countPods(context.Background(), b.client, b.namespace); err == nil {
-			p.mu.Lock()
-			p.counts[n] = true
-			p.mu.Unlock()
-		}
-	}
-	sample()
-	go func() {
-		for {
-			select {
-			case <-p.done:
-				return
-			case <-time.After(500 * time.Millisecond):
-				sample()
-			}
-		}
-	}()
-	return p
-}
-
-func (p *podCounts) seen(n int) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.counts[n]
-}
-
-func (p *podCounts) stop() { close(p.done) }
 
 // limit returns how long to wait for something on screen: least, or perTenK for every 10k pods if longer.
 func (b *bench) limit(least, perTenK time.Duration) time.Duration {
@@ -272,133 +209,6 @@ func (b *bench) probe(probes []string, d time.Duration, s *Sample) {
 		}
 		time.Sleep(probeSpacing + time.Duration(rand.Int64N(int64(probeSpacing))))
 	}
-}
-
-// filter measures the row filter twice. First as a burst: `/`, a pod name and Enter sent at once, timed
-// until the table shows one row. Then per keystroke: `/` and the name but its last character are typed and
-// left to settle, and the last character and Enter are timed until one row shows (whether the tool filters
-// while typing or on Enter, this is the keystroke the user waits on). Each time the filter is cleared with
-// Escape and the full table awaited.
-func (b *bench) filter(t tool, s *Sample) error {
-	name, err := b.existingPod(b.pods/2 + 7)
-	if err != nil {
-		return err
-	}
-	oneRow := func(sc []string) bool { return rowCount(sc) == 1 && lineOf(sc, name) != "" }
-	start := time.Now()
-	if err := b.tmux.literal(session, "/"+name); err != nil {
-		return err
-	}
-	if err := b.tmux.keys(session, "Enter"); err != nil {
-		return err
-	}
-	took, _, err := b.waitFor(start, keyPoll, b.keyLimit(), oneRow)
-	if err != nil {
-		return err
-	}
-	s.FilterBurstMS = ms(took)
-	if err := b.clearFilter(); err != nil {
-		return err
-	}
-	partial := name[:len(name)-1]
-	typed := regexp.MustCompile(regexp.QuoteMeta(partial) + `(\D|$)`)
-	if err := b.tmux.literal(session, "/"+partial); err != nil {
-		return err
-	}
-	if _, _, err := b.waitFor(time.Now(), launchPoll, b.keyLimit(), func(sc []string) bool {
-		return typed.MatchString(strings.Join(sc, "\n"))
-	}); err != nil {
-		return fmt.Errorf("typed filter text not shown: %w", err)
-	}
-	if t.liveFilter { // wait until the partial name has filtered the table
-		if _, _, err := b.waitFor(time.Now(), launchPoll, b.keyLimit(), func(sc []string) bool {
-			n := rowCount(sc)
-			return n > 1 && n < b.pods
-		}); err != nil {
-			return fmt.Errorf("typed filter text not applied: %w", err)
-		}
-	}
-	if err := b.settle(); err != nil {
-		return err
-	}
-	start = time.Now()
-	if err := b.tmux.literal(session, name[len(name)-1:]); err != nil {
-		return err
-	}
-	if err := b.tmux.keys(session, "Enter"); err != nil {
-		return err
-	}
-	if took, _, err = b.waitFor(start, keyPoll, b.keyLimit(), oneRow); err != nil {
-		return err
-	}
-	s.FilterMS = ms(took)
-	return b.clearFilter()
-}
-
-// clearFilter presses Escape and waits for the full table.
-func (b *bench) clearFilter() error {
-	if err := b.tmux.keys(session, "Escape"); err != nil {
-		return err
-	}
-	_, _, err := b.waitFor(time.Now(), launchPoll, b.keyLimit(), func(sc []string) bool { return rowCount(sc) >= b.pods*99/100 })
-	return err
-}
-
-// settle waits until the title's row count is the same in captures 300 ms apart (at least a second).
-func (b *bench) settle() error {
-	time.Sleep(time.Second)
-	prev := -2
-	for deadline := time.Now().Add(b.keyLimit()); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
-		sc, err := b.tmux.capture(session)
-		if err != nil {
-			return err
-		}
-		if n := rowCount(sc); n == prev {
-			return nil
-		} else {
-			prev = n
-		}
-	}
-	return fmt.Errorf("screen did not settle in %s", b.keyLimit())
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// existingPod returns the name of the first seeded pod from index i on that exists and is not being deleted.
-func (b *bench) existingPod(i int) (string, error) {
-	pods := b.client.CoreV1().Pods(b.namespace)
-	for j := i; j < i+100; j++ {
-		name := fmt.Sprintf("scale-%06d", j)
-		if p, err := pods.Get(context.Background(), name, metav1.GetOptions{}); err == nil && p.DeletionTimestamp == nil {
-			return name, nil
-		}
-	}
-	return "", fmt.Errorf("no pod scale-%06d… found", i)
-}
-
-// sort presses the tool's sort key (after its priming presses) and times it until the visible order of
-// pod names flips.
-func (b *bench) sort(t tool) (float64, error) {
-	for range t.sortPrimes {
-		if err := b.tmux.keys(session, t.sortKey); err != nil {
-			return 0, err
-		}
-		time.Sleep(3 * time.Second)
-	}
-	sc, err := b.tmux.capture(session)
-	if err != nil {
-		return 0, err
-	}
-	before := order(sc)
-	if before == 0 {
-		return 0, fmt.Errorf("visible rows are not sorted by name: %v", visiblePods(sc))
-	}
-	start := time.Now()
-	if err := b.tmux.keys(session, t.sortKey); err != nil {
-		return 0, err
-	}
-	took, _, err := b.waitFor(start, keyPoll, b.keyLimit(), func(sc []string) bool { return order(sc) == -before })
-	return float64(took.Microseconds()) / 1000, err
 }
 
 // quit ends the session with ctrl-c and waits for it to go; it is killed after quitLimit.

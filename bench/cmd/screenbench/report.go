@@ -12,106 +12,6 @@ import (
 	"strings"
 )
 
-// metric is one row of the report: how to read it from a tool's runs, its unit and kscope's target per size.
-type metric struct {
-	name    string
-	unit    string
-	value   func(runs []Sample) figure
-	targets map[int]float64 // pods → the most kscope may show; absent: no target
-}
-
-// figure is a metric over the runs of one tool: the median (or percentile), with the runs that failed to
-// measure it counted as infinitely slow, never dropped.
-type figure struct {
-	v        float64 // math.Inf(1) when the failures decide it
-	worst    float64 // the worst run (Inf if one failed): a target is met only if every run met it
-	failed   int     // runs (or, for latencies, probes) that failed to measure it
-	of       int     // runs (probes) in all
-	measured bool    // some run measured it (false: the tool does not have it, e.g. kubectl's filter)
-}
-
-// medianOf is the median of a figure over every run; a run that did not measure it (0) counts as failed.
-func medianOf(get func(Sample) float64) func([]Sample) figure {
-	return func(runs []Sample) figure {
-		var v []float64
-		f := figure{of: len(runs)}
-		for _, s := range runs {
-			x := get(s)
-			if x <= 0 {
-				x = math.Inf(1)
-				f.failed++
-			} else {
-				f.measured = true
-			}
-			v = append(v, x)
-		}
-		f.v, f.worst = medianAll(v), slices.Max(append(v, 0))
-		return f
-	}
-}
-
-// cpuMedian is the median of a CPU figure over the runs: 0 % is a real reading (no CPU tick in the window)
-// for a run that got as far as the CPU phases (RSS measured); a run that did not is failed.
-func cpuMedian(get func(Sample) float64) func([]Sample) figure {
-	return func(runs []Sample) figure {
-		var v []float64
-		f := figure{of: len(runs)}
-		for _, s := range runs {
-			x := get(s)
-			if s.RSSMB > 0 {
-				f.measured = true
-			} else {
-				x = math.Inf(1)
-				f.failed++
-			}
-			v = append(v, x)
-		}
-		f.v, f.worst = medianAll(v), slices.Max(append(v, 0))
-		return f
-	}
-}
-
-// changePercentile pools every probe of every run; a probe never seen on screen counts as infinitely late.
-func changePercentile(p float64, fromRequest bool) func([]Sample) figure {
-	return func(runs []Sample) figure {
-		var all []float64
-		f := figure{}
-		for _, s := range runs {
-			if fromRequest {
-				all = append(all, s.ChangeSentMS...)
-			} else {
-				all = append(all, s.ChangeMS...)
-			}
-			for range s.ChangeMisses {
-				all = append(all, math.Inf(1))
-			}
-			f.failed += s.ChangeMisses
-		}
-		f.of, f.measured = len(all), len(all) > f.failed
-		if len(all) > 0 {
-			f.v = percentile(all, p)
-			f.worst = f.v
-		}
-		return f
-	}
-}
-
-var metrics = []metric{
-	{"launch → complete table", "s", medianOf(func(s Sample) float64 { return s.LaunchS }), map[int]float64{10000: 0.8, 50000: 2.5}},
-	{"RSS after 10 s settled", "MB", medianOf(func(s Sample) float64 { return s.RSSMB }), map[int]float64{10000: 80, 50000: 300}},
-	{"peak RSS", "MB", medianOf(func(s Sample) float64 { return s.PeakRSSMB }), nil},
-	{"idle CPU (20 s)", "% core", cpuMedian(func(s Sample) float64 { return s.IdleCPU }), map[int]float64{10000: 1, 50000: 2}},
-	{"CPU at 200 patches/s (20 s)", "% core", cpuMedian(func(s Sample) float64 { return s.ChurnCPU }), map[int]float64{10000: 10, 50000: 15}},
-	{"patch rate achieved", "/s", medianOf(func(s Sample) float64 { return s.ChurnRate }), nil},
-	{"filter: `/`+name+Enter sent at once → one row", "ms", medianOf(func(s Sample) float64 { return s.FilterBurstMS }), map[int]float64{10000: 50, 50000: 100}},
-	{"filter: last key of name + Enter → one row", "ms", medianOf(func(s Sample) float64 { return s.FilterMS }), map[int]float64{10000: 50, 50000: 100}},
-	{"sort key → order flipped", "ms", medianOf(func(s Sample) float64 { return s.SortMS }), map[int]float64{10000: 50, 50000: 100}},
-	{"change → screen p50, from patch response (under churn)", "ms", changePercentile(0.50, false), nil},
-	{"change → screen p99, from patch response (under churn)", "ms", changePercentile(0.99, false), nil},
-	{"change → screen p50, from patch request (under churn)", "ms", changePercentile(0.50, true), nil},
-	{"change → screen p99, from patch request (under churn)", "ms", changePercentile(0.99, true), nil},
-}
-
 func reportCommand(args []string) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	out := fs.String("out", "", "also write the markdown report to this file")
@@ -150,13 +50,19 @@ func writeReport(w io.Writer, all []*Results, maxLoad float64) {
 		"as infinitely slow and is shown, never dropped. A target is met only if every kscope run met it. Runs "+
 		"of the tools were interleaved on the same cluster; a run that started above a 1-minute load average of "+
 		"%s is marked invalid. Lower is better; a ratio below 1 means kscope is better.\n\n", num(maxLoad))
+	fmt.Fprint(w, "First screen of rows: launch → the first capture showing a pod row (kubectl: its first row "+
+		"printed). Complete table: the title's count is one the server reported and no longer says \"listing…\" "+
+		"(kubectl: its exit; all namespaces: the cluster's pod count). Sort by another column: the key that sorts "+
+		"by IP (not a flip of the current column) until the visible pods are consecutive pods of the server's IP "+
+		"order.\n\n")
 	fmt.Fprintln(w, "| pods | measure | kscope | k9s | kubectl | kscope/k9s | kscope/kubectl | target | met |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	for _, r := range all {
-		for _, m := range metrics {
+		for _, m := range reportMetrics() {
 			writeRow(w, r, m, maxLoad)
 		}
 	}
+	writeNotes(w, all)
 	for _, r := range all {
 		writeDetails(w, r, maxLoad)
 	}
@@ -180,39 +86,74 @@ func label(all []*Results) {
 	}
 }
 
-func writeRow(w io.Writer, r *Results, m metric, maxLoad float64) {
-	val := func(tool string) figure {
-		runs := r.Runs[tool]
-		if len(runs) == 0 {
-			return figure{}
-		}
-		return m.value(runs)
+// runsOf returns tool's runs that m reads: in the namespace, or in all namespaces.
+func (r *Results) runsOf(m metric, tool string) []Sample {
+	if m.allNS {
+		return r.AllNamespaces[tool]
 	}
-	ks, k9, kc := val("kscope"), val("k9s"), val("kubectl")
-	if !ks.measured && !k9.measured && !kc.measured {
+	return r.Runs[tool]
+}
+
+// attempted tells whether tool set out to measure m: it ran, has m (kubectl has few figures), and the
+// bench that wrote r measures m (results older than Figures: some run measured it).
+func (r *Results) attempted(m metric, tool string, f figure) bool {
+	if len(r.runsOf(m, tool)) == 0 || (tool == "kubectl" && !m.kubectl) {
+		return false
+	}
+	if r.Figures == nil {
+		return f.measured
+	}
+	return slices.Contains(r.Figures, m.id)
+}
+
+// writeRow prints m's row for r, unless no tool set out to measure it.
+func writeRow(w io.Writer, r *Results, m metric, maxLoad float64) {
+	figs, cells, shown := map[string]figure{}, map[string]string{}, false
+	for _, tool := range []string{"kscope", "k9s", "kubectl"} {
+		var f figure
+		if runs := r.runsOf(m, tool); len(runs) > 0 {
+			f = m.value(runs)
+		}
+		tried := r.attempted(m, tool, f)
+		figs[tool], cells[tool], shown = f, cellText(f, tried), shown || tried
+		if r.Skipped[tool] != "" {
+			cells[tool] = "skipped"
+		}
+	}
+	if !shown {
 		return
 	}
 	target, met := "", ""
 	if t, ok := m.targets[r.Pods]; ok {
-		target = fmt.Sprintf("≤ %s", num(t))
-		met = "no"
-		switch {
-		case invalidRuns(r.Runs["kscope"], maxLoad) > 0:
-			met = "invalid (load)"
-		case ks.measured && ks.worst <= t:
-			met = "yes"
-		}
+		target, met = fmt.Sprintf("≤ %s", num(t)), metText(r, m, figs["kscope"], t, maxLoad)
 	}
+	ks := figs["kscope"]
 	fmt.Fprintf(w, "| %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s |\n", r.label, m.name, m.unit,
-		cell(ks), cell(k9), cell(kc), ratio(ks, k9), ratio(ks, kc), target, met)
+		cells["kscope"], cells["k9s"], cells["kubectl"], ratio(ks, figs["k9s"]), ratio(ks, figs["kubectl"]), target, met)
 }
 
-// cell prints a figure, with its failures: "1.83", "2.10 (1/3 failed)", "failed (2/3)", "—" (not measured).
-func cell(f figure) string {
+// metText tells whether kscope met target t: only if every run did, none started on a busy machine and,
+// in all namespaces, the cluster held about as many pods as the target is for.
+func metText(r *Results, m metric, ks figure, t, maxLoad float64) string {
+	runs := r.runsOf(m, "kscope")
+	switch _, n := clusterRange(r.AllNamespaces); {
+	case invalidRuns(runs, maxLoad) > 0:
+		return "invalid (load)"
+	case m.allNS && n > 0 && (10*n > 11*r.Pods || 10*n < 9*r.Pods):
+		return fmt.Sprintf("n/a (%d pods in the cluster)", n)
+	case ks.measured && ks.worst <= t:
+		return "yes"
+	}
+	return "no"
+}
+
+// cellText prints a figure, with its failures: "1.83", "2.10 (1/3 failed)", "failed (3/3)"; "—" when the
+// tool did not set out to measure it.
+func cellText(f figure, attempted bool) string {
 	switch {
-	case !f.measured:
+	case !attempted:
 		return "—"
-	case math.IsInf(f.v, 1):
+	case !f.measured || math.IsInf(f.v, 1):
 		return fmt.Sprintf("failed (%d/%d)", f.failed, f.of)
 	case f.failed > 0:
 		return fmt.Sprintf("%s (%d/%d failed)", num(f.v), f.failed, f.of)
@@ -245,21 +186,91 @@ func writeDetails(w io.Writer, r *Results, maxLoad float64) {
 		fmt.Fprintf(w, "%s: %s\n", k, strings.ReplaceAll(r.Versions[k], "\n", " | "))
 	}
 	fmt.Fprintln(w, "```")
-	fmt.Fprintln(w, "Samples (one line per run):")
+	fmt.Fprintln(w, "Samples (one line per run; -A: the launch in all namespaces):")
 	fmt.Fprintln(w, "```")
-	for _, tool := range sortedKeys(r.Runs) {
-		for i, s := range r.Runs[tool] {
-			mark := ""
-			if invalidRuns([]Sample{s}, maxLoad) > 0 {
-				mark = " INVALID (load above " + num(maxLoad) + ")"
-			}
-			fmt.Fprintf(w, "%-7s run %d  load %-14s %s%s\n", tool, i+1, s.LoadAvg, summary(s), mark)
-		}
-	}
+	writeSamples(w, r.Runs, "", maxLoad)
+	writeSamples(w, r.AllNamespaces, " -A", maxLoad)
 	fmt.Fprintln(w, "```")
 	if len(r.Profiles) > 0 {
 		fmt.Fprintf(w, "Profiles of an extra kscope run: %s\n", strings.Join(r.Profiles, ", "))
 	}
+}
+
+// writeSamples prints one line per run of each tool, marked invalid if it started on a busy machine.
+func writeSamples(w io.Writer, runs map[string][]Sample, suffix string, maxLoad float64) {
+	for _, tool := range sortedKeys(runs) {
+		for i, s := range runs[tool] {
+			mark := ""
+			if invalidRuns([]Sample{s}, maxLoad) > 0 {
+				mark = " INVALID (load above " + num(maxLoad) + ")"
+			}
+			fmt.Fprintf(w, "%-10s run %d  load %-14s %s%s\n", tool+suffix, i+1, s.LoadAvg, summary(s), mark)
+		}
+	}
+}
+
+// writeNotes says, under the table, which tools were skipped at a size and why, how often kscope's first
+// screen of rows said the list was still arriving, and how many pods the cluster held in all namespaces.
+func writeNotes(w io.Writer, all []*Results) {
+	var notes []string
+	for _, r := range all {
+		for _, tool := range sortedKeys(r.Skipped) {
+			notes = append(notes, fmt.Sprintf("%s pods: %s %s.", r.label, tool, r.Skipped[tool]))
+		}
+		if n, of := listingRuns(r.Runs["kscope"]); of > 0 {
+			note := fmt.Sprintf("%s pods: kscope's first screen of rows said the list was still arriving "+
+				"(\"listing N of M…\") in %d of %d runs", r.label, n, of)
+			if n, of := listingRuns(r.AllNamespaces["kscope"]); of > 0 {
+				note += fmt.Sprintf(" (all namespaces: %d of %d)", n, of)
+			}
+			notes = append(notes, note+".")
+		}
+		if lo, hi := clusterRange(r.AllNamespaces); hi > 0 {
+			notes = append(notes, fmt.Sprintf("%s pods, all namespaces: the cluster held %s pods.", r.label, span(lo, hi)))
+		}
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(w, "- %s\n", n)
+	}
+}
+
+// listingRuns counts the runs whose first screen of rows said "listing…", of those that showed rows.
+func listingRuns(runs []Sample) (n, of int) {
+	for _, s := range runs {
+		if s.FirstS > 0 {
+			of++
+			if s.FirstListing {
+				n++
+			}
+		}
+	}
+	return n, of
+}
+
+// clusterRange is the least and most cluster pod counts the all-namespaces runs recorded (0: none).
+func clusterRange(runs map[string][]Sample) (lo, hi int) {
+	for _, ss := range runs {
+		for _, s := range ss {
+			if n := s.ClusterPods; n > 0 {
+				if lo == 0 || n < lo {
+					lo = n
+				}
+				hi = max(hi, n)
+			}
+		}
+	}
+	return lo, hi
+}
+
+// span prints a count or a range of counts.
+func span(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -16,27 +16,46 @@ type Results struct {
 	Versions  map[string]string `json:"versions"`
 	// Runs holds the samples per tool, one per run, in run order.
 	Runs map[string][]Sample `json:"runs"`
+	// AllNamespaces holds the samples of the launches in all namespaces (kscope -A, k9s -A, kubectl get
+	// pods -A): only the launch figures and the RSS settled.
+	AllNamespaces map[string][]Sample `json:"all_namespaces,omitempty"`
+	// Figures names the figures the run set out to measure (metric ids); a figure listed here that a tool's
+	// runs all failed to measure shows as failed, not as absent. Older results have none.
+	Figures []string `json:"figures,omitempty"`
+	// Skipped says why a tool was not run at this size.
+	Skipped map[string]string `json:"skipped,omitempty"`
 	// Profiles names the kscope profile files of the extra profiling run, if any.
 	Profiles []string `json:"profiles,omitempty"`
 
 	label string // how the report names this result
 }
 
-// Sample is one run of one tool. Zero-valued fields were not measured (kubectl has only Launch and PeakRSS).
+// Sample is one run of one tool. Zero-valued fields were not measured (kubectl has only First, Launch and
+// PeakRSS).
 type Sample struct {
-	LoadAvg   string  `json:"loadavg"`
-	LaunchS   float64 `json:"launch_s"`
-	RSSMB     float64 `json:"rss_mb,omitempty"`
-	PeakRSSMB float64 `json:"peak_rss_mb"`
-	IdleCPU   float64 `json:"idle_cpu_pct,omitempty"`
-	ChurnCPU  float64 `json:"churn_cpu_pct,omitempty"`
+	LoadAvg string `json:"loadavg"`
+	// FirstS: launch → the first capture showing a pod row (kubectl: its first row printed); FirstListing:
+	// that capture's title said the list was still arriving ("listing N of M…"). LaunchS: launch → the
+	// complete table (the title's count one the server reported, not listing; kubectl: exit).
+	FirstS       float64 `json:"first_s,omitempty"`
+	FirstListing bool    `json:"first_listing,omitempty"`
+	LaunchS      float64 `json:"launch_s"`
+	// ClusterPods is the cluster's pod count during an all-namespaces launch (the most seen).
+	ClusterPods int     `json:"cluster_pods,omitempty"`
+	RSSMB       float64 `json:"rss_mb,omitempty"`
+	PeakRSSMB   float64 `json:"peak_rss_mb"`
+	IdleCPU     float64 `json:"idle_cpu_pct,omitempty"`
+	ChurnCPU    float64 `json:"churn_cpu_pct,omitempty"`
 	// ChurnRate is the patch rate patchload achieved during the CPU phase (patches/s).
 	ChurnRate float64 `json:"churn_rate,omitempty"`
 	// FilterMS: the last keystroke of the name, and Enter → one row; FilterBurstMS: `/` + name + Enter
 	// sent at once → one row.
 	FilterMS      float64 `json:"filter_ms,omitempty"`
 	FilterBurstMS float64 `json:"filter_burst_ms,omitempty"`
-	SortMS        float64 `json:"sort_ms,omitempty"`
+	// SortMS: the sort key until the visible order of names flips; SortOtherMS: a key that sorts by another
+	// column (IP) until the visible pods are in the server's IP order.
+	SortMS      float64 `json:"sort_ms,omitempty"`
+	SortOtherMS float64 `json:"sort_other_ms,omitempty"`
 	// ChangeMS holds every change → screen latency observed; ChangeMisses counts patches never seen
 	// within the timeout.
 	// ChangeMS is measured from the patch's response (the change is stored), ChangeSentMS from its request.

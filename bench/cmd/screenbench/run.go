@@ -7,11 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
@@ -21,13 +19,17 @@ import (
 // tool is one program under test.
 type tool struct {
 	name string
-	// command returns the shell command line that starts the TUI on the namespace's pods, with extra flags.
-	command func(extra ...string) string
+	// command returns the shell command line that starts the TUI on the namespace's pods (on every
+	// namespace's if all), with extra flags.
+	command func(all bool, extra ...string) string
 	env     []string
 	// sortKey sorts by NAME; sortPrimes is how many presses come before the measured one (the first press
 	// may only select the column).
 	sortKey    string
 	sortPrimes int
+	// otherSortKey sorts by IP, a column other than the current one, after the otherSortPrimes keys.
+	otherSortKey    string
+	otherSortPrimes []string
 	// liveFilter: the tool filters while the user types (k9s), not on Enter (kscope).
 	liveFilter bool
 }
@@ -46,6 +48,8 @@ type bench struct {
 	kubectl    bool
 	runsOf     string
 	maxLoad    float64
+	allNS      bool // also measure launches in all namespaces
+	skipped    map[string]string
 
 	tmux   *tmuxServer
 	client kubernetes.Interface
@@ -55,8 +59,9 @@ type bench struct {
 
 func runCommand(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	b := &bench{log: bufio.NewWriter(os.Stderr)}
+	b := &bench{log: bufio.NewWriter(os.Stderr), skipped: map[string]string{}}
 	var kscope, k9s, k9sConfig, out, only string
+	var k9sMax int
 	fs.StringVar(&b.namespace, "namespace", "", "namespace holding the pods (required)")
 	fs.IntVar(&b.pods, "pods", 0, "number of pods in the namespace (required; checked)")
 	fs.StringVar(&b.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "kubeconfig")
@@ -72,6 +77,8 @@ func runCommand(args []string) error {
 	fs.StringVar(&out, "out", "", "write the results as JSON to this file (required)")
 	fs.StringVar(&b.runsOf, "runs-of", "", "fewer runs for some tools, e.g. k9s=1 (its runs take minutes at 50k pods)")
 	fs.Float64Var(&b.maxLoad, "max-load", 1.5, "before each run, wait (up to 3 min) for the 1-minute load average to fall to this")
+	fs.BoolVar(&b.allNS, "all-namespaces", true, "also time each tool's launch in all namespaces (-A) and its RSS settled")
+	fs.IntVar(&k9sMax, "k9s-max-pods", 100000, "skip k9s above this many pods (the report says so)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -83,7 +90,13 @@ func runCommand(args []string) error {
 		case "kscope":
 			b.tools = append(b.tools, b.kscopeTool(abs(kscope)))
 		case "k9s":
-			if k9s != "" {
+			switch {
+			case k9s == "":
+			case b.pods > k9sMax:
+				b.skipped["k9s"] = fmt.Sprintf("not run above %d pods (--k9s-max-pods): at 50k pods one k9s run "+
+					"takes minutes and GBs of memory", k9sMax)
+				k9s = ""
+			default:
 				b.tools = append(b.tools, b.k9sTool(abs(k9s), abs(k9sConfig)))
 			}
 		case "kubectl":
@@ -105,24 +118,40 @@ func abs(p string) string {
 	return a
 }
 
+// scope returns the flags that start a tool in the namespace, or in all namespaces.
+func (b *bench) scope(all bool) []string {
+	if all {
+		return []string{"-A"}
+	}
+	return []string{"-n", b.namespace}
+}
+
+// kscopeTool is kscope: shift-N sorts by NAME (the first press selects it, the second flips it); IP is a
+// wide column, so `w` shows it and shift-A sorts by AGE, the column before IP, and `>` moves the sort to IP.
 func (b *bench) kscopeTool(bin string) tool {
 	return tool{
 		name: "kscope",
-		command: func(extra ...string) string {
-			return strings.Join(append([]string{"exec", bin, "--kubeconfig", b.kubeconfig, "-n", b.namespace, "pods"}, extra...), " ")
+		command: func(all bool, extra ...string) string {
+			args := append([]string{"exec", bin, "--kubeconfig", b.kubeconfig}, b.scope(all)...)
+			return strings.Join(append(append(args, "pods"), extra...), " ")
 		},
 		sortKey: "N", sortPrimes: 1,
+		otherSortKey: ">", otherSortPrimes: []string{"w", "A"},
 	}
 }
 
+// k9sTool is k9s v0.50.16 on its pods view (-c pods; -A for all namespaces, cmd/root.go): shift-N sorts by
+// NAME and shift-I by IP, ascending (internal/view/pod.go, SortColCmd in internal/ui/table.go).
 func (b *bench) k9sTool(bin, config string) tool {
 	return tool{
 		name: "k9s",
-		command: func(extra ...string) string {
-			return strings.Join(append([]string{"exec", bin, "--kubeconfig", b.kubeconfig, "-n", b.namespace, "-c", "pods"}, extra...), " ")
+		command: func(all bool, extra ...string) string {
+			args := append([]string{"exec", bin, "--kubeconfig", b.kubeconfig}, b.scope(all)...)
+			return strings.Join(append(append(args, "-c", "pods"), extra...), " ")
 		},
 		env:     []string{"K9S_CONFIG_DIR=" + config},
 		sortKey: "N", sortPrimes: 0, liveFilter: true,
+		otherSortKey: "I",
 	}
 }
 
@@ -149,24 +178,12 @@ func (b *bench) run(out, kscopeBin, k9sBin string) error {
 	}
 	defer b.tmux.close()
 	res := &Results{Namespace: b.namespace, Pods: b.pods, Started: time.Now().UTC().Format(time.RFC3339),
-		Machine: machine(), Versions: b.versions(kscopeBin, k9sBin), Runs: map[string][]Sample{}}
+		Machine: machine(), Versions: b.versions(kscopeBin, k9sBin), Runs: map[string][]Sample{},
+		AllNamespaces: map[string][]Sample{}, Skipped: b.skipped, Figures: figureIDs(b.allNS)}
 	for run := 1; run <= b.runs; run++ {
-		for _, t := range b.tools {
-			if !b.runsThisTime(t.name, run) {
-				continue
-			}
-			b.waitQuiet()
-			b.logf("%s run %d/%d on %d pods (load %s)", t.name, run, b.runs, b.pods, loadAvg())
-			s := b.measureTUI(t, nil)
-			b.logf("%s run %d: %+v", t.name, run, summary(s))
-			res.Runs[t.name] = append(res.Runs[t.name], s)
-			time.Sleep(5 * time.Second)
-		}
-		if b.kubectl {
-			b.waitQuiet()
-			s := b.measureKubectl()
-			b.logf("kubectl run %d: %.2f s, %.0f MB %v", run, s.LaunchS, s.PeakRSSMB, s.Errors)
-			res.Runs["kubectl"] = append(res.Runs["kubectl"], s)
+		b.round(res, run, false)
+		if b.allNS {
+			b.round(res, run, true)
 		}
 		if err := res.write(out); err != nil { // keep what we have
 			return err
@@ -178,6 +195,37 @@ func (b *bench) run(out, kscopeBin, k9sBin string) error {
 	res.Finished = time.Now().UTC().Format(time.RFC3339)
 	res.Machine["loadavg_end"] = loadAvg()
 	return res.write(out)
+}
+
+// round measures each tool once, interleaved: the full session in the namespace, or (all) the launch in all
+// namespaces.
+func (b *bench) round(res *Results, run int, all bool) {
+	into, where := res.Runs, "the namespace"
+	if all {
+		into, where = res.AllNamespaces, "all namespaces"
+	}
+	for _, t := range b.tools {
+		if !b.runsThisTime(t.name, run) {
+			continue
+		}
+		b.waitQuiet()
+		b.logf("%s run %d/%d on %d pods, %s (load %s)", t.name, run, b.runs, b.pods, where, loadAvg())
+		var s Sample
+		if all {
+			s = b.measureAllNamespaces(t)
+		} else {
+			s = b.measureTUI(t, nil)
+		}
+		b.logf("%s run %d, %s: %+v", t.name, run, where, summary(s))
+		into[t.name] = append(into[t.name], s)
+		time.Sleep(5 * time.Second)
+	}
+	if b.kubectl {
+		b.waitQuiet()
+		s := b.measureKubectl(all)
+		b.logf("kubectl run %d, %s: %s", run, where, summary(s))
+		into["kubectl"] = append(into["kubectl"], s)
+	}
 }
 
 // waitQuiet waits up to 3 minutes for the 1-minute load average to fall to maxLoad (the previous run's
@@ -237,48 +285,23 @@ func (b *bench) checkPods() error {
 	return nil
 }
 
-// measureKubectl times `kubectl get pods -n NS` and reads its peak RSS from the kernel's rusage.
-func (b *bench) measureKubectl() Sample {
-	s := Sample{LoadAvg: loadAvg()}
-	f, err := os.CreateTemp("", "kubectl-get-*.txt")
-	if err != nil {
-		s.Errors = append(s.Errors, err.Error())
-		return s
-	}
-	defer os.Remove(f.Name())
-	defer f.Close()
-	cmd := exec.Command("kubectl", "get", "pods", "-n", b.namespace, "--kubeconfig", b.kubeconfig)
-	cmd.Stdout = f
-	start := time.Now()
-	err = cmd.Run()
-	s.LaunchS = time.Since(start).Seconds()
-	if err != nil {
-		s.Errors = append(s.Errors, fmt.Sprintf("kubectl: %s", err))
-		return s
-	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		s.PeakRSSMB = float64(ru.Maxrss) / 1024
-	}
-	if lines := countLines(f.Name()); lines < b.pods*99/100 {
-		s.Errors = append(s.Errors, fmt.Sprintf("kubectl printed %d lines, want %d", lines, b.pods+1))
-	}
-	return s
-}
-
-func countLines(path string) int {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return -1
-	}
-	return strings.Count(string(b), "\n")
-}
-
 // summary is a short form of s for the log.
 func summary(s Sample) string {
-	if s.RSSMB == 0 && s.IdleCPU == 0 && s.FilterMS == 0 { // kubectl, or a TUI that did not get far
-		return fmt.Sprintf("launch %.2fs peak rss %.0f MB errors %v", s.LaunchS, s.PeakRSSMB, s.Errors)
+	launch := fmt.Sprintf("first rows %.2fs", s.FirstS)
+	if s.FirstListing {
+		launch += " (listing)"
 	}
-	return fmt.Sprintf("launch %.2fs rss %.0f/%.0f MB idle %.1f%% churn %.1f%% (%.0f/s) filter %.0f ms (burst %.0f) sort %.0f ms change p50 %.0f p99 %.0f ms (%d, %d missed) errors %v",
-		s.LaunchS, s.RSSMB, s.PeakRSSMB, s.IdleCPU, s.ChurnCPU, s.ChurnRate, s.FilterMS, s.FilterBurstMS, s.SortMS,
+	launch += fmt.Sprintf(" launch %.2fs", s.LaunchS)
+	if s.ClusterPods > 0 {
+		launch += fmt.Sprintf(" (%d pods in the cluster)", s.ClusterPods)
+	}
+	switch {
+	case s.RSSMB == 0: // kubectl, or a TUI that did not get far
+		return fmt.Sprintf("%s peak rss %.0f MB errors %v", launch, s.PeakRSSMB, s.Errors)
+	case s.ChurnRate == 0 && s.FilterBurstMS == 0 && len(s.ChangeMS) == 0: // an all-namespaces launch
+		return fmt.Sprintf("%s rss %.0f/%.0f MB errors %v", launch, s.RSSMB, s.PeakRSSMB, s.Errors)
+	}
+	return fmt.Sprintf("%s rss %.0f/%.0f MB idle %.1f%% churn %.1f%% (%.0f/s) filter %.0f ms (burst %.0f) sort %.0f ms (other column %.0f ms) change p50 %.0f p99 %.0f ms (%d, %d missed) errors %v",
+		launch, s.RSSMB, s.PeakRSSMB, s.IdleCPU, s.ChurnCPU, s.ChurnRate, s.FilterMS, s.FilterBurstMS, s.SortMS, s.SortOtherMS,
 		percentile(s.ChangeMS, 0.5), percentile(s.ChangeMS, 0.99), len(s.ChangeMS), s.ChangeMisses, s.Errors)
 }

@@ -7,21 +7,41 @@ import (
 )
 
 // A screen is the text of a pane as capture-pane prints it. Both kscope and k9s title the table
-// RESOURCE(NAMESPACE)[COUNT] (k9s writes the count with thousands separators).
+// RESOURCE(NAMESPACE)[COUNT], with NAMESPACE "all" in all namespaces (k9s writes the count with thousands
+// separators). While its first list is still arriving in pages, kscope adds "listing N of M…" after the count.
 var (
-	titleCount = regexp.MustCompile(`pods\([^)]*\)\[([0-9,]+)\]`)
+	titleCount = regexp.MustCompile(`pods\(([^)]*)\)\[([0-9,]+)\]`)
+	listingOf  = regexp.MustCompile(`^\s*listing [0-9,]+ of [0-9,]+`)
 	podName    = regexp.MustCompile(`\bscale-[0-9]{6}\b`)
 )
 
+// tableTitle is what the table's title says.
+type tableTitle struct {
+	scope   string // the namespace in parentheses, "all" in all namespaces
+	count   int    // the row count in brackets
+	listing bool   // the title says the first list is still arriving
+}
+
+// titleOf reads the table's title from the screen; ok is false when no title shows.
+func titleOf(screen []string) (t tableTitle, ok bool) {
+	for _, line := range screen {
+		m := titleCount.FindStringSubmatchIndex(line)
+		if m == nil {
+			continue
+		}
+		n, err := strconv.Atoi(strings.ReplaceAll(line[m[4]:m[5]], ",", ""))
+		if err != nil {
+			continue
+		}
+		return tableTitle{scope: line[m[2]:m[3]], count: n, listing: listingOf.MatchString(line[m[1]:])}, true
+	}
+	return tableTitle{}, false
+}
+
 // rowCount returns the count in the table's title, or -1 when no title shows.
 func rowCount(screen []string) int {
-	for _, line := range screen {
-		if m := titleCount.FindStringSubmatch(line); m != nil {
-			n, err := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
-			if err == nil {
-				return n
-			}
-		}
+	if t, ok := titleOf(screen); ok {
+		return t.count
 	}
 	return -1
 }
