@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/user"
@@ -52,8 +54,13 @@ func kwokEnv(l layout) []string {
 		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
 }
 
-// execRoot is where exec'd commands start: beside the state folder, which only its owner may enter.
-func execRoot(l layout) string { return filepath.Join(l.root, "exec-root") }
+// execRoot is where exec'd commands start: a folder of this cluster's under the system's temporary folder,
+// which every user may enter — commands run as nobody, and the cluster's own folder may lie under one that
+// only its owner may enter (a fresh clone in a mktemp folder: "fork/exec /usr/bin/sh: permission denied").
+func execRoot(l layout) string {
+	sum := sha256.Sum256([]byte(l.root))
+	return filepath.Join(os.TempDir(), "kscope-devcluster-exec-"+hex.EncodeToString(sum[:6]))
+}
 
 // writeKwokConfig writes kwok's configuration (its "fast" stages: nodes Ready, pods Running, Job pods
 // Completed; and the kubelet server's logs, exec, port-forward and metrics) and prepares the files it serves.
