@@ -62,14 +62,15 @@ lint:
 unit:
 	$(GO) test -race -count=1 ./...
 
-## fuzz: explore each fuzz target for FUZZTIME (e.g. make fuzz FUZZTIME=10m); `make unit` runs their committed
+## fuzz: explore each fuzz target for FUZZTIME (e.g. make fuzz FUZZTIME=10m; a new input is minimized for at most
+## 100 runs, so the time goes to exploring); `make unit` runs their committed
 ## seeds only. Commit what it finds under <package>/testdata/fuzz/<target>/ once fixed, so every `make test`
 ## runs it from then on.
 fuzz:
 	@set -e; for pkg in ./watch ./ui ./ui/prompt; do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			echo "fuzz $$pkg $$f for $(FUZZTIME)"; \
-			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME); \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 100x; \
 		done; \
 	done
 
