@@ -33,8 +33,8 @@ type tableListWatch struct {
 	// rows are keyed by their name cell and completed later by a metadata fill. Watches always carry metadata.
 	metadataLess atomic.Bool
 	// preview, while set, receives the rows of the first list page by page (listPaged); it is cleared once
-	// a list succeeds.
-	preview atomic.Pointer[previewer]
+	// a list succeeds. Set before the informer starts, then used only by its lists (the reflector's goroutine).
+	preview previewer
 	// listedWithoutMetadata is called with the list's resourceVersion after a metadata-less list.
 	listedWithoutMetadata func(resourceVersion string)
 	// connected is called after each successful list or watch request.
@@ -98,11 +98,10 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 	if lw.metadataLess.Load() {
 		include = metav1.IncludeNone
 	}
-	list := lw.list
-	p := lw.preview.Load()
+	list, p := lw.list, lw.preview
 	if p != nil {
 		list = func(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy) (*wireTable, []*rowObject, error) {
-			return lw.listPaged(ctx, opts, include, *p)
+			return lw.listPaged(ctx, opts, include, p)
 		}
 	}
 	t, items, err := list(ctx, opts, include)
@@ -114,9 +113,9 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 	}
 	if p != nil {
 		if err == nil {
-			lw.preview.Store(nil) // later lists (after 410 Gone, a restart) find the rows on screen
+			lw.preview = nil // later lists (after 410 Gone, a restart) find the rows on screen
 		}
-		(*p).previewDone(err == nil)
+		p.previewDone(err == nil)
 	}
 	if err != nil {
 		return nil, err
@@ -140,13 +139,20 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 
 // list requests one list and decodes it.
 func (lw *tableListWatch) list(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy) (*wireTable, []*rowObject, error) {
+	return lw.listRows(ctx, opts, include, nil, nil)
+}
+
+// listRows requests one list and decodes it with decodeRows (onMeta and onRow may be nil); errors name the
+// resource.
+func (lw *tableListWatch) listRows(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
+	onMeta func(wireMeta), onRow func(*rowObject)) (*wireTable, []*rowObject, error) {
 	opts.Watch = false
 	body, err := lw.request(opts, include).Stream(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
 	}
 	defer body.Close()
-	t, items, err := decodeList(body, lw.conv)
+	t, items, err := decodeRows(body, lw.conv, onMeta, onRow)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
 	}
@@ -161,15 +167,8 @@ func (lw *tableListWatch) listMetadata(ctx context.Context, resourceVersion stri
 	if resourceVersion != "" {
 		opts.ResourceVersionMatch = metav1.ResourceVersionMatchNotOlderThan
 	}
-	body, err := lw.request(opts, metav1.IncludeMetadata).Stream(ctx)
-	if err == nil {
-		defer body.Close()
-		_, _, err = decodeRows(body, lw.conv, nil, each)
-	}
-	if err != nil {
-		return fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
-	}
-	return nil
+	_, _, err := lw.listRows(ctx, opts, metav1.IncludeMetadata, nil, each)
+	return err
 }
 
 // WatchWithContext watches the resource as one-row Tables.
@@ -298,16 +297,11 @@ var jsonAPI = jsoniter.Config{EscapeHTML: true, SortMapKeys: true, ValidateJsonR
 // decodeList decodes a list response into rows, converting each row as it is read, so that neither the body
 // nor the decoded wire rows are ever held whole. It returns the list's metadata; a Status yields its error.
 func decodeList(r io.Reader, conv *converter) (*wireTable, []*rowObject, error) {
-	return decodeListMeta(r, conv, nil)
+	return decodeRows(r, conv, nil, nil)
 }
 
-// decodeListMeta is decodeList, calling onMeta (if set) with the list's metadata as soon as it is read, before
-// the rows that follow it.
-func decodeListMeta(r io.Reader, conv *converter, onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
-	return decodeRows(r, conv, onMeta, nil)
-}
-
-// decodeRows is decodeListMeta, passing each row to onRow (if set) instead of returning the rows.
+// decodeRows is decodeList, calling onMeta (if set) with the list's metadata as soon as it is read, before the
+// rows that follow it, and passing each row to onRow (if set) instead of returning the rows.
 func decodeRows(r io.Reader, conv *converter, onMeta func(wireMeta), onRow func(*rowObject)) (*wireTable, []*rowObject, error) {
 	iter := jsoniter.Parse(jsonAPI, r, 64<<10)
 	t := &wireTable{}

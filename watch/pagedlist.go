@@ -2,7 +2,6 @@ package watch
 
 import (
 	"context"
-	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -95,17 +94,7 @@ func (lw *tableListWatch) requestPage(ctx context.Context, opts metav1.ListOptio
 				close(r.meta)
 			}
 		}()
-		opts.Watch = false
-		body, err := lw.request(opts, include).Stream(ctx)
-		if err != nil {
-			r.done <- page{err: fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)}
-			return
-		}
-		defer body.Close()
-		t, rows, err := decodeListMeta(body, lw.conv, onMeta)
-		if err != nil {
-			err = fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
-		}
+		t, rows, err := lw.listRows(ctx, opts, include, onMeta, nil)
 		r.done <- page{table: t, rows: rows, err: err}
 	}()
 	return r

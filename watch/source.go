@@ -26,7 +26,7 @@ type Source struct {
 	state   State
 	note    string // State.Note
 	synced  bool   // the first list completed
-	expect  int    // State.Expected
+	expect  int    // State.Expected: set while the first list is previewed, 0 otherwise
 	started bool
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the informer has returned
@@ -75,8 +75,7 @@ func (s *Source) Start(ctx context.Context) {
 	// same peak RSS. The watch decoder still keeps the initial-events-end bookmark, should that change.
 	lw := &tableListWatch{client: s.client, spec: s.spec, conv: s.conv, noWatchList: true,
 		connected: s.connected, disconnected: s.disconnected}
-	var p previewer = s
-	lw.preview.Store(&p)
+	lw.preview = s
 	var fill *metadataFill
 	if !s.spec.AllNamespaces() {
 		// One namespace or a cluster-scoped resource: rows can be keyed by name, so list them without their
@@ -162,10 +161,7 @@ func (s *Source) State() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.state
-	st.Note = s.note
-	if st.Phase == Listing {
-		st.Expected = s.expect
-	}
+	st.Note, st.Expected = s.note, s.expect
 	return st
 }
 
