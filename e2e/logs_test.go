@@ -58,7 +58,8 @@ func TestUILogs(t *testing.T) {
 	s.waitFor("logs pods "+ns+"/two api (previous)", "lines kept")
 	savedMatchesKubectl(t, s, saveDir, "", func() string { return kubectl(t, "-n", ns, "logs", "two", "-c", "api", "-p") })
 
-	s.keys("Escape")
+	s.keys("Escape") // (a key right after esc would make it alt-key)
+	s.waitFor("pods(" + ns + ")[1]")
 	s.keys(":")
 	s.typeText("deploy")
 	s.keys("Enter")
@@ -66,10 +67,10 @@ func TestUILogs(t *testing.T) {
 	s.keys("l")
 	s.waitFor("logs deployments "+ns+"/web", "[pod/web-")
 	pods := strings.Fields(kubectl(t, "-n", ns, "get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].metadata.name}"))
-	sort.Strings(pods)
-	for _, pod := range pods {
-		s.waitFor("[pod/" + pod + "/nginx]")
+	if len(pods) != 2 {
+		t.Fatalf("pods of the deployment: %q", pods)
 	}
+	sort.Strings(pods)
 	for _, pod := range pods {
 		prefix := "[pod/" + pod + "/nginx] "
 		savedMatchesKubectl(t, s, saveDir, prefix, func() string {
@@ -149,4 +150,69 @@ func linesWith(text, prefix string) []string {
 		}
 	}
 	return out
+}
+
+// TestUILogsFloodStaysBounded follows a container whose log then grows by 200 MB: kscope (without the
+// race detector) shows the last line, keeps its 5000-line ring, and its peak RSS stays bounded.
+func TestUILogsFloodStaysBounded(t *testing.T) {
+	ns := testNamespace(t)
+	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "flood", Namespace: ns},
+		Spec: corev1.PodSpec{NodeName: "kwok-node-1", Containers: []corev1.Container{{Name: "log-flood", Image: "registry.example.com/flood:1.0"}}}}
+	if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create pod: %v", err)
+	}
+	waitForSeen(t, 30*time.Second, "the pod is Running", func() (bool, string) {
+		p, err := cs.CoreV1().Pods(ns).Get(ctx, "flood", metav1.GetOptions{})
+		return err == nil && p.Status.Phase == corev1.PodRunning, fmt.Sprint(err)
+	})
+	s := startTmuxBinary(t, env.plain, "; sleep 600", "-n", ns, "pods")
+	s.waitFor("pods("+ns+")[1]", "synced")
+	s.keys("l")
+	s.waitFor("logs pods "+ns+"/flood log-flood", "lines kept")
+	pid := panePID(t, s)
+	before := rssKB(t, pid)
+
+	const size = 200 << 20
+	end := "kscope-flood-end-" + randomSuffix()
+	path := filepath.Join(env.cache, "state", "pod-logs", "log-flood.log")
+	started := time.Now()
+	appendFlood(t, path, size, end)
+	s.waitFor(end, "5000 of 5000 lines kept")
+	took := time.Since(started)
+	peak := peakRSSKB(t, pid)
+	t.Logf("200 MB log followed in %v: RSS %d MB before, peak %d MB, now %d MB", took.Round(100*time.Millisecond),
+		before>>10, peak>>10, rssKB(t, pid)>>10)
+	if peak > 300<<10 {
+		t.Errorf("peak RSS %d MB while following a 200 MB log with a 5000-line ring", peak>>10)
+	}
+}
+
+// appendFlood appends size bytes of CRI log lines (the last one's text is end) to the log file at path.
+func appendFlood(t *testing.T, path string, size int, end string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatalf("open the flood log: %v", err)
+	}
+	defer f.Close()
+	var b strings.Builder
+	at := time.Now()
+	for n, i := 0, 0; n < size; i++ {
+		line := fmt.Sprintf("%s stdout F level=info msg=\"flood\" seq=%09d %s\n",
+			at.Add(time.Duration(i)*time.Microsecond).UTC().Format(time.RFC3339Nano), i, strings.Repeat("x", 120))
+		if n+len(line) >= size {
+			line = fmt.Sprintf("%s stdout F %s\n", at.Add(time.Duration(i)*time.Microsecond).UTC().Format(time.RFC3339Nano), end)
+		}
+		b.WriteString(line)
+		n += len(line)
+		if b.Len() >= 1<<20 || n >= size {
+			if _, err := f.WriteString(b.String()); err != nil {
+				t.Fatalf("append to the flood log: %v", err)
+			}
+			b.Reset()
+		}
+	}
 }

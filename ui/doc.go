@@ -1,6 +1,6 @@
 // Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live table,
-// the YAML, describe and events views, the object verbs (edit, scale, restart, delete), the command and
-// filter bars and the help screen. All drawing happens on the one
+// the YAML, describe, events and logs views, the object verbs (edit, scale, restart, delete), the command
+// and filter bars and the help screen. All drawing happens on the one
 // tview goroutine; data arrives from package watch and is applied in batched QueueUpdate calls.
 //
 // # Structure
@@ -27,6 +27,14 @@
 // and applies the answer with QueueUpdateDraw, so the UI goroutine never waits on the network. The one
 // exception is edit: the TUI is suspended for the editor (tview's Suspend) and the update is sent before
 // it resumes.
+//
+// # Streams
+//
+// A logs view (logview.go) reads each container's log with a logFollower on its own goroutine: with the
+// kubelet's timestamps, so that the view can show or hide them and a reconnect (after a broken stream, with
+// backoff) asks only for what came after the last line read and skips the lines it already has. The
+// followers feed a logSink; the view takes from it at most once per MinRedraw into a logRing (the last
+// LogLines lines, the count of those dropped kept), and its logPane draws only the rows on screen.
 //
 // # Writes
 //
