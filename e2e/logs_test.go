@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -76,6 +77,20 @@ func TestUILogs(t *testing.T) {
 		savedMatchesKubectl(t, s, saveDir, prefix, func() string {
 			return kubectl(t, "-n", ns, "logs", pod, "--all-containers", "--prefix")
 		})
+	}
+
+	// c copies the lines on screen to the clipboard (OSC 52, which tmux keeps as a buffer)
+	s.keys("c")
+	s.waitFor("copied the lines on screen (")
+	out, err := exec.Command("tmux", "show-buffer").Output()
+	copied := linesWith(string(out), "")
+	if err != nil || len(copied) < 10 {
+		t.Fatalf("tmux buffer after c: %v\n%s", err, out)
+	}
+	for _, l := range copied {
+		if !strings.HasPrefix(l, "[pod/web-") || !strings.Contains(s.screen(), l[:min(len(l), 100)]) {
+			t.Fatalf("copied line %q is not a line on screen", l)
+		}
 	}
 }
 

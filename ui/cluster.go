@@ -137,6 +137,8 @@ type Options struct {
 	Tick time.Duration
 	// LogLines is how many lines a logs view keeps, the oldest dropped first (default 5000).
 	LogLines int
+	// Clipboard puts text on the clipboard for `c` (default: an OSC 52 sequence to the terminal).
+	Clipboard ClipboardFunc
 	// SaveDir is where ctrl-s writes (logs under SaveDir/logs); default kscope-USER in the system's
 	// temporary folder.
 	SaveDir string
@@ -160,6 +162,9 @@ func (o *Options) defaults() {
 	}
 	if o.Edit == nil {
 		o.Edit = kubectlEditor
+	}
+	if o.Clipboard == nil {
+		o.Clipboard = osc52Clipboard
 	}
 	if o.SaveDir == "" {
 		o.SaveDir = defaultSaveDir()

@@ -25,8 +25,10 @@ type logPane struct {
 	topRow int
 	// focus is the line of the current search match (-1: none).
 	focus int64
-	// width and height are the inner size at the last draw.
-	width, height int
+	// width and height are the inner size at the last draw; drawnFrom and drawnTo the lines it showed
+	// (drawnTo excluded; the first and last may be shown in part).
+	width, height      int
+	drawnFrom, drawnTo int64
 	// scrolled is called after the user moved (follow may have changed).
 	scrolled func()
 }
@@ -94,11 +96,13 @@ func (p *logPane) Draw(screen tcell.Screen) {
 	}
 	p.clampTop()
 	row := 0
+	p.drawnFrom, p.drawnTo = p.top, p.top
 	for seq := p.top; row < h; seq++ {
 		l, ok := p.ring.at(seq)
 		if !ok {
 			break
 		}
+		p.drawnTo = seq + 1
 		text := p.shown(l)
 		segs := segments(text, w, p.wrap)
 		if len(segs) == 0 {

@@ -92,6 +92,7 @@ func (v *LogView) bindings() []Binding {
 		char('s').does("follow", "follow new lines at the bottom, or stay where you are (autoscroll)", v.toggleFollow),
 		char('t').does("timestamps", "show or hide each line's timestamp", v.toggleTimestamps),
 		char('w').does("wrap", "wrap long lines, or cut them at the edge", v.toggleWrap),
+		char('c').does("copy", "copy the lines on screen to the clipboard (as shown)", v.copyVisible),
 		key(tcell.KeyCtrlS, "ctrl-s").does("save", "save the lines kept to a file (as shown)", v.save),
 		v.app.quitBinding(),
 	}
@@ -412,4 +413,16 @@ func (a *App) saveFile(kind, name string, data []byte) (string, error) {
 		return "", err
 	}
 	return path, f.Close()
+}
+
+// copyVisible copies the lines on screen, as shown (timestamps per the toggle).
+func (v *LogView) copyVisible() {
+	var b strings.Builder
+	for seq := v.pane.drawnFrom; seq < v.pane.drawnTo; seq++ {
+		if l, ok := v.ring.at(seq); ok {
+			b.WriteString(l.display(v.pane.timestamps))
+			b.WriteByte('\n')
+		}
+	}
+	v.app.copyToClipboard("the lines on screen", b.String())
 }

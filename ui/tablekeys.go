@@ -15,6 +15,9 @@ func (t *LiveTable) bindings() []Binding {
 		char('/').does("filter", "filter rows (regex or -l label selector)", t.openFilterBar),
 		key(tcell.KeyEnter, "enter").does("open", "the selected object's YAML (namespaces: switch to it)", t.enter),
 		char('y').does("yaml", "show the selected object's YAML, live", t.withSelected(a.openYAML)),
+		char('c').does("copy", "copy the selected object's name to the clipboard", t.withSelected(func(_ discovery.Resource, row *watch.Row) {
+			a.copyToClipboard("name "+row.Name, row.Name)
+		})),
 	}
 	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)
 	return append(keys,
