@@ -41,6 +41,8 @@ type fakeCluster struct {
 	updateErr error
 	// writes, when set, is the client deletes are sent through (a real HTTP client, for read-only tests).
 	writes dynamic.Interface
+	// metrics is what PodMetrics, NodeMetrics and WatchPodResources answer (fake_metrics_test.go).
+	metrics fakeMetrics
 }
 
 func (c *fakeCluster) Info() ClusterInfo { return c.info }

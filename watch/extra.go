@@ -28,8 +28,8 @@ func (e *Extra) extraColumn(col, n int) int {
 	return col - n
 }
 
-// cell returns row key's cell in extra column i ("" when the row has none).
-func (e *Extra) cell(key string, i int) string {
+// Cell returns row key's cell in extra column i ("" when the row has none).
+func (e *Extra) Cell(key string, i int) string {
 	if cells := e.Cells[key]; i < len(cells) {
 		return cells[i]
 	}

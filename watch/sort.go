@@ -38,7 +38,7 @@ func newRowOrder(q Query, cols []Column) rowOrder {
 // cell returns the row's text in the order's column.
 func (o rowOrder) cell(r *Row) string {
 	if o.extra != nil {
-		return o.extra.cell(r.Key, o.extraCol)
+		return o.extra.Cell(r.Key, o.extraCol)
 	}
 	if o.col < len(r.Cells) {
 		return r.Cells[o.col]
