@@ -80,3 +80,16 @@ func TestSnapshotSortsByExtraCells(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyQuantity: quantity cells order by value whatever their form; others sort after them as text.
+func TestClassifyQuantity(t *testing.T) {
+	in := []string{"0m", "5m", "250m", "1", "1500m", "2", "1Mi", "1025Ki", "2Mi", "1Gi", "1100Mi", "", "<unknown>", "n/a"}
+	for i := 1; i < len(in); i++ {
+		if c := classify(in[i-1], "quantity").compare(classify(in[i], "quantity")); c >= 0 {
+			t.Errorf("%q does not order before %q (%d)", in[i-1], in[i], c)
+		}
+	}
+	if c := classify("1024Mi", "quantity").compare(classify("1Gi", "quantity")); c != 0 {
+		t.Errorf("1024Mi and 1Gi compare %d, want 0", c)
+	}
+}
