@@ -24,7 +24,7 @@ type subjectFunc func() (discovery.Resource, *watch.Row, bool)
 type scopeFunc func() (discovery.Resource, string)
 
 // objectBindings are the keys that act on one object, the one subject returns: describe, edit, scale,
-// restart, delete, owner, events. The writes are asked about in access before they are offered.
+// restart, delete, logs, owner, events. The writes are asked about in access before they are offered.
 func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *accessCache) []Binding {
 	with := func(fn func(discovery.Resource, *watch.Row)) func() {
 		return func() {
@@ -55,6 +55,8 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		write(char('s'), scaleVerb),
 		write(char('r'), restartVerb),
 		write(key(tcell.KeyCtrlD, "ctrl-d"), deleteVerb),
+		char('l').does("logs", "the logs of the pod, or of the workload's pods, live (last 200 lines, then new ones)", with(a.openLogs)),
+		char('p').does("previous logs", "the logs of the previous instance of the containers (kubectl logs -p)", with(a.openPreviousLogs)),
 		shifted('J').does("owner", "jump to the object's controller (was o)", with(a.jumpToOwner)),
 		shifted('E').does("events", "the object's events, live (was e)", with(a.openEvents)),
 	}

@@ -2,6 +2,11 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"path/filepath"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -82,6 +87,10 @@ type Cluster interface {
 	// Close releases the connection's background work (catalog refresh).
 	Close()
 
+	// Logs opens one container's log as req asks (pods/log); the caller reads and closes it. With
+	// req.Follow the stream stays open until ctx ends or the server ends it.
+	Logs(ctx context.Context, req LogRequest) (io.ReadCloser, error)
+
 	// PodMetrics lists the usage metrics.k8s.io/v1beta1 reports for the pods of namespace ("" = all) that
 	// labelSelector selects, each summed over its containers as `kubectl top pods` sums them. It makes one
 	// request and blocks for at most its duration; an error means the metrics API is missing or failing.
@@ -139,6 +148,11 @@ type Options struct {
 	MinRedraw time.Duration
 	// Tick is the AGE refresh period when idle (default 1 s); negative disables it (tests).
 	Tick time.Duration
+	// LogLines is how many lines a logs view keeps, the oldest dropped first (default 5000).
+	LogLines int
+	// SaveDir is where ctrl-s writes (logs under SaveDir/logs); default kscope-USER in the system's
+	// temporary folder.
+	SaveDir string
 }
 
 func (o *Options) defaults() {
@@ -160,7 +174,19 @@ func (o *Options) defaults() {
 	if o.Edit == nil {
 		o.Edit = kubectlEditor
 	}
+	if o.SaveDir == "" {
+		o.SaveDir = defaultSaveDir()
+	}
 	if o.Version == "" {
 		o.Version = "dev"
 	}
+}
+
+// defaultSaveDir is kscope-USER in the system's temporary folder (kscope-UID when the user has no name).
+func defaultSaveDir() string {
+	name := fmt.Sprint(os.Getuid())
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		name = u.Username
+	}
+	return filepath.Join(os.TempDir(), "kscope-"+name)
 }
