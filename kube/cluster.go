@@ -39,6 +39,9 @@ type Cluster struct {
 
 	mu   sync.Mutex
 	info ui.ClusterInfo
+
+	// metrics is the client of metrics.k8s.io, built on first use (metrics.go).
+	metrics metricsClient
 }
 
 var _ ui.Cluster = (*Cluster)(nil)

@@ -90,6 +90,19 @@ type Cluster interface {
 	// Logs opens one container's log as req asks (pods/log); the caller reads and closes it. With
 	// req.Follow the stream stays open until ctx ends or the server ends it.
 	Logs(ctx context.Context, req LogRequest) (io.ReadCloser, error)
+
+	// PodMetrics lists the usage metrics.k8s.io/v1beta1 reports for the pods of namespace ("" = all) that
+	// labelSelector selects, each summed over its containers as `kubectl top pods` sums them. It makes one
+	// request and blocks for at most its duration; an error means the metrics API is missing or failing.
+	PodMetrics(ctx context.Context, namespace, labelSelector string) ([]PodUsage, error)
+	// NodeMetrics lists the usage metrics.k8s.io/v1beta1 reports for the nodes labelSelector selects, with
+	// each node's allocatable CPU and memory (from a list of the nodes, as `kubectl top nodes` reads them).
+	// It blocks for at most two requests.
+	NodeMetrics(ctx context.Context, labelSelector string) ([]NodeUsage, error)
+	// WatchPodResources keeps the summed requests and limits of the pods spec selects (its namespace and
+	// selectors) until ctx ends, and returns at once; the reader it returns is safe for concurrent use and
+	// answers nothing until its first list has arrived.
+	WatchPodResources(ctx context.Context, spec watch.Spec) PodResourceReader
 }
 
 // AccessQuery is one request the user might make: a verb on a resource (or one of its subresources) in a

@@ -44,6 +44,8 @@ type fakeCluster struct {
 	writes dynamic.Interface
 	// logs are the containers' logs (fake_logs_test.go).
 	logs fakeLogs
+	// metrics is what PodMetrics, NodeMetrics and WatchPodResources answer (fake_metrics_test.go).
+	metrics fakeMetrics
 }
 
 func (c *fakeCluster) Info() ClusterInfo { return c.info }

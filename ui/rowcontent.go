@@ -49,6 +49,10 @@ type RowContent struct {
 	// placeholder is shown in place of rows when there are none (listing, forbidden, empty).
 	placeholder      string
 	placeholderColor tcell.Color
+
+	// extra holds the cells of the columns after the first serverColumns (the view's own, SetExtra).
+	extra         *watch.Extra
+	serverColumns int
 }
 
 // SetPlaceholder sets the line shown when there are no rows ("" for none).
@@ -230,10 +234,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 		return tview.NewTableCell(tview.Escape(c.header(idx)) + columnGap).SetStyle(styleHeader).SetSelectable(false)
 	}
 	r := c.rows[row-1]
-	text := ""
-	if idx < len(r.Cells) {
-		text = r.Cells[idx]
-	}
+	text := c.cellText(r, idx)
 	if col.Age && !r.Created.IsZero() {
 		text = formatAge(c.now().Sub(r.Created))
 	}
@@ -244,7 +245,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	case c.flashing(r.Key):
 		cell.SetTextColor(colorFlash).SetAttributes(tcell.AttrBold)
 	}
-	if col.Type == "integer" || col.Type == "number" {
+	if col.Type == "integer" || col.Type == "number" || col.Type == "quantity" {
 		cell.SetAlign(tview.AlignRight)
 	}
 	return cell

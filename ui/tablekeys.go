@@ -149,7 +149,7 @@ func (t *LiveTable) sortByAge() { t.sortBy(func(c watch.Column) bool { return c.
 
 // sortNextColumn moves the sort to the next shown column (natural order after the last).
 func (t *LiveTable) sortNextColumn() {
-	cols := t.src.Columns()
+	cols := t.columns()
 	q := t.query
 	q.Descending = false
 	for i := q.SortColumn + 1; ; i++ {
