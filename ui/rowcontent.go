@@ -234,10 +234,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 		return tview.NewTableCell(tview.Escape(c.header(idx)) + columnGap).SetStyle(styleHeader).SetSelectable(false)
 	}
 	r := c.rows[row-1]
-	text := c.cellText(r, idx)
-	if col.Age && !r.Created.IsZero() {
-		text = formatAge(c.now().Sub(r.Created))
-	}
+	text := c.shownText(r, idx)
 	cell := tview.NewTableCell(tview.Escape(text) + columnGap).SetTextColor(colorNormal)
 	switch {
 	case c.ghosted[r]:
@@ -280,4 +277,12 @@ func (c *RowContent) placeholderCell(row, column int) *tview.TableCell {
 func (c *RowContent) flashing(key string) bool {
 	until, ok := c.flashes[key]
 	return ok && c.now().Before(until)
+}
+
+// shownText is the text of r in column idx as the table shows it (AGE from the row's creation time).
+func (c *RowContent) shownText(r *watch.Row, idx int) string {
+	if c.columns[idx].Age && !r.Created.IsZero() {
+		return formatAge(c.now().Sub(r.Created))
+	}
+	return c.cellText(r, idx)
 }

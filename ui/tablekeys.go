@@ -21,6 +21,7 @@ func (t *LiveTable) bindings() []Binding {
 	}
 	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)
 	return append(keys,
+		key(tcell.KeyCtrlS, "ctrl-s").does("save", "save every row of the table as shown (filter and sort applied) to CSV or JSON", t.exportTable),
 		char('w').does("wide", "show or hide the wide columns", t.toggleWide),
 		shifted('N').does("sort name", "sort by NAME; again: reverse", t.sortByName),
 		shifted('A').does("sort age", "sort by AGE; again: reverse", t.sortByAge),
