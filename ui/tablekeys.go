@@ -20,7 +20,7 @@ func (t *LiveTable) bindings() []Binding {
 		})),
 	}
 	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)
-	return append(keys,
+	keys = append(keys,
 		key(tcell.KeyCtrlS, "ctrl-s").does("save", "save every row of the table as shown (filter and sort applied) to CSV or JSON", t.exportTable),
 		char('w').does("wide", "show or hide the wide columns", t.toggleWide),
 		shifted('N').does("sort name", "sort by NAME; again: reverse", t.sortByName),
@@ -28,8 +28,9 @@ func (t *LiveTable) bindings() []Binding {
 		char('>').does("sort next", "sort by the next column (was s)", t.sortNextColumn),
 		char('!').does("reverse", "reverse the sort direction (was r)", t.reverseSort),
 		char('0').does("all namespaces", "show every namespace", func() { a.setNamespace("") }),
-		a.quitBinding(),
 	)
+	keys = append(keys, a.historyBindings()...)
+	return append(keys, a.quitBinding())
 }
 
 // subject is the selected row, for the object actions; a row already deleted (dimmed) offers none.
