@@ -279,8 +279,11 @@ func (t *LiveTable) selectedRow() *watch.Row {
 func (t *LiveTable) updateTitle() {
 	spec := t.src.Spec()
 	scope := ""
+	many, isMany := t.src.(interface{ Namespaces() []string })
 	switch {
 	case t.fixed:
+	case isMany:
+		scope = "(" + strings.Join(many.Namespaces(), ",") + ")"
 	case spec.AllNamespaces():
 		scope = "(all)"
 	case spec.Namespaced:
