@@ -15,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
+	"kscope/config"
 	"kscope/kube"
 	"kscope/ui"
 )
@@ -119,7 +120,10 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	aliases, hotkeys, problems := loadConfig(config.DefaultDirs())
 	app := ui.New(ui.Options{
+		Aliases:  aliases,
+		HotKeys:  hotkeys,
 		Cluster:  cluster,
 		Resource: o.resource,
 		ReadOnly: o.readOnly,
@@ -135,6 +139,9 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			return c, nil
 		},
 	})
+	for _, p := range problems {
+		app.Notice("config: " + p) // kscope starts anyway, without the file
+	}
 	if capture != nil {
 		capture.Deliver(app.Notice)
 	}
@@ -149,4 +156,18 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		return &exitError{code: 2, err: err}
 	}
 	return err
+}
+
+// loadConfig reads the aliases and hotkeys files; a file that cannot be used is one line in problems.
+func loadConfig(dirs config.Dirs) (config.Aliases, []config.HotKey, []string) {
+	var problems []string
+	aliases, _, err := config.LoadAliases(dirs)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	hotkeys, _, err := config.LoadHotKeys(dirs)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	return aliases, hotkeys, problems
 }

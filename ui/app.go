@@ -68,6 +68,8 @@ type App struct {
 	unsubscribe func()
 	namespaces  *namespaceNames // for :ns completion
 	history     viewHistory     // the resources opened from the top ([ ] -)
+	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
+	hotkeysFirst, hotkeys []Binding
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -88,6 +90,11 @@ func New(opts Options) *App {
 	a.header = NewHeader()
 	a.status = NewStatusLine()
 	a.bar = newCommandBar(a)
+	var bad []string
+	a.hotkeysFirst, a.hotkeys, bad = hotkeyBindings(a, opts.HotKeys)
+	for _, line := range bad {
+		a.Notice(line)
+	}
 	a.body = tview.NewPages()
 	a.root = tview.NewFlex().SetDirection(tview.FlexRow).
 		AddItem(a.header.view, 2, 0, false).
@@ -296,7 +303,10 @@ func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
 	}
 	a.bar.ClearMessage()
 	v := a.top()
-	b := findBinding(v.bindings(), ev)
+	b := findBinding(a.hotkeysFirst, ev)
+	if b == nil {
+		b = findBinding(v.bindings(), ev)
+	}
 	if b == nil {
 		b = findBinding(a.globalBindings(), ev)
 	}

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 
+	"kscope/config"
 	"kscope/discovery"
 	"kscope/watch"
 )
@@ -150,6 +151,10 @@ type Options struct {
 	Tick time.Duration
 	// LogLines is how many lines a logs view keeps, the oldest dropped first (default 5000).
 	LogLines int
+	// Aliases are names for command lines (`:dp` for deployments.apps), from aliases.yaml.
+	Aliases config.Aliases
+	// HotKeys are keys that run a command line, from hotkeys.yaml; they are listed with the global keys.
+	HotKeys []config.HotKey
 	// Mouse turns the mouse on: a click selects, the wheel scrolls, a click on a column's header sorts by it.
 	Mouse bool
 	// Clipboard puts text on the clipboard for `c` (default: an OSC 52 sequence to the terminal).
@@ -182,15 +187,16 @@ func (o *Options) defaults() {
 		o.Clipboard = osc52Clipboard
 	}
 	if o.SaveDir == "" {
-		o.SaveDir = defaultSaveDir()
+		o.SaveDir = DefaultSaveDir()
 	}
 	if o.Version == "" {
 		o.Version = "dev"
 	}
 }
 
-// defaultSaveDir is kscope-USER in the system's temporary folder (kscope-UID when the user has no name).
-func defaultSaveDir() string {
+// DefaultSaveDir is where ctrl-s writes when Options.SaveDir is not set: kscope-USER in the system's
+// temporary folder (kscope-UID when the user has no name).
+func DefaultSaveDir() string {
 	name := fmt.Sprint(os.Getuid())
 	if u, err := user.Current(); err == nil && u.Username != "" {
 		name = u.Username

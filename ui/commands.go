@@ -71,7 +71,7 @@ func (a *App) barCommands() []prompt.Command {
 
 // resourceWords are the names a resource may be opened by after `:`, for Tab.
 func (a *App) resourceWords() []string {
-	var words []string
+	words := a.opts.Aliases.Names()
 	for _, r := range a.cluster.Catalog().Resources() {
 		words = append(words, r.Name, r.FullName())
 		words = append(words, r.ShortNames...)
@@ -84,6 +84,7 @@ func (a *App) resourceWords() []string {
 
 // command runs what the user typed after `:`.
 func (a *App) command(text string) {
+	text = a.expandAlias(text)
 	fields, ran := a.commandLine().Run(text)
 	switch {
 	case ran || len(fields) == 0:

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"kscope/ui"
+)
+
+func TestInfoNamesEveryPath(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", root)
+	t.Setenv("KSCOPE_CONFIG_DIR", "")
+	t.Setenv("K9S_CONFIG_DIR", "")
+	k9s := filepath.Join(root, "k9s")
+	if err := os.MkdirAll(k9s, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(k9s, "aliases.yaml"), []byte("aliases:\n  dp: apps/v1/deployments\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(k9s, "hotkeys.yaml"), []byte("hotKeys: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := run([]string{"info"}, genericiooptions.IOStreams{Out: &out, ErrOut: &errOut})
+	want := [][]string{
+		{"WHAT", "PATH", "STATE"},
+		{"config folder", root + "/kscope", "absent"},
+		{"k9s config folder", k9s, "read for the files kscope's lacks"},
+		{"aliases", k9s + "/aliases.yaml", "read (k9s's file: kscope has none)"},
+		{"hotkeys", k9s + "/hotkeys.yaml", "unusable: " + k9s + "/hotkeys.yaml: line 1: did not find expected node content"},
+		{"saved logs and tables (ctrl-s)", ui.DefaultSaveDir(), "written (the default; --save-dir chooses another)"},
+	}
+	var got [][]string
+	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		got = append(got, regexp.MustCompile(`  +`).Split(line, -1))
+	}
+	if code != 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s\nwant rows %q", code, errOut.String(), out.String(), want)
+	}
+}
