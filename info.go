@@ -48,10 +48,11 @@ func (o *infoOptions) Run() error {
 	fmt.Fprintf(w, "k9s config folder\t%s\t%s\n", o.dirs.K9s, exists(o.dirs.K9s, "read for the files kscope's lacks", "absent"))
 	_, aliases, aliasErr := config.LoadAliases(o.dirs)
 	_, hotkeys, hotkeyErr := config.LoadHotKeys(o.dirs)
+	_, plugins, pluginErr := config.LoadPlugins(o.dirs)
 	for _, f := range []struct {
 		file config.File
 		err  error
-	}{{aliases, aliasErr}, {hotkeys, hotkeyErr}} {
+	}{{aliases, aliasErr}, {hotkeys, hotkeyErr}, {plugins, pluginErr}} {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", f.file.Kind, f.file.Path, fileState(f.file, f.err))
 	}
 	fmt.Fprintf(w, "saved logs and tables (ctrl-s)\t%s\t%s\n", o.saveDir, "written (the default; --save-dir chooses another)")

@@ -120,17 +120,19 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	aliases, hotkeys, problems := loadConfig(config.DefaultDirs())
+	cfg, problems := loadConfig(config.DefaultDirs())
 	app := ui.New(ui.Options{
-		Aliases:  aliases,
-		HotKeys:  hotkeys,
-		Cluster:  cluster,
-		Resource: o.resource,
-		ReadOnly: o.readOnly,
-		LogLines: o.logLines,
-		Mouse:    o.mouse,
-		SaveDir:  o.saveDir,
-		Version:  version,
+		Aliases:    cfg.aliases,
+		HotKeys:    cfg.hotkeys,
+		Plugins:    cfg.plugins,
+		Kubeconfig: kubeconfigPath(o.flags),
+		Cluster:    cluster,
+		Resource:   o.resource,
+		ReadOnly:   o.readOnly,
+		LogLines:   o.logLines,
+		Mouse:      o.mouse,
+		SaveDir:    o.saveDir,
+		Version:    version,
 		Connect: func(ctx context.Context, name string) (ui.Cluster, error) {
 			c, err := kube.Connect(ctx, kube.ContextFlags(o.flags, name))
 			if err != nil {
@@ -158,16 +160,36 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	return err
 }
 
-// loadConfig reads the aliases and hotkeys files; a file that cannot be used is one line in problems.
-func loadConfig(dirs config.Dirs) (config.Aliases, []config.HotKey, []string) {
+// configured is what the configuration files give the UI.
+type configured struct {
+	aliases config.Aliases
+	hotkeys []config.HotKey
+	plugins []config.Plugin
+}
+
+// loadConfig reads the aliases, hotkeys and plugins files; a file that cannot be used is one line in problems.
+func loadConfig(dirs config.Dirs) (configured, []string) {
+	var c configured
 	var problems []string
-	aliases, _, err := config.LoadAliases(dirs)
-	if err != nil {
-		problems = append(problems, err.Error())
+	note := func(err error) {
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
 	}
-	hotkeys, _, err := config.LoadHotKeys(dirs)
-	if err != nil {
-		problems = append(problems, err.Error())
+	var err error
+	c.aliases, _, err = config.LoadAliases(dirs)
+	note(err)
+	c.hotkeys, _, err = config.LoadHotKeys(dirs)
+	note(err)
+	c.plugins, _, err = config.LoadPlugins(dirs)
+	note(err)
+	return c, problems
+}
+
+// kubeconfigPath is the kubeconfig the flags name, else $KUBECONFIG (what plugins get as $KUBECONFIG).
+func kubeconfigPath(flags *genericclioptions.ConfigFlags) string {
+	if flags.KubeConfig != nil && *flags.KubeConfig != "" {
+		return *flags.KubeConfig
 	}
-	return aliases, hotkeys, problems
+	return os.Getenv("KUBECONFIG")
 }

@@ -92,7 +92,7 @@ func New(opts Options) *App {
 	a.bar = newCommandBar(a)
 	var bad []string
 	a.hotkeysFirst, a.hotkeys, bad = hotkeyBindings(a, opts.HotKeys)
-	for _, line := range bad {
+	for _, line := range append(bad, pluginProblems(opts.Plugins)...) {
 		a.Notice(line)
 	}
 	a.body = tview.NewPages()

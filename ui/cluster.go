@@ -155,6 +155,10 @@ type Options struct {
 	Aliases config.Aliases
 	// HotKeys are keys that run a command line, from hotkeys.yaml; they are listed with the global keys.
 	HotKeys []config.HotKey
+	// Plugins run commands on the selected object, from plugins.yaml.
+	Plugins []config.Plugin
+	// Kubeconfig is the kubeconfig path plugins get as $KUBECONFIG.
+	Kubeconfig string
 	// Mouse turns the mouse on: a click selects, the wheel scrolls, a click on a column's header sorts by it.
 	Mouse bool
 	// Clipboard puts text on the clipboard for `c` (default: an OSC 52 sequence to the terminal).

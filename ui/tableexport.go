@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"kscope/watch"
 )
 
 // exportTable asks for a file name (the extension chooses the format: .csv, or .json), then writes every row
@@ -98,4 +100,14 @@ func encodeTable(format string, header []string, rows [][]string) ([]byte, error
 	}
 	b.WriteString("\n]\n")
 	return b.Bytes(), nil
+}
+
+// rowEnv is the plugin variables of row: its object's, and each column's cell as shown (COL-NAME …).
+func (t *LiveTable) rowEnv(row *watch.Row) map[string]string {
+	c := t.content
+	cols := map[string]string{}
+	for idx, col := range c.columns {
+		cols[col.Name] = c.shownText(row, idx)
+	}
+	return t.app.pluginEnv(t.res, row, cols, t.query.Filter.String())
 }

@@ -30,6 +30,7 @@ func (t *LiveTable) bindings() []Binding {
 		char('0').does("all namespaces", "show every namespace", func() { a.setNamespace("") }),
 	)
 	keys = append(keys, a.historyBindings()...)
+	keys = append(keys, a.pluginBindings(t.res, t.subject, t.rowEnv)...)
 	return append(keys, a.quitBinding())
 }
 
