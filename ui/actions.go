@@ -23,8 +23,9 @@ type subjectFunc func() (discovery.Resource, *watch.Row, bool)
 // access questions asked before a verb is offered are about.
 type scopeFunc func() (discovery.Resource, string)
 
-// objectBindings are the keys that act on one object, the one subject returns: describe, edit, scale,
-// restart, delete, owner, events. The writes are asked about in access before they are offered.
+// objectBindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a
+// pod: shell), restart, delete, port-forward (pods, services, deployments), owner, events. The writes are
+// asked about in access before they are offered. The keys depend on scope's resource, never on the object.
 func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *accessCache) []Binding {
 	with := func(fn func(discovery.Resource, *watch.Row)) func() {
 		return func() {
@@ -49,15 +50,25 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		}
 		return b
 	}
-	return []Binding{
+	res, _ := scope()
+	s := scaleVerb
+	if isPods(res) {
+		s = shellVerb
+	}
+	keys := []Binding{
 		char('d').does("describe", "the object as kubectl describe prints it, live", with(a.openDescribe)),
 		write(char('e'), editVerb),
-		write(char('s'), scaleVerb),
+		write(char('s'), s),
 		write(char('r'), restartVerb),
 		write(key(tcell.KeyCtrlD, "ctrl-d"), deleteVerb),
+	}
+	if forwardable(res) == nil {
+		keys = append(keys, write(shifted('F'), portForwardVerb))
+	}
+	return append(keys,
 		shifted('J').does("owner", "jump to the object's controller (was o)", with(a.jumpToOwner)),
 		shifted('E').does("events", "the object's events, live (was e)", with(a.openEvents)),
-	}
+	)
 }
 
 // openYAML pushes the live YAML of row, an object of res.

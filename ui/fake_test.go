@@ -41,6 +41,8 @@ type fakeCluster struct {
 	updateErr error
 	// writes, when set, is the client deletes are sent through (a real HTTP client, for read-only tests).
 	writes dynamic.Interface
+	// streams is what the shell and port-forward tests prepare and record (fake_streams_test.go).
+	streams fakeStreams
 }
 
 func (c *fakeCluster) Info() ClusterInfo { return c.info }
