@@ -89,12 +89,17 @@ func phaseOf(pod *corev1.Pod) string {
 // says how the shell ended.
 func (a *App) shell(cluster Cluster, pod *corev1.Pod, container string) {
 	what := fmt.Sprintf("%s/%s (%s)", pod.Namespace, pod.Name, container)
-	in, out := a.shellIn, a.shellOut
-	if in == nil || out == nil {
-		in, out = os.Stdin, os.Stdout
-	}
 	run := func() error {
-		tty := term.TTY{In: in, Out: out, Raw: true}
+		tty := term.TTY{In: os.Stdin, Out: os.Stdout, Raw: true} // raw mode on the terminal itself
+		in, out := a.shellIn, a.shellOut
+		if in == nil || out == nil {
+			var stop func()
+			in, stop = shellInput()
+			defer stop() // after the shell: no read of stdin outlives it
+			out = os.Stdout
+		} else {
+			tty.In, tty.Out = in, out
+		}
 		req := ExecRequest{Namespace: pod.Namespace, Pod: pod.Name, Container: container, Command: shellCommand,
 			Stdin: in, Stdout: out, TTY: true}
 		if sizes := tty.MonitorSize(tty.GetSize()); sizes != nil {

@@ -1,0 +1,209 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/kubernetes"
+)
+
+// podServerReply is what the devcluster's pod server answers to GET path through a port-forward.
+func podServerReply(path string) string { return "kscope devcluster pod server: GET " + path }
+
+// labelledPod creates a Running pod app=web with one container serving port 8080 (named http) on a fake
+// node, and a Service web (port 80 → target port http) selecting it.
+func labelledPod(t *testing.T, ns string) {
+	t.Helper()
+	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns, Labels: map[string]string{"app": "web"}},
+		Spec: corev1.PodSpec{NodeName: "kwok-node-0", Containers: []corev1.Container{{
+			Name: "web", Image: "registry.example.com/web:1.0",
+			Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}},
+		}}},
+	}
+	if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create pod: %v", err)
+	}
+	svc := &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
+		Spec: corev1.ServiceSpec{Selector: map[string]string{"app": "web"},
+			Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromString("http")}}},
+	}
+	if _, err := cs.CoreV1().Services(ns).Create(ctx, svc, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create service: %v", err)
+	}
+	waitForSeen(t, 30*time.Second, "the pod is Running", func() (bool, string) {
+		p, err := cs.CoreV1().Pods(ns).Get(ctx, pod.Name, metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		return p.Status.Phase == corev1.PodRunning, string(p.Status.Phase)
+	})
+}
+
+// ageCells matches the AGE column's values, which move on while a shell runs.
+var ageCells = regexp.MustCompile(`\b\d+[smhd]\b`)
+
+// tableScreen is the screen without the prompt line (the last but one) and with ages blanked.
+func tableScreen(scr string) string {
+	lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
+	if len(lines) >= 2 {
+		lines = append(lines[:len(lines)-2], lines[len(lines)-1])
+	}
+	return ageCells.ReplaceAllString(strings.Join(lines, "\n"), "AGE")
+}
+
+// TestUIShell: s on a running pod suspends the TUI for a shell in its container; what is typed there runs in
+// the container, and after exit the TUI is back as it was.
+func TestUIShell(t *testing.T) {
+	ns := testNamespace(t)
+	pod := streamsPod(t, ns)
+	s := startUI(t, "-n", ns, "pods")
+	before := s.waitFor("pods("+ns+")[1]", pod, "synced  1/1", "Running")
+	s.typeText("s")
+	s.waitGone("pods(" + ns + ")[1]") // the TUI gave the terminal to the shell
+	marker := "kscope-" + randomSuffix()
+	s.typeText("echo " + marker)
+	s.keys("Enter")
+	s.waitUntil("the shell's output "+marker, func(scr string) bool {
+		return slices.ContainsFunc(strings.Split(scr, "\n"), func(l string) bool { return strings.TrimSpace(l) == marker })
+	})
+	s.typeText("exit")
+	s.keys("Enter")
+	after := s.waitFor("pods("+ns+")[1]", "shell in "+ns+"/"+pod+" (streams-e2e) ended")
+	if tableScreen(after) != tableScreen(before) {
+		t.Errorf("the screen after the shell is not the one before:\n--- before\n%s--- after\n%s", before, after)
+	}
+	s.typeText("q")
+	s.waitFor("KSCOPE-EXIT=0")
+}
+
+// TestUIPortForward: shift-f on a pod and on a service forwards a local port to the pod server; :pf lists
+// both; ctrl-d stops one and frees its port; the other shows that its pod was deleted.
+func TestUIPortForward(t *testing.T) {
+	ns := testNamespace(t)
+	labelledPod(t, ns)
+	s := startUI(t, "-n", ns, "pods")
+	s.waitFor("pods("+ns+")[1]", "web ", "synced  1/1", "Running")
+
+	podPort := forwardFromUI(t, s, "F", ns+"/web:8080")
+	getThrough(t, podPort, "/kscope-e2e-pod")
+
+	s.typeText(":svc")
+	s.keys("Enter")
+	s.waitFor("services("+ns+")[1]", "web ")
+	svcPort := forwardFromUI(t, s, "F", ns+"/web:8080")
+	getThrough(t, svcPort, "/kscope-e2e-svc")
+
+	s.typeText(":pf")
+	s.keys("Enter")
+	scr := s.waitFor("portforwards[2]", fmt.Sprintf("127.0.0.1:%d", podPort), fmt.Sprintf("127.0.0.1:%d", svcPort))
+	if strings.Count(scr, "active") != 2 {
+		t.Errorf("want two active forwards:\n%s", scr)
+	}
+	s.keys("C-d") // the first: the pod's
+	s.waitFor("Stop the port-forward?", fmt.Sprintf("from 127.0.0.1:%d", podPort))
+	s.keys("Tab", "Enter")
+	s.waitFor(fmt.Sprintf("stopped the port-forward 127.0.0.1:%d", podPort), "portforwards[1]")
+	waitForSeen(t, 10*time.Second, fmt.Sprintf("local port %d is free again", podPort), func() (bool, string) {
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", podPort))
+		if err != nil {
+			return false, err.Error()
+		}
+		l.Close()
+		return true, ""
+	})
+	getThrough(t, svcPort, "/still-forwarded")
+
+	kubectl(t, "-n", ns, "delete", "pod", "web", "--grace-period=0", "--force", "--wait=false")
+	s.waitFor("ended: pod " + ns + "/web was deleted")
+	s.typeText("q")
+	s.waitFor("KSCOPE-EXIT=0")
+}
+
+// forwardFromUI presses key on the selected object, accepts the only port, types a free local port and
+// waits until kscope says it forwards it to target; it returns the local port.
+func forwardFromUI(t *testing.T, s *tmuxUI, key, target string) int {
+	t.Helper()
+	s.typeText(key)
+	s.waitFor("port-forward " + target + " from local port:")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	s.keys("C-u")
+	s.typeText(fmt.Sprint(port))
+	s.keys("Enter")
+	s.waitFor(fmt.Sprintf("forwarding 127.0.0.1:%d → %s", port, target))
+	return port
+}
+
+// getThrough GETs path from the local port and checks the pod server's reply.
+func getThrough(t *testing.T, port int, path string) {
+	t.Helper()
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d%s", port, path))
+	if err != nil {
+		t.Fatalf("GET through the port-forward on %d: %v", port, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if want := podServerReply(path); resp.StatusCode != http.StatusOK || strings.TrimSpace(string(body)) != want {
+		t.Errorf("GET through the port-forward on %d: %s %q, want 200 %q", port, resp.Status, body, want)
+	}
+}
+
+// TestUIReadOnlyRefusesShellAndPortForward: with --readonly, s and shift-f are refused on screen, and the
+// audit log holds no exec or port-forward request of the session (nor any other write).
+func TestUIReadOnlyRefusesShellAndPortForward(t *testing.T) {
+	ns := testNamespace(t)
+	labelledPod(t, ns)
+	from := time.Now()
+	s := startUI(t, "--context", "tester", "--readonly", "-n", ns, "pods")
+	s.waitFor("pods("+ns+")[1]", "READ-ONLY", "synced  1/1")
+	s.typeText("s")
+	s.waitFor("read-only mode: refusing to shell pods " + ns + "/web")
+	s.typeText("F")
+	s.waitFor("read-only mode: refusing to port-forward pods " + ns + "/web")
+	s.typeText(":svc")
+	s.keys("Enter")
+	s.waitFor("services("+ns+")[1]", "web ")
+	s.typeText("F")
+	s.waitFor("read-only mode: refusing to port-forward services " + ns + "/web")
+	s.keys("C-c")
+	s.waitFor("KSCOPE-EXIT=0")
+	to := time.Now()
+	waitAuditLogged(t, "tester")
+	reqs := auditRequests(t, "tester", "kscope", from, to)
+	if len(reqs) == 0 {
+		t.Fatal("no request of tester's kscope in the audit log: the check proves nothing")
+	}
+	for _, ev := range reqs {
+		sub := ""
+		if ev.ObjectRef != nil {
+			sub = ev.ObjectRef.Subresource
+		}
+		if sub == "exec" || sub == "portforward" || ev.Verb == "create" || strings.Contains(ev.URI, "/exec") || strings.Contains(ev.URI, "/portforward") {
+			t.Errorf("read-only kscope sent %s %s", ev.Verb, ev.URI)
+		}
+	}
+	t.Logf("tester's kscope requests: %d (%s)", len(reqs), describeRequests(reqs))
+}
