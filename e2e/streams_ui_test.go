@@ -114,8 +114,8 @@ func TestUIPortForward(t *testing.T) {
 	s.typeText(":pf")
 	s.keys("Enter")
 	scr := s.waitFor("portforwards[2]", fmt.Sprintf("127.0.0.1:%d", podPort), fmt.Sprintf("127.0.0.1:%d", svcPort))
-	if strings.Count(scr, "active") != 2 {
-		t.Errorf("want two active forwards:\n%s", scr)
+	if n := len(regexp.MustCompile(`→ \S+ +\S+ \(\S+\) +active`).FindAllString(scr, -1)); n != 2 {
+		t.Errorf("%d active forwards listed, want 2:\n%s", n, scr)
 	}
 	s.keys("C-d") // the first: the pod's
 	s.waitFor("Stop the port-forward?", fmt.Sprintf("from 127.0.0.1:%d", podPort))
