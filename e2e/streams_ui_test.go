@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
@@ -70,7 +71,7 @@ func tableScreen(scr string) string {
 }
 
 // TestUIShell: s on a running pod suspends the TUI for a shell in its container; what is typed there runs in
-// the container, and after exit the TUI is back as it was.
+// the container, the terminal's size and its changes reach it, and after exit the TUI is back as it was.
 func TestUIShell(t *testing.T) {
 	ns := testNamespace(t)
 	pod := streamsPod(t, ns)
@@ -84,6 +85,30 @@ func TestUIShell(t *testing.T) {
 	s.waitUntil("the shell's output "+marker, func(scr string) bool {
 		return slices.ContainsFunc(strings.Split(scr, "\n"), func(l string) bool { return strings.TrimSpace(l) == marker })
 	})
+	// The terminal's size, and a change of it, reach the shell. A change reaches it a moment after the
+	// terminal's (signal, resize stream, kubelet): ask again until it has.
+	sttySize := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(uiScreenTimeout)
+		for {
+			s.keys("C-l") // a clean screen: an earlier answer is not this one
+			s.typeText("stty size")
+			s.keys("Enter")
+			time.Sleep(500 * time.Millisecond)
+			scr := s.screen()
+			if slices.ContainsFunc(strings.Split(scr, "\n"), func(l string) bool { return strings.TrimSpace(l) == want }) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("stty size in the shell never printed %s:\n%s", want, scr)
+			}
+		}
+	}
+	sttySize("45 160")
+	s.resize(120, 40)
+	sttySize("40 120")
+	s.resize(160, 45)
+	sttySize("45 160")
 	s.typeText("exit")
 	s.keys("Enter")
 	after := s.waitFor("pods("+ns+")[1]", "shell in "+ns+"/"+pod+" (streams-e2e) ended")
@@ -156,6 +181,15 @@ func forwardFromUI(t *testing.T, s *tmuxUI, key, target string) int {
 	return port
 }
 
+// resize sets the tmux window's size (a terminal resized by its user).
+func (s *tmuxUI) resize(width, height int) {
+	s.t.Helper()
+	out, err := exec.Command("tmux", "resize-window", "-t", s.name, "-x", fmt.Sprint(width), "-y", fmt.Sprint(height)).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux resize-window: %v\n%s", err, out)
+	}
+}
+
 // getThrough GETs path from the local port and checks the pod server's reply.
 func getThrough(t *testing.T, port int, path string) {
 	t.Helper()
@@ -206,4 +240,41 @@ func TestUIReadOnlyRefusesShellAndPortForward(t *testing.T) {
 		}
 	}
 	t.Logf("tester's kscope requests: %d (%s)", len(reqs), describeRequests(reqs))
+}
+
+// TestUIShellPortForwardNotPermitted: the viewer may read pods but not exec into them nor forward to them: the
+// status line says so once the server has answered, the keys say why and send nothing (audit log).
+func TestUIShellPortForwardNotPermitted(t *testing.T) {
+	ns := testNamespace(t)
+	labelledPod(t, ns)
+	kubectl(t, "-n", ns, "create", "role", "pod-reader", "--verb=get,list,watch", "--resource=pods")
+	kubectl(t, "-n", ns, "create", "rolebinding", "viewer-reads-pods", "--role=pod-reader", "--user=viewer")
+	from := time.Now()
+	s := startUI(t, "--context", "viewer", "-n", ns, "pods")
+	s.waitFor("pods("+ns+")[1]", "synced  1/1")
+	s.waitUntil("the status line naming shell and port-forward as not permitted", func(scr string) bool {
+		l := lineWith(scr, "not permitted: ")
+		return strings.Contains(l, "shell") && strings.Contains(l, "port-forward")
+	})
+	s.typeText("s")
+	s.waitFor("not permitted: you may not shell pods " + ns + "/web")
+	s.typeText("F")
+	s.waitFor("not permitted: you may not port-forward pods " + ns + "/web")
+	s.keys("C-c")
+	s.waitFor("KSCOPE-EXIT=0")
+	to := time.Now()
+	waitAuditLogged(t, "viewer")
+	reqs := auditRequests(t, "viewer", "kscope", from, to)
+	reviews := 0
+	for _, ev := range reqs {
+		if ev.ObjectRef != nil && (ev.ObjectRef.Subresource == "exec" || ev.ObjectRef.Subresource == "portforward") {
+			t.Errorf("kscope sent %s %s though not permitted", ev.Verb, ev.URI)
+		}
+		if strings.Contains(ev.URI, "selfsubjectaccessreviews") {
+			reviews++
+		}
+	}
+	if reviews == 0 {
+		t.Errorf("no access review in the audit log (%s): the server was not asked", describeRequests(reqs))
+	}
 }
