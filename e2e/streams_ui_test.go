@@ -71,7 +71,8 @@ func tableScreen(scr string) string {
 }
 
 // TestUIShell: s on a running pod suspends the TUI for a shell in its container; what is typed there runs in
-// the container, the terminal's size and its changes reach it, and after exit the TUI is back as it was.
+// the container, the terminal's size and its changes reach it, and after exit the TUI is back as it was (at
+// the terminal's new size when it was resized meanwhile).
 func TestUIShell(t *testing.T) {
 	ns := testNamespace(t)
 	pod := streamsPod(t, ns)
@@ -115,6 +116,18 @@ func TestUIShell(t *testing.T) {
 	if tableScreen(after) != tableScreen(before) {
 		t.Errorf("the screen after the shell is not the one before:\n--- before\n%s--- after\n%s", before, after)
 	}
+
+	// A terminal resized while the shell runs: the TUI comes back at the new size.
+	s.typeText("s")
+	s.waitGone("pods(" + ns + ")[1]")
+	s.resize(120, 40)
+	sttySize("40 120")
+	s.typeText("exit")
+	s.keys("Enter")
+	s.waitUntil("the table drawn 120 columns wide", func(scr string) bool {
+		bottom := lineWith(scr, "╚")
+		return strings.Contains(scr, "pods("+ns+")[1]") && len([]rune(strings.TrimRight(bottom, " "))) == 120
+	})
 	s.typeText("q")
 	s.waitFor("KSCOPE-EXIT=0")
 }

@@ -118,11 +118,6 @@ func (a *App) shell(cluster Cluster, pod *corev1.Pod, container string) {
 		a.errorf("shell %s: no terminal to give the shell", what)
 		return
 	}
-	// The terminal may have been resized meanwhile: tcell's resume does not take the new size, Sync does
-	// (and the draw after this update lays the views out for it).
-	if a.screen != nil {
-		a.screen.Sync()
-	}
 	a.shellEnded(what, err)
 }
 
