@@ -132,8 +132,9 @@ func TestUIShell(t *testing.T) {
 	s.waitFor("KSCOPE-EXIT=0")
 }
 
-// TestUIPortForward: shift-f on a pod and on a service forwards a local port to the pod server; :pf lists
-// both; ctrl-d stops one and frees its port; the other shows that its pod was deleted.
+// TestUIPortForward: shift-f on a pod and on a service forwards a local port to the pod server (a local port
+// in use is one line); :pf lists both; ctrl-d stops one and frees its port; the other shows that its pod was
+// deleted; shift-f on a deployment reaches one of its pods.
 func TestUIPortForward(t *testing.T) {
 	ns := testNamespace(t)
 	labelledPod(t, ns)
@@ -142,6 +143,8 @@ func TestUIPortForward(t *testing.T) {
 
 	podPort := forwardFromUI(t, s, "F", ns+"/web:8080")
 	getThrough(t, podPort, "/kscope-e2e-pod")
+	typeForward(t, s, "F", ns+"/web:8080", podPort) // the same local port again: in use
+	s.waitFor(fmt.Sprintf("port-forward %s/web:8080: unable to listen on port %d", ns, podPort))
 
 	s.typeText(":svc")
 	s.keys("Enter")
@@ -171,25 +174,44 @@ func TestUIPortForward(t *testing.T) {
 
 	kubectl(t, "-n", ns, "delete", "pod", "web", "--grace-period=0", "--force", "--wait=false")
 	s.waitFor("ended: pod " + ns + "/web was deleted")
+
+	// A deployment reaches one of its running pods.
+	kubectl(t, "-n", ns, "create", "deployment", "api", "--image=registry.example.com/api:1.0", "--port=8080")
+	kubectl(t, "-n", ns, "wait", "--for=condition=Available", "deployment/api", "--timeout=60s")
+	s.typeText(":deploy")
+	s.keys("Enter")
+	s.waitFor("deployments("+ns+")[1]", "api ")
+	deployPort := forwardFromUI(t, s, "F", ns+"/api-")
+	getThrough(t, deployPort, "/kscope-e2e-deploy")
 	s.typeText("q")
 	s.waitFor("KSCOPE-EXIT=0")
 }
 
-// forwardFromUI presses key on the selected object, accepts the only port, types a free local port and
-// waits until kscope says it forwards it to target; it returns the local port.
-func forwardFromUI(t *testing.T, s *tmuxUI, key, target string) int {
+// typeForward presses key on the selected object, accepts the only port and types the local port port
+// (0: a free one) in the prompt for target (its start, "ns/pod:8080" or "ns/api-"); it returns the port.
+func typeForward(t *testing.T, s *tmuxUI, key, target string, port int) int {
 	t.Helper()
 	s.typeText(key)
-	s.waitFor("port-forward " + target + " from local port:")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	s.waitFor("port-forward " + target)
+	s.waitFor("from local port:")
+	if port == 0 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port = l.Addr().(*net.TCPAddr).Port
+		l.Close()
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
 	s.keys("C-u")
 	s.typeText(fmt.Sprint(port))
 	s.keys("Enter")
+	return port
+}
+
+// forwardFromUI is typeForward to a free port, then waits until kscope says it forwards it to target.
+func forwardFromUI(t *testing.T, s *tmuxUI, key, target string) int {
+	t.Helper()
+	port := typeForward(t, s, key, target, 0)
 	s.waitFor(fmt.Sprintf("forwarding 127.0.0.1:%d → %s", port, target))
 	return port
 }
