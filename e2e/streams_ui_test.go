@@ -155,7 +155,7 @@ func TestUIPortForward(t *testing.T) {
 	s.typeText(":pf")
 	s.keys("Enter")
 	scr := s.waitFor("portforwards[2]", fmt.Sprintf("127.0.0.1:%d", podPort), fmt.Sprintf("127.0.0.1:%d", svcPort))
-	if n := len(regexp.MustCompile(`→ \S+ +\S+ \(\S+\) +active`).FindAllString(scr, -1)); n != 2 {
+	if n := len(regexp.MustCompile(`→ \S+ +\d\d:\d\d:\d\d +active`).FindAllString(scr, -1)); n != 2 {
 		t.Errorf("%d active forwards listed, want 2:\n%s", n, scr)
 	}
 	s.keys("C-d") // the first: the pod's

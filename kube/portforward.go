@@ -35,6 +35,10 @@ import (
 // --pod-running-timeout does (kubectl's default is a minute; a terminal UI waits less).
 const podWaitTimeout = 20 * time.Second
 
+// forwardSetupTimeout bounds how long PortForward waits for the forward to listen (the pod read, the
+// connection to the pod through the API server).
+const forwardSetupTimeout = 30 * time.Second
+
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
 // PodFor implements ui.Cluster as kubectl's AttachablePodForObject does: a pod is itself; any object with a
@@ -92,7 +96,9 @@ func (c *Cluster) PortForward(ctx context.Context, req ui.PortForwardRequest) (i
 	if err != nil {
 		return 0, nil, fmt.Errorf("port-forward %s: %w", what, err)
 	}
-	pod, err := core.Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
+	getCtx, cancelGet := context.WithTimeout(ctx, forwardSetupTimeout)
+	pod, err := core.Pods(req.Namespace).Get(getCtx, req.Pod, metav1.GetOptions{})
+	cancelGet()
 	if err != nil {
 		return 0, nil, fmt.Errorf("port-forward %s: %w", what, DescribeServerError(c.cfg.Host, err))
 	}
@@ -119,8 +125,13 @@ func (c *Cluster) PortForward(ctx context.Context, req ui.PortForwardRequest) (i
 	}
 	forwarded := make(chan error, 1)
 	go func() { forwarded <- fw.ForwardPorts() }()
+	setup := time.NewTimer(forwardSetupTimeout)
+	defer setup.Stop()
 	select {
 	case <-ready:
+	case <-setup.C:
+		cancel()
+		return 0, nil, fmt.Errorf("port-forward %s: no connection to the pod after %v", what, forwardSetupTimeout)
 	case err := <-forwarded:
 		cancel()
 		if line := errOut.firstLine(); line != "" {

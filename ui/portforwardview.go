@@ -8,7 +8,7 @@ import (
 )
 
 // PortForwardView lists the port-forwards started in this session (`:portforwards`, `:pf`): local address,
-// target, since when and state; ctrl-d stops one. UI goroutine only.
+// target, since when (the local time it started) and state; ctrl-d stops one. UI goroutine only.
 type PortForwardView struct {
 	baseView
 	app   *App
@@ -62,8 +62,7 @@ func (v *PortForwardView) render() {
 		if f.ended {
 			color = tcell.ColorRed
 		}
-		since := f.since.Format("15:04:05") + " (" + formatAge(v.app.opts.Clock.Since(f.since)) + ")"
-		for c, text := range []string{f.local, "→ " + f.target, since, f.state()} {
+		for c, text := range []string{f.local, "→ " + f.target, f.since.Format("15:04:05"), f.state()} {
 			v.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(color).SetExpansion(1))
 		}
 	}
