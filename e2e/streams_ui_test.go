@@ -313,3 +313,29 @@ func TestUIShellPortForwardNotPermitted(t *testing.T) {
 		t.Errorf("no access review in the audit log (%s): the server was not asked", describeRequests(reqs))
 	}
 }
+
+// TestUIShellPortForwardPodNotRunning: a pod that is not running gets neither a shell nor a forward: one line
+// each, and the TUI stays.
+func TestUIShellPortForwardPodNotRunning(t *testing.T) {
+	ns := testNamespace(t)
+	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "stuck", Namespace: ns},
+		Spec: corev1.PodSpec{NodeSelector: map[string]string{"kscope-e2e/no-such-node": "true"},
+			Containers: []corev1.Container{{Name: "c", Image: "registry.example.com/c:1.0",
+				Ports: []corev1.ContainerPort{{ContainerPort: 8080}}}}},
+	}
+	if _, err := cs.CoreV1().Pods(ns).Create(context.Background(), pod, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create pod: %v", err)
+	}
+	s := startUI(t, "-n", ns, "pods")
+	s.waitFor("pods("+ns+")[1]", "stuck", "Pending", "synced  1/1")
+	s.typeText("s")
+	s.waitFor("shell " + ns + "/stuck: the pod is Pending, not running")
+	s.typeText("F")
+	s.waitFor("port-forward pods " + ns + "/stuck: pod stuck is Pending, not running")
+	scr := s.waitFor("pods(" + ns + ")[1]")
+	if strings.Contains(scr, "goroutine ") || strings.Contains(scr, "KSCOPE-EXIT") {
+		t.Errorf("kscope failed:\n%s", scr)
+	}
+}
