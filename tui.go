@@ -28,6 +28,8 @@ type tuiOptions struct {
 	streams       genericiooptions.IOStreams
 	allNamespaces bool
 	readOnly      bool
+	logLines      int
+	saveDir       string
 	resource      string
 }
 
@@ -44,6 +46,8 @@ func addTUI(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams g
 		return o.Run(cmd.Context())
 	}
 	root.Flags().BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "start in all namespaces")
+	root.Flags().IntVar(&o.logLines, "log-lines", 5000, "how many lines a logs view keeps (the oldest are dropped first)")
+	root.Flags().StringVar(&o.saveDir, "save-dir", "", "where ctrl-s saves (default: kscope-USER in the system's temporary folder)")
 	root.Flags().BoolVar(&o.readOnly, "readonly", false, "refuse every change to the cluster (delete, edit, scale, restart), at the transport")
 }
 
@@ -63,6 +67,9 @@ func (o *tuiOptions) Validate() error {
 		if errs := validation.IsDNS1123Label(*ns); len(errs) > 0 {
 			return fmt.Errorf("invalid namespace %q: %s", *ns, errs[0])
 		}
+	}
+	if o.logLines < 1 {
+		return fmt.Errorf("invalid --log-lines %d: a logs view keeps at least 1 line", o.logLines)
 	}
 	for _, f := range []*os.File{os.Stdin, os.Stdout} {
 		if !term.IsTerminal(int(f.Fd())) {
@@ -114,6 +121,8 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		Cluster:  cluster,
 		Resource: o.resource,
 		ReadOnly: o.readOnly,
+		LogLines: o.logLines,
+		SaveDir:  o.saveDir,
 		Version:  version,
 		Connect: func(ctx context.Context, name string) (ui.Cluster, error) {
 			c, err := kube.Connect(ctx, kube.ContextFlags(o.flags, name))

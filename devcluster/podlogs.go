@@ -14,6 +14,10 @@ import (
 // DNS labels, so no container is called this).
 const defaultLogName = "_default"
 
+// floodLogName is a container name with log files of its own that no seeded object uses: tests that write a
+// large log (kscope's bounded logs view) write into its file without touching the logs other containers show.
+const floodLogName = "log-flood"
+
 // podLogs are the container log files kwok's kubelet server serves for `kubectl logs`, in the CRI log format
 // the kubelet reads ("<RFC 3339 time> stdout|stderr F <line>"): one current and one previous file per
 // container name of the seeded manifests, and one pair for every other container. Churn appends to them.
@@ -31,6 +35,7 @@ func newPodLogs(l layout) (podLogs, error) {
 	for _, obj := range objects {
 		names = append(names, containerNames(obj.Object)...)
 	}
+	names = append(names, floodLogName)
 	slices.Sort(names)
 	return podLogs{dir: l.state("pod-logs"), names: slices.Compact(names)}, nil
 }

@@ -83,6 +83,8 @@ func privateTmuxServer() (stop func()) {
 	if err := exec.Command("tmux", "new-session", "-d", "-s", "e2e-anchor", "sleep 86400").Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: tmux anchor session: %v\n", err)
 	}
+	// What kscope copies (OSC 52) becomes a tmux buffer the tests can read.
+	_ = exec.Command("tmux", "set-option", "-s", "set-clipboard", "on").Run()
 	return func() {
 		_ = exec.Command("tmux", "kill-server").Run()
 		os.RemoveAll(dir)

@@ -179,18 +179,24 @@ func panePID(t *testing.T, s *tmuxUI) int {
 }
 
 // rssKB returns a process's resident set size in KiB.
-func rssKB(t *testing.T, pid int) int64 {
+func rssKB(t *testing.T, pid int) int64 { return procStatusKB(t, pid, "VmRSS") }
+
+// peakRSSKB returns a process's peak resident set size (VmHWM) in KiB.
+func peakRSSKB(t *testing.T, pid int) int64 { return procStatusKB(t, pid, "VmHWM") }
+
+// procStatusKB returns field (VmRSS, VmHWM …) of a process's /proc status, in KiB.
+func procStatusKB(t *testing.T, pid int, field string) int64 {
 	t.Helper()
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		t.Fatalf("kscope (pid %d) is gone: %v", pid, err)
 	}
 	for _, l := range strings.Split(string(status), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == field+":" {
 			kb, _ := strconv.ParseInt(f[1], 10, 64)
 			return kb
 		}
 	}
-	t.Fatal("no VmRSS in /proc status")
+	t.Fatalf("no %s in /proc status", field)
 	return 0
 }

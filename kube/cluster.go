@@ -15,6 +15,7 @@ import (
 	clientdiscovery "k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	authorizationclient "k8s.io/client-go/kubernetes/typed/authorization/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 
 	"kscope/discovery"
@@ -31,12 +32,16 @@ type Cluster struct {
 	cfg     *rest.Config
 	dyn     dynamic.Interface
 	auth    authorizationclient.AuthorizationV1Interface
+	core    corev1client.CoreV1Interface
 	catalog *discovery.Catalog
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the catalog's live refresh has returned
 
 	mu   sync.Mutex
 	info ui.ClusterInfo
+
+	// metrics is the client of metrics.k8s.io, built on first use (metrics.go).
+	metrics metricsClient
 }
 
 var _ ui.Cluster = (*Cluster)(nil)
@@ -62,6 +67,10 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags) (*Cluste
 	if err != nil {
 		return nil, fmt.Errorf("authorization client: %w", err)
 	}
+	core, err := corev1client.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("core client: %w", err)
+	}
 	catalog := discovery.NewCatalog(flags)
 	loadCtx, cancelLoad := context.WithTimeout(ctx, connectTimeout)
 	defer cancelLoad()
@@ -69,7 +78,7 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags) (*Cluste
 		return nil, DescribeServerError(cfg.Host, err)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
-	c := &Cluster{info: info, cfg: cfg, dyn: dyn, auth: auth, catalog: catalog, cancel: cancel, done: make(chan struct{})}
+	c := &Cluster{info: info, cfg: cfg, dyn: dyn, auth: auth, core: core, catalog: catalog, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
 		catalog.Run(runCtx)

@@ -24,8 +24,9 @@ type subjectFunc func() (discovery.Resource, *watch.Row, bool)
 type scopeFunc func() (discovery.Resource, string)
 
 // objectBindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a
-// pod: shell), restart, delete, port-forward (pods, services, deployments), owner, events. The writes are
-// asked about in access before they are offered. The keys depend on scope's resource, never on the object.
+// pod: shell), restart, delete, logs, port-forward (pods, services, deployments), owner, events. The writes
+// are asked about in access before they are offered. The keys depend on scope's resource, never on the
+// object.
 func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *accessCache) []Binding {
 	with := func(fn func(discovery.Resource, *watch.Row)) func() {
 		return func() {
@@ -61,6 +62,8 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		write(char('s'), s),
 		write(char('r'), restartVerb),
 		write(key(tcell.KeyCtrlD, "ctrl-d"), deleteVerb),
+		char('l').does("logs", "the logs of the pod, or of the workload's pods, live (last 200 lines, then new ones)", with(a.openLogs)),
+		char('p').does("previous logs", "the logs of the previous instance of the containers (kubectl logs -p)", with(a.openPreviousLogs)),
 	}
 	if forwardable(res) == nil {
 		keys = append(keys, write(shifted('F'), portForwardVerb))

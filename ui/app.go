@@ -68,6 +68,7 @@ type App struct {
 	namespace   string // "" = all namespaces
 	unsubscribe func()
 	namespaces  *namespaceNames // for :ns completion
+	history     viewHistory     // the resources opened from the top ([ ] -)
 
 	ctx    context.Context
 	cancel context.CancelFunc

@@ -2,7 +2,11 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
+	"os/user"
+	"path/filepath"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -83,6 +87,23 @@ type Cluster interface {
 	Can(ctx context.Context, q AccessQuery) (AccessAnswer, error)
 	// Close releases the connection's background work (catalog refresh).
 	Close()
+
+	// Logs opens one container's log as req asks (pods/log); the caller reads and closes it. With
+	// req.Follow the stream stays open until ctx ends or the server ends it.
+	Logs(ctx context.Context, req LogRequest) (io.ReadCloser, error)
+
+	// PodMetrics lists the usage metrics.k8s.io/v1beta1 reports for the pods of namespace ("" = all) that
+	// labelSelector selects, each summed over its containers as `kubectl top pods` sums them. It makes one
+	// request and blocks for at most its duration; an error means the metrics API is missing or failing.
+	PodMetrics(ctx context.Context, namespace, labelSelector string) ([]PodUsage, error)
+	// NodeMetrics lists the usage metrics.k8s.io/v1beta1 reports for the nodes labelSelector selects, with
+	// each node's allocatable CPU and memory (from a list of the nodes, as `kubectl top nodes` reads them).
+	// It blocks for at most two requests.
+	NodeMetrics(ctx context.Context, labelSelector string) ([]NodeUsage, error)
+	// WatchPodResources keeps the summed requests and limits of the pods spec selects (its namespace and
+	// selectors) until ctx ends, and returns at once; the reader it returns is safe for concurrent use and
+	// answers nothing until its first list has arrived.
+	WatchPodResources(ctx context.Context, spec watch.Spec) PodResourceReader
 
 	// PodFor returns the pod a shell or a port-forward to an object of gvr reaches, as kubectl picks it: the
 	// pod itself, or for a service or a workload one of the pods its selector matches, the most active
@@ -171,6 +192,13 @@ type Options struct {
 	MinRedraw time.Duration
 	// Tick is the AGE refresh period when idle (default 1 s); negative disables it (tests).
 	Tick time.Duration
+	// LogLines is how many lines a logs view keeps, the oldest dropped first (default 5000).
+	LogLines int
+	// Clipboard puts text on the clipboard for `c` (default: an OSC 52 sequence to the terminal).
+	Clipboard ClipboardFunc
+	// SaveDir is where ctrl-s writes (logs under SaveDir/logs); default kscope-USER in the system's
+	// temporary folder.
+	SaveDir string
 }
 
 func (o *Options) defaults() {
@@ -192,7 +220,22 @@ func (o *Options) defaults() {
 	if o.Edit == nil {
 		o.Edit = kubectlEditor
 	}
+	if o.Clipboard == nil {
+		o.Clipboard = osc52Clipboard
+	}
+	if o.SaveDir == "" {
+		o.SaveDir = defaultSaveDir()
+	}
 	if o.Version == "" {
 		o.Version = "dev"
 	}
+}
+
+// defaultSaveDir is kscope-USER in the system's temporary folder (kscope-UID when the user has no name).
+func defaultSaveDir() string {
+	name := fmt.Sprint(os.Getuid())
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		name = u.Username
+	}
+	return filepath.Join(os.TempDir(), "kscope-"+name)
 }

@@ -105,8 +105,7 @@ func (a *App) openResolved(catalog Catalog, input string) {
 				a.errorf("%s", err.Error())
 				return
 			}
-			a.popTo(1)
-			a.openResource(res, "")
+			a.openTop(res)
 		})
 	})
 }

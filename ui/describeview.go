@@ -47,6 +47,7 @@ func (v *DescribeView) bindings() []Binding {
 		char('/').does("search", "search the text (n: next match)", v.openSearchBar),
 		char('n').does("next match", "go to the next search match", func() { v.text.next(v.render) }),
 		char('y').does("yaml", "show the object's YAML, live", func() { v.app.openYAML(v.res, v.row) }),
+		char('c').does("copy", "copy the text to the clipboard", func() { v.app.copyToClipboard("the description of "+v.row.Name, v.described) }),
 	}
 	subject := func() (discovery.Resource, *watch.Row, bool) { return v.res, v.row, true }
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }

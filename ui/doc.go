@@ -1,6 +1,6 @@
 // Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live table,
-// the YAML, describe and events views, the object verbs (edit, scale, restart, delete), the command and
-// filter bars, the help screen, a pod's shell and the port-forwards (:pf). All drawing happens on the one
+// the YAML, describe, events and logs views, the object verbs (edit, scale, restart, delete), the command
+// and filter bars, the help screen, a pod's shell and the port-forwards (:pf). All drawing happens on the one
 // tview goroutine; data arrives from package watch and is applied in batched QueueUpdate calls.
 //
 // # Structure
@@ -29,6 +29,14 @@
 // sent before it resumes; or for the shell (shell.go: an exec with a TTY, the terminal in raw mode) until
 // it exits. A port-forward (portforward.go, forwards.go) runs in the background until it is stopped in the
 // :pf view, its pod goes away, the context switches or kscope quits.
+//
+// # Streams
+//
+// A logs view (logview.go) reads each container's log with a logFollower on its own goroutine: with the
+// kubelet's timestamps, so that the view can show or hide them and a reconnect (after a broken stream, with
+// backoff) asks only for what came after the last line read and skips the lines it already has. The
+// followers feed a logSink; the view takes from it at most once per MinRedraw into a logRing (the last
+// LogLines lines, the count of those dropped kept), and its logPane draws only the rows on screen.
 //
 // # Writes
 //

@@ -41,7 +41,7 @@ func (c *fakeCluster) PodFor(ctx context.Context, gvr schema.GroupVersionResourc
 	if ok {
 		return p.DeepCopy(), nil
 	}
-	if gvr == podsGVR() {
+	if gvr == podsGVR {
 		u, err := c.Get(ctx, gvr, ns, name)
 		if err != nil {
 			return nil, err
@@ -53,7 +53,7 @@ func (c *fakeCluster) PodFor(ctx context.Context, gvr schema.GroupVersionResourc
 	c.mu.Unlock()
 	for _, r := range rows {
 		if r.Namespace == ns && r.Labels["app"] == name {
-			if u, err := c.Get(ctx, podsGVR(), ns, r.Name); err == nil {
+			if u, err := c.Get(ctx, podsGVR, ns, r.Name); err == nil {
 				return toPod(u)
 			}
 		}
@@ -125,7 +125,7 @@ func (c *fakeCluster) sendStream(ctx context.Context, ns, pod, sub string) error
 	}
 	obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
 		"metadata": map[string]any{"name": pod, "namespace": ns}}}
-	_, err := writes.Resource(podsGVR()).Namespace(ns).Create(ctx, obj, metav1.CreateOptions{}, sub)
+	_, err := writes.Resource(podsGVR).Namespace(ns).Create(ctx, obj, metav1.CreateOptions{}, sub)
 	if apierrors.IsNotFound(err) {
 		return fmt.Errorf("pod %s not found", pod)
 	}

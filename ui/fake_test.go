@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
@@ -41,6 +42,10 @@ type fakeCluster struct {
 	updateErr error
 	// writes, when set, is the client deletes are sent through (a real HTTP client, for read-only tests).
 	writes dynamic.Interface
+	// logs are the containers' logs (fake_logs_test.go).
+	logs fakeLogs
+	// metrics is what PodMetrics, NodeMetrics and WatchPodResources answer (fake_metrics_test.go).
+	metrics fakeMetrics
 	// streams is what the shell and port-forward tests prepare and record (fake_streams_test.go).
 	streams fakeStreams
 }
@@ -53,8 +58,12 @@ func (c *fakeCluster) NewSource(spec watch.Spec) (RowSource, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var rows []*watch.Row
+	sel, err := labels.Parse(spec.LabelSelector)
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range c.rows[spec.GVR.Resource] {
-		if spec.Namespace == "" || r.Namespace == spec.Namespace {
+		if (spec.Namespace == "" || r.Namespace == spec.Namespace) && sel.Matches(labels.Set(r.Labels)) {
 			rows = append(rows, r)
 		}
 	}

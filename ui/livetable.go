@@ -46,6 +46,8 @@ type LiveTable struct {
 	cancel context.CancelFunc
 	// access keeps the server's answers about the verbs of the table's objects.
 	access *accessCache
+	// metrics adds the CPU and memory columns of a pods or nodes table (nil for other tables).
+	metrics *tableMetrics
 }
 
 // NewLiveTable returns a table over src (not started until shown).
@@ -55,6 +57,7 @@ func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *
 	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
 	t.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
 	t.table.SetBorder(true)
+	t.metrics = newTableMetrics(t, res)
 	return t
 }
 
@@ -75,6 +78,7 @@ func (t *LiveTable) start() {
 	t.src.Start(ctx)
 	src := t.src
 	t.app.goSafe(func() { t.loop(ctx, src) })
+	t.metrics.start(ctx, src.Spec())
 }
 
 // close cancels the refresh loop and stops the source off the UI goroutine (Stop waits for the informer
@@ -210,11 +214,13 @@ func (t *LiveTable) refresh() {
 	if t.selectKey != "" {
 		want = t.selectKey
 	}
-	t.content.SetColumns(t.src.Columns(), t.wide)
+	t.content.SetColumns(t.columns(), t.wide)
+	t.content.SetExtra(t.metrics.cells(), len(t.src.Columns()))
 	t.content.SetSort(t.query.SortColumn, t.query.Descending)
 	changes := t.src.Changes()
 	q := t.query
 	q.Now = t.app.opts.Clock.Now() // a filter matches the ages as this table shows them
+	q.Extra = t.metrics.cells()
 	snap := t.src.Snapshot(q)
 	t.total = snap.Total
 	t.content.Update(snap, changes, t.query.Filter.Match)
@@ -302,12 +308,12 @@ func (t *LiveTable) status() string {
 		color = "red"
 	}
 	text := fmt.Sprintf("[%s]%s[-]  %d/%d", color, st.Phase, t.shown, t.total)
-	if c := t.query.SortColumn; c >= 0 && c < len(t.src.Columns()) {
+	if cols := t.columns(); t.query.SortColumn >= 0 && t.query.SortColumn < len(cols) {
 		dir := "↑"
 		if t.query.Descending {
 			dir = "↓"
 		}
-		text += "  sort:" + tview.Escape(strings.ToUpper(t.src.Columns()[c].Name)) + dir
+		text += "  sort:" + tview.Escape(strings.ToUpper(cols[t.query.SortColumn].Name)) + dir
 	}
 	if st.Err != nil || st.Message != "" {
 		msg := st.Message
@@ -319,7 +325,7 @@ func (t *LiveTable) status() string {
 	if st.Note != "" {
 		text += "  [yellow]" + tview.Escape(apierr.OneLine(st.Note)) + "[-]"
 	}
-	return text + notPermitted(t.bindings())
+	return text + t.metrics.statusNote(st) + notPermitted(t.bindings())
 }
 
 // setNamespace restarts the table's source in namespace ns ("" = all).

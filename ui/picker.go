@@ -160,7 +160,7 @@ func (p *ResourcePicker) status() string {
 // enter opens the selected resource.
 func (p *ResourcePicker) enter() {
 	if r, ok := p.selected(); ok {
-		p.app.openResource(r, "")
+		p.app.openTop(r)
 	}
 }
 

@@ -23,7 +23,7 @@ const forwardAddress = "127.0.0.1"
 
 var portForwardVerb = verb{name: "port-forward",
 	description: "forward a local port to the pod, in the background (:pf)",
-	need:        accessNeed{verb: "create", subresource: "portforward", resource: podsGVR()},
+	need:        accessNeed{verb: "create", subresource: "portforward", resource: podsGVR},
 	applies:     forwardable, start: (*App).startPortForward}
 
 // forwardable: what kubectl port-forward takes here (pods, services, deployments).

@@ -49,6 +49,10 @@ type RowContent struct {
 	// placeholder is shown in place of rows when there are none (listing, forbidden, empty).
 	placeholder      string
 	placeholderColor tcell.Color
+
+	// extra holds the cells of the columns after the first serverColumns (the view's own, SetExtra).
+	extra         *watch.Extra
+	serverColumns int
 }
 
 // SetPlaceholder sets the line shown when there are no rows ("" for none).
@@ -230,13 +234,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 		return tview.NewTableCell(tview.Escape(c.header(idx)) + columnGap).SetStyle(styleHeader).SetSelectable(false)
 	}
 	r := c.rows[row-1]
-	text := ""
-	if idx < len(r.Cells) {
-		text = r.Cells[idx]
-	}
-	if col.Age && !r.Created.IsZero() {
-		text = formatAge(c.now().Sub(r.Created))
-	}
+	text := c.shownText(r, idx)
 	cell := tview.NewTableCell(tview.Escape(text) + columnGap).SetTextColor(colorNormal)
 	switch {
 	case c.ghosted[r]:
@@ -244,7 +242,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	case c.flashing(r.Key):
 		cell.SetTextColor(colorFlash).SetAttributes(tcell.AttrBold)
 	}
-	if col.Type == "integer" || col.Type == "number" {
+	if col.Type == "integer" || col.Type == "number" || col.Type == "quantity" {
 		cell.SetAlign(tview.AlignRight)
 	}
 	return cell
@@ -279,4 +277,12 @@ func (c *RowContent) placeholderCell(row, column int) *tview.TableCell {
 func (c *RowContent) flashing(key string) bool {
 	until, ok := c.flashes[key]
 	return ok && c.now().Before(until)
+}
+
+// shownText is the text of r in column idx as the table shows it (AGE from the row's creation time).
+func (c *RowContent) shownText(r *watch.Row, idx int) string {
+	if c.columns[idx].Age && !r.Created.IsZero() {
+		return formatAge(c.now().Sub(r.Created))
+	}
+	return c.cellText(r, idx)
 }

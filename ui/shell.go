@@ -7,7 +7,6 @@ import (
 	"os"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/util/exec"
 	"k8s.io/kubectl/pkg/util/term"
 
@@ -16,22 +15,14 @@ import (
 	"kscope/watch"
 )
 
-// defaultContainerAnnotation names the container kubectl exec and logs pick when none is given.
-const defaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
-
 // shellCommand runs bash when the container has it, else sh (as k9s does).
 var shellCommand = []string{"sh", "-c", "command -v bash >/dev/null && exec bash || exec sh"}
 
 var shellVerb = verb{name: "shell", description: "a shell in the pod (bash, else sh); exit returns here",
-	need: accessNeed{verb: "create", subresource: "exec", resource: podsGVR()}, applies: shellable, start: (*App).startShell}
-
-// podsGVR is core/v1 pods.
-func podsGVR() schema.GroupVersionResource {
-	return schema.GroupVersionResource{Version: "v1", Resource: "pods"}
-}
+	need: accessNeed{verb: "create", subresource: "exec", resource: podsGVR}, applies: shellable, start: (*App).startShell}
 
 // isPods tells whether res is core/v1 pods.
-func isPods(res discovery.Resource) bool { return res.GVR() == podsGVR() }
+func isPods(res discovery.Resource) bool { return res.GVR() == podsGVR }
 
 // shellable: pods only.
 func shellable(res discovery.Resource) error {
@@ -45,7 +36,7 @@ func shellable(res discovery.Resource) error {
 func (a *App) startShell(_ discovery.Resource, row *watch.Row) {
 	a.message("reading pod " + row.Name + " …")
 	request(a, func(ctx context.Context, c Cluster) (*corev1.Pod, error) {
-		return c.PodFor(ctx, podsGVR(), row.Namespace, row.Name)
+		return c.PodFor(ctx, podsGVR, row.Namespace, row.Name)
 	}, func(pod *corev1.Pod, err error) {
 		if err != nil {
 			a.errorf("shell %s: %s", row.Key, apierr.OneLine(err.Error()))

@@ -139,7 +139,7 @@ func TestShellPicksContainerAndRestoresScreen(t *testing.T) {
 	h.press(tcell.KeyRune, 's')
 	h.eventually("shell in which container")
 	h.press(tcell.KeyEscape, 0)
-	h.eventually("cancelled")
+	h.until("the dialog closed", func() bool { return h.app.modal == nil })
 	if n := len(writes(h)); n != 2 {
 		t.Errorf("%d execs, want 2 (esc runs none)", n)
 	}

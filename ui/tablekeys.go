@@ -15,17 +15,22 @@ func (t *LiveTable) bindings() []Binding {
 		char('/').does("filter", "filter rows (regex or -l label selector)", t.openFilterBar),
 		key(tcell.KeyEnter, "enter").does("open", "the selected object's YAML (namespaces: switch to it)", t.enter),
 		char('y').does("yaml", "show the selected object's YAML, live", t.withSelected(a.openYAML)),
+		char('c').does("copy", "copy the selected object's name to the clipboard", t.withSelected(func(_ discovery.Resource, row *watch.Row) {
+			a.copyToClipboard("name "+row.Name, row.Name)
+		})),
 	}
 	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)
-	return append(keys,
+	keys = append(keys,
+		key(tcell.KeyCtrlS, "ctrl-s").does("save", "save every row of the table as shown (filter and sort applied) to CSV or JSON", t.exportTable),
 		char('w').does("wide", "show or hide the wide columns", t.toggleWide),
 		shifted('N').does("sort name", "sort by NAME; again: reverse", t.sortByName),
 		shifted('A').does("sort age", "sort by AGE; again: reverse", t.sortByAge),
 		char('>').does("sort next", "sort by the next column (was s)", t.sortNextColumn),
 		char('!').does("reverse", "reverse the sort direction (was r)", t.reverseSort),
 		char('0').does("all namespaces", "show every namespace", func() { a.setNamespace("") }),
-		a.quitBinding(),
 	)
+	keys = append(keys, a.historyBindings()...)
+	return append(keys, a.quitBinding())
 }
 
 // subject is the selected row, for the object actions; a row already deleted (dimmed) offers none.
@@ -146,7 +151,7 @@ func (t *LiveTable) sortByAge() { t.sortBy(func(c watch.Column) bool { return c.
 
 // sortNextColumn moves the sort to the next shown column (natural order after the last).
 func (t *LiveTable) sortNextColumn() {
-	cols := t.src.Columns()
+	cols := t.columns()
 	q := t.query
 	q.Descending = false
 	for i := q.SortColumn + 1; ; i++ {

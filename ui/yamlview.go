@@ -47,6 +47,7 @@ func (v *YAMLView) bindings() []Binding {
 		v.app.helpBinding(),
 		char('/').does("search", "search the YAML (n: next match)", v.openSearchBar),
 		char('n').does("next match", "go to the next search match", v.nextMatch),
+		char('c').does("copy", "copy the YAML as shown to the clipboard", v.copyYAML),
 		char('m').does("managedFields", "show or hide metadata.managedFields", v.toggleManagedFields),
 		char('x').does("reveal", "reveal or mask Secret data", v.toggleReveal),
 	}
@@ -148,4 +149,18 @@ func (v *YAMLView) toggleManagedFields() {
 func (v *YAMLView) toggleReveal() {
 	v.reveal = !v.reveal
 	v.render()
+}
+
+// copyYAML copies the YAML as the view shows it (managedFields and Secret data as toggled).
+func (v *YAMLView) copyYAML() {
+	if v.obj == nil {
+		v.app.errorf("nothing to copy yet")
+		return
+	}
+	text, err := renderYAML(v.obj, v.showManaged, v.reveal)
+	if err != nil {
+		v.app.errorf("%s", err.Error())
+		return
+	}
+	v.app.copyToClipboard("the YAML of "+v.row.Name, text)
 }

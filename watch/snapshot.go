@@ -16,6 +16,7 @@ type snapshotCache struct {
 	descending bool
 	filter     string
 	columns    uint64 // the converter's columns version the order was built for
+	extra      uint64 // the Extra's version when the order reads extra cells, else 0
 
 	order rowOrder
 	match Filter
@@ -37,6 +38,8 @@ type snapshotter struct {
 	mu     sync.Mutex
 	caches []*snapshotCache
 	clock  uint64
+	// extra is the greatest Extra version a query sorted by; caches sorted by older extra cells are dropped.
+	extra uint64
 }
 
 // snapshot returns the rows of store for q, ordered by cols (whose version is colsVersion).
@@ -48,17 +51,19 @@ func (s *snapshotter) snapshot(store *rowStore, q Query, cols []Column, colsVers
 	if now.IsZero() {
 		now = time.Now()
 	}
-	c := s.find(order.col, q.Descending, q.Filter.String(), colsVersion)
+	ev := order.extraVersion
+	s.extra = max(s.extra, ev)
+	c := s.find(order.col, q.Descending, q.Filter.String(), colsVersion, ev)
 	if c == nil {
 		c = &snapshotCache{sortColumn: order.col, descending: q.Descending, filter: q.Filter.String(),
-			columns: colsVersion, order: order, match: q.Filter, ageCell: ageCellOf(cols),
+			columns: colsVersion, extra: ev, order: order, match: q.Filter, ageCell: ageCellOf(cols),
 			agesMatter: q.Filter.agesMatter(), now: now, agedAt: now.Unix()}
-		if same := s.findOrder(order.col, q.Descending, colsVersion); same != nil {
+		if same := s.findOrder(order.col, q.Descending, colsVersion, ev); same != nil {
 			// Only the filter is new (a keystroke in the filter bar): reuse that order's sorted rows.
 			same.catchUp(store)
 			c.seq, c.sorted = same.seq, same.sorted
 			c.refilter()
-		} else if opposite := s.findOrder(order.col, !q.Descending, colsVersion); opposite != nil {
+		} else if opposite := s.findOrder(order.col, !q.Descending, colsVersion, ev); opposite != nil {
 			// Only the direction is new (the sort key pressed again): reverse that order's rows, O(n).
 			opposite.catchUp(store)
 			c.seq, c.sorted = opposite.seq, reverseRows(opposite.sorted, order)
@@ -83,14 +88,14 @@ func (s *snapshotter) snapshot(store *rowStore, q Query, cols []Column, colsVers
 
 // prune drops the caches that would otherwise pin the store's change log, and returns the oldest sequence
 // number the remaining ones need. c is the cache just brought up to date. Dropped are caches built for other
-// column definitions (versions only grow: no query finds them again) and caches more than maxLag changes
+// column definitions or older extra cells (versions only grow: no query finds them again) and caches more than maxLag changes
 // behind c (catching one up would cost about a rebuild, and keeping its changes would grow the log until it
 // resets, which makes every cache rebuild). The caller holds s.mu.
 func (s *snapshotter) prune(c *snapshotCache, maxLag uint64) uint64 {
 	oldest := c.seq
 	kept := s.caches[:0]
 	for _, o := range s.caches {
-		if o != c && (o.columns != c.columns || o.seq+maxLag < c.seq) {
+		if o != c && (o.columns != c.columns || o.extra != 0 && o.extra < s.extra || o.seq+maxLag < c.seq) {
 			continue
 		}
 		kept = append(kept, o)
@@ -126,9 +131,9 @@ func reverseRows(sorted []*Row, order rowOrder) []*Row {
 }
 
 // findOrder returns a cache with the given order, whatever its filter.
-func (s *snapshotter) findOrder(col int, desc bool, colsVersion uint64) *snapshotCache {
+func (s *snapshotter) findOrder(col int, desc bool, colsVersion, extra uint64) *snapshotCache {
 	for _, c := range s.caches {
-		if c.sortColumn == col && c.descending == desc && c.columns == colsVersion {
+		if c.sortColumn == col && c.descending == desc && c.columns == colsVersion && c.extra == extra {
 			return c
 		}
 	}
@@ -145,9 +150,10 @@ func (c *snapshotCache) catchUp(store *rowStore) {
 	}
 }
 
-func (s *snapshotter) find(col int, desc bool, filter string, colsVersion uint64) *snapshotCache {
+func (s *snapshotter) find(col int, desc bool, filter string, colsVersion, extra uint64) *snapshotCache {
 	for _, c := range s.caches {
-		if c.sortColumn == col && c.descending == desc && c.filter == filter && c.columns == colsVersion {
+		if c.sortColumn == col && c.descending == desc && c.filter == filter && c.columns == colsVersion &&
+			c.extra == extra {
 			return c
 		}
 	}

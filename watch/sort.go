@@ -13,10 +13,20 @@ type rowOrder struct {
 	desc bool
 	age  bool   // the column shows the object's age: order by creation time
 	typ  string // the column's Type
+	// extra is set when col is one of the view's extra columns (extraCol indexes them); extraVersion is then
+	// its Version, else 0.
+	extra        *Extra
+	extraCol     int
+	extraVersion uint64
 }
 
 func newRowOrder(q Query, cols []Column) rowOrder {
 	o := rowOrder{col: q.SortColumn, desc: q.Descending}
+	if i := q.Extra.extraColumn(o.col, len(cols)); i >= 0 {
+		o.extra, o.extraCol, o.extraVersion = q.Extra, i, q.Extra.Version
+		o.typ = q.Extra.Columns[i].Type
+		return o
+	}
 	if o.col < 0 || o.col >= len(cols) {
 		o.col = -1
 		return o
@@ -27,6 +37,9 @@ func newRowOrder(q Query, cols []Column) rowOrder {
 
 // cell returns the row's text in the order's column.
 func (o rowOrder) cell(r *Row) string {
+	if o.extra != nil {
+		return o.extra.Cell(r.Key, o.extraCol)
+	}
 	if o.col < len(r.Cells) {
 		return r.Cells[o.col]
 	}
@@ -100,6 +113,8 @@ func (k sortKey) compare(o sortKey) int {
 // ages, string columns as ratios or ages when the cell looks like one. Anything else is text.
 func classify(s, typ string) sortKey {
 	switch typ {
+	case "quantity":
+		return classifyQuantity(s)
 	case "integer", "number":
 		if f, err := strconv.ParseFloat(s, 64); err == nil {
 			return sortKey{kind: kindNumber, a: f}

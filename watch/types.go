@@ -98,6 +98,9 @@ type Query struct {
 	Filter Filter
 	// Now is the moment ages are computed at for the filter (the UI's clock); zero means time.Now().
 	Now time.Time
+	// Extra, when set, holds the view's own columns after the server's: SortColumn len(Columns())+i sorts by
+	// Extra.Columns[i]. Nil for none.
+	Extra *Extra
 }
 
 // Snapshot is an immutable, sorted and filtered list of rows at one moment; safe to share across goroutines.

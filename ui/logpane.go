@@ -1,0 +1,310 @@
+package ui
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+	"github.com/rivo/uniseg"
+)
+
+// logPane draws the lines of a logRing that fit its box, and only those: at the bottom while it follows,
+// else from a position the user scrolled to. Lines are cut or wrapped at the box's width; the search's
+// matches are highlighted (those of the focused line in orange). UI goroutine only.
+type logPane struct {
+	*tview.Box
+	ring       *logRing
+	timestamps bool
+	wrap       bool
+	// follow keeps the last line at the bottom; scrolling up stops it, reaching the end again restarts it.
+	follow bool
+	// top and topRow are the first shown line and the first of its rows shown (when wrapped); kept up to
+	// date by Draw while following.
+	top    int64
+	topRow int
+	// focus is the line of the current search match (-1: none).
+	focus int64
+	// width and height are the inner size at the last draw; drawnFrom and drawnTo the lines it showed
+	// (drawnTo excluded; the first and last may be shown in part).
+	width, height      int
+	drawnFrom, drawnTo int64
+	// scrolled is called after the user moved (follow may have changed).
+	scrolled func()
+}
+
+func newLogPane(ring *logRing) *logPane {
+	p := &logPane{Box: tview.NewBox(), ring: ring, follow: true, wrap: true, focus: -1}
+	p.SetBorder(true)
+	return p
+}
+
+// logSpan is a run of a line's bytes drawn in one style.
+type logSpan struct {
+	from, to int
+	tag      string // tview style tag opening the span ("" for the default style)
+}
+
+// segments cuts text into rows of at most width cells (one row only when not wrapping); each row is a
+// pair of byte offsets.
+func segments(text string, width int, wrap bool) [][2]int {
+	if width <= 0 {
+		return nil
+	}
+	var rows [][2]int
+	start, cells, state := 0, 0, -1
+	rest := text
+	pos := 0
+	for len(rest) > 0 {
+		var cluster string
+		var w int
+		cluster, rest, w, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		if cells+w > width {
+			rows = append(rows, [2]int{start, pos})
+			if !wrap {
+				return rows
+			}
+			start, cells = pos, 0
+		}
+		cells += w
+		pos += len(cluster)
+	}
+	return append(rows, [2]int{start, pos})
+}
+
+// shown is line as drawn: ANSI escape sequences removed, tabs expanded, other control characters replaced.
+func (p *logPane) shown(l logLine) string { return printable(l.display(p.timestamps)) }
+
+// rows is how many screen rows line takes.
+func (p *logPane) rows(l logLine) int {
+	if !p.wrap {
+		return 1
+	}
+	return max(len(segments(p.shown(l), p.width, true)), 1)
+}
+
+// Draw draws the visible rows.
+func (p *logPane) Draw(screen tcell.Screen) {
+	p.DrawForSubclass(screen, p)
+	x, y, w, h := p.GetInnerRect()
+	p.width, p.height = w, h
+	if w <= 0 || h <= 0 {
+		return
+	}
+	if p.follow {
+		p.scrollToEnd()
+	}
+	p.clampTop()
+	row := 0
+	p.drawnFrom, p.drawnTo = p.top, p.top
+	for seq := p.top; row < h; seq++ {
+		l, ok := p.ring.at(seq)
+		if !ok {
+			break
+		}
+		p.drawnTo = seq + 1
+		text := p.shown(l)
+		segs := segments(text, w, p.wrap)
+		if len(segs) == 0 {
+			segs = [][2]int{{0, 0}}
+		}
+		if seq == p.top {
+			segs = segs[min(p.topRow, len(segs)-1):]
+		}
+		spans := p.spans(l, text, seq == p.focus)
+		for _, s := range segs {
+			if row >= h {
+				break
+			}
+			tview.Print(screen, markup(text, s, spans), x, y+row, w, tview.AlignLeft, tview.Styles.PrimaryTextColor)
+			row++
+		}
+	}
+}
+
+// scrollToEnd puts the top where the last line's last row is at the bottom.
+func (p *logPane) scrollToEnd() {
+	seq, rows := p.ring.next()-1, 0
+	for ; seq >= p.ring.dropped(); seq-- {
+		l, _ := p.ring.at(seq)
+		n := p.rows(l)
+		if rows+n >= p.height {
+			p.top, p.topRow = seq, rows+n-p.height
+			return
+		}
+		rows += n
+	}
+	p.top, p.topRow = p.ring.dropped(), 0
+}
+
+// clampTop keeps the top on a kept line.
+func (p *logPane) clampTop() {
+	if p.top < p.ring.dropped() {
+		p.top, p.topRow = p.ring.dropped(), 0
+	}
+	if p.top >= p.ring.next() && p.ring.len() > 0 {
+		p.top, p.topRow = p.ring.next()-1, 0
+	}
+}
+
+// spans styles a line: its prefix in teal, the search's matches on yellow (orange on the focused line).
+func (p *logPane) spans(l logLine, text string, focused bool) []logSpan {
+	var spans []logSpan
+	if l.prefix != "" {
+		spans = append(spans, logSpan{0, min(len(l.prefix), len(text)), "[teal]"})
+	}
+	if l.hit && p.ring.search != nil {
+		tag := "[black:yellow]"
+		if focused {
+			tag = "[black:orange]"
+		}
+		for _, m := range p.ring.search.FindAllStringIndex(text, -1) {
+			if m[1] > m[0] {
+				spans = append(spans, logSpan{m[0], m[1], tag})
+			}
+		}
+	}
+	return spans
+}
+
+// markup returns the bytes seg of text as tview markup, each byte in the style of the last span holding it.
+func markup(text string, seg [2]int, spans []logSpan) string {
+	tagAt := func(i int) string {
+		tag := ""
+		for _, s := range spans {
+			if s.from <= i && i < s.to {
+				tag = s.tag
+			}
+		}
+		return tag
+	}
+	var b strings.Builder
+	for pos := seg[0]; pos < seg[1]; {
+		tag, end := tagAt(pos), pos+1
+		for end < seg[1] && tagAt(end) == tag {
+			end++
+		}
+		if tag != "" {
+			b.WriteString(tag)
+		}
+		b.WriteString(tview.Escape(text[pos:end]))
+		if tag != "" {
+			b.WriteString("[-:-:-]")
+		}
+		pos = end
+	}
+	return b.String()
+}
+
+// ansiEscape matches the escape sequences of coloured output (CSI and OSC).
+var ansiEscape = regexp.MustCompile(`\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`)
+
+// printable removes escape sequences, expands tabs to the next multiple of 8 cells and replaces the other
+// control characters with U+FFFD, so that a line takes the cells it seems to.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return s
+	}
+	s = ansiEscape.ReplaceAllString(s, "")
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			n := 8 - col%8
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case r < 0x20 || r == 0x7f:
+			b.WriteRune('\uFFFD')
+			col++
+		default:
+			b.WriteRune(r)
+			col++ // (an approximation for wide characters: tabs after them may land a cell off)
+		}
+	}
+	return b.String()
+}
+
+// InputHandler scrolls: j k ↑ ↓ by a row, pgup pgdn ctrl-b ctrl-f by a page, g home to the start, G end
+// to the end (following again).
+func (p *logPane) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
+	return p.WrapInputHandler(func(ev *tcell.EventKey, _ func(tview.Primitive)) {
+		page := max(p.height-1, 1)
+		switch {
+		case ev.Key() == tcell.KeyUp || ev.Rune() == 'k':
+			p.scroll(-1)
+		case ev.Key() == tcell.KeyDown || ev.Rune() == 'j':
+			p.scroll(1)
+		case ev.Key() == tcell.KeyPgUp || ev.Key() == tcell.KeyCtrlB:
+			p.scroll(-page)
+		case ev.Key() == tcell.KeyPgDn || ev.Key() == tcell.KeyCtrlF:
+			p.scroll(page)
+		case ev.Key() == tcell.KeyHome || ev.Rune() == 'g':
+			p.follow, p.top, p.topRow = false, p.ring.dropped(), 0
+		case ev.Key() == tcell.KeyEnd || ev.Rune() == 'G':
+			p.follow = true
+		default:
+			return
+		}
+		if p.scrolled != nil {
+			p.scrolled()
+		}
+	})
+}
+
+// scroll moves the view by n rows (negative: up). Moving up stops following; moving down to the end
+// follows again.
+func (p *logPane) scroll(n int) {
+	if n < 0 {
+		p.follow = false
+	}
+	p.clampTop()
+	for ; n < 0; n++ {
+		if p.topRow > 0 {
+			p.topRow--
+			continue
+		}
+		l, ok := p.ring.at(p.top - 1)
+		if !ok {
+			break
+		}
+		p.top, p.topRow = p.top-1, p.rows(l)-1
+	}
+	for ; n > 0 && !p.follow; n-- {
+		if p.atEnd() {
+			p.follow = true
+			break
+		}
+		l, _ := p.ring.at(p.top)
+		if p.topRow+1 < p.rows(l) {
+			p.topRow++
+		} else {
+			p.top, p.topRow = p.top+1, 0
+		}
+	}
+	if !p.follow && p.atEnd() && n > 0 {
+		p.follow = true
+	}
+}
+
+// atEnd tells whether the last line's last row is on screen.
+func (p *logPane) atEnd() bool {
+	rows := 0
+	for seq := p.top; seq < p.ring.next(); seq++ {
+		l, _ := p.ring.at(seq)
+		n := p.rows(l)
+		if seq == p.top {
+			n -= p.topRow
+		}
+		rows += n
+		if rows > p.height {
+			return false
+		}
+	}
+	return true
+}
+
+// show makes seq the top line (a search match), not following.
+func (p *logPane) show(seq int64) {
+	p.follow, p.top, p.topRow, p.focus = false, seq, 0, seq
+}
