@@ -36,6 +36,8 @@ func podServer(t *testing.T) (*httptest.Server, func() []string) {
 		switch {
 		case r.Method == http.MethodGet && r.URL.Path == "/api/v1/namespaces/shop/pods/web-1":
 			fmt.Fprint(w, pod("web-1", "Running"))
+		case r.Method == http.MethodGet && r.URL.Path == "/api/v1/namespaces/shop/pods/web-0":
+			fmt.Fprint(w, pod("web-0", "Pending"))
 		case r.Method == http.MethodGet && r.URL.Path == "/api/v1/namespaces/shop/services/web":
 			fmt.Fprint(w, `{"kind":"Service","apiVersion":"v1","metadata":{"name":"web","namespace":"shop"},`+
 				`"spec":{"selector":{"app":"web"},"ports":[{"port":80,"targetPort":8080}]}}`)
@@ -98,5 +100,21 @@ func TestPodForPicksRunningPodOfService(t *testing.T) {
 	}
 	if _, err := c.PodFor(context.Background(), svc, "shop", "gone"); err == nil {
 		t.Error("PodFor(a missing service) succeeded")
+	}
+}
+
+// TestPortForwardRefusesPodNotRunning: a pod that is not running is refused before any stream is opened, in
+// one line naming its phase.
+func TestPortForwardRefusesPodNotRunning(t *testing.T) {
+	srv, requests := podServer(t)
+	c := testCluster(&rest.Config{Host: srv.URL})
+	_, _, err := c.PortForward(context.Background(), ui.PortForwardRequest{Namespace: "shop", Pod: "web-0", Address: "127.0.0.1", PodPort: 8080})
+	if err == nil || err.Error() != "port-forward shop/web-0:8080: the pod is Pending, not running" {
+		t.Errorf("port-forward to a pending pod: %v", err)
+	}
+	for _, r := range requests() {
+		if strings.HasSuffix(r, "/portforward") {
+			t.Errorf("request reached the server: %s", r)
+		}
 	}
 }

@@ -122,7 +122,8 @@ type Cluster interface {
 	PortForward(ctx context.Context, req PortForwardRequest) (local int, ended <-chan error, err error)
 }
 
-// ExecRequest is one command to run in a container (see Cluster.Exec).
+// ExecRequest is one command to run in a container (see Cluster.Exec). Exec uses its streams from goroutines
+// of its own until it returns; the caller must not share them meanwhile.
 type ExecRequest struct {
 	Namespace, Pod, Container string
 	Command                   []string
@@ -140,7 +141,7 @@ type TerminalSize struct {
 	Width, Height uint16
 }
 
-// PortForwardRequest is one forward of a local port to a pod's port (see Cluster.PortForward).
+// PortForwardRequest is one forward of a local port to a pod's port (see Cluster.PortForward); a plain value.
 type PortForwardRequest struct {
 	Namespace, Pod string
 	// Address is the local address listened on ("127.0.0.1").
