@@ -29,6 +29,7 @@ type tuiOptions struct {
 	allNamespaces bool
 	readOnly      bool
 	logLines      int
+	mouse         bool
 	saveDir       string
 	resource      string
 }
@@ -46,6 +47,7 @@ func addTUI(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams g
 		return o.Run(cmd.Context())
 	}
 	root.Flags().BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "start in all namespaces")
+	root.Flags().BoolVar(&o.mouse, "mouse", false, "use the mouse: click selects, the wheel scrolls, a click on a header sorts")
 	root.Flags().IntVar(&o.logLines, "log-lines", 5000, "how many lines a logs view keeps (the oldest are dropped first)")
 	root.Flags().StringVar(&o.saveDir, "save-dir", "", "where ctrl-s saves (default: kscope-USER in the system's temporary folder)")
 	root.Flags().BoolVar(&o.readOnly, "readonly", false, "refuse every change to the cluster (delete, edit, scale, restart), at the transport")
@@ -122,6 +124,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		Resource: o.resource,
 		ReadOnly: o.readOnly,
 		LogLines: o.logLines,
+		Mouse:    o.mouse,
 		SaveDir:  o.saveDir,
 		Version:  version,
 		Connect: func(ctx context.Context, name string) (ui.Cluster, error) {

@@ -146,6 +146,7 @@ func (a *App) Run() (err error) {
 	if err := a.openTerminal(); err != nil {
 		return err
 	}
+	a.tv.EnableMouse(a.opts.Mouse)
 	a.attach(a.opts.Cluster)
 	a.goSafe(a.showNotices)
 	if err := a.tv.Run(); err != nil {

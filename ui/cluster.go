@@ -195,6 +195,8 @@ type Options struct {
 	Tick time.Duration
 	// LogLines is how many lines a logs view keeps, the oldest dropped first (default 5000).
 	LogLines int
+	// Mouse turns the mouse on: a click selects, the wheel scrolls, a click on a column's header sorts by it.
+	Mouse bool
 	// Clipboard puts text on the clipboard for `c` (default: an OSC 52 sequence to the terminal).
 	Clipboard ClipboardFunc
 	// SaveDir is where ctrl-s writes (logs under SaveDir/logs); default kscope-USER in the system's

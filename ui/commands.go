@@ -88,8 +88,10 @@ func (a *App) command(text string) {
 	fields, ran := a.commandLine().Run(text)
 	switch {
 	case ran || len(fields) == 0:
+	case len(fields) == 2 && !strings.HasPrefix(fields[1], "-"):
+		a.openResolvedIn(a.cluster.Catalog(), fields[0], fields[1])
 	case len(fields) > 1:
-		a.errorf("unknown command %q: try :RESOURCE, :ns [NAME], :ctx NAME, :pf or :q", text)
+		a.errorf("unknown command %q: try :RESOURCE [NS[,NS…]], :ns [NAME], :ctx NAME, :pf or :q", text)
 	default:
 		a.openResolved(a.cluster.Catalog(), fields[0])
 	}
@@ -106,6 +108,20 @@ func (a *App) openResolved(catalog Catalog, input string) {
 				return
 			}
 			a.openTop(res)
+		})
+	})
+}
+
+// openResolvedIn resolves input as openResolved does, then opens it in the namespaces nsText lists.
+func (a *App) openResolvedIn(catalog Catalog, input, nsText string) {
+	a.goSafe(func() {
+		res, err := catalog.Resolve(a.ctx, input)
+		a.tv.QueueUpdateDraw(func() {
+			if err != nil {
+				a.errorf("%s", err.Error())
+				return
+			}
+			a.openInNamespaces(res, nsText)
 		})
 	})
 }

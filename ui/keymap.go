@@ -65,7 +65,7 @@ func findBinding(bs []Binding, ev *tcell.EventKey) *Binding {
 // globalBindings are the keys that work in every view, after the view's own.
 func (a *App) globalBindings() []Binding {
 	return []Binding{
-		char(':').does("command", "command bar: a resource (pods, deploy, widgets.shop.example.com), ns [NAME], ctx NAME, pf (port-forwards), q", a.openCommandBar),
+		char(':').does("command", "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx NAME, pf (port-forwards), q", a.openCommandBar),
 		key(tcell.KeyEscape, "esc").does("back", "clear the filter or search, else go back", a.escape),
 		Binding{Label: "↑↓ j k pgup pgdn g G"}.does("move", "move the selection / scroll", nil),
 		key(tcell.KeyCtrlC, "ctrl-c").does("quit", "quit kscope", a.quit),

@@ -53,10 +53,11 @@ type LiveTable struct {
 // NewLiveTable returns a table over src (not started until shown).
 func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *LiveTable {
 	t := &LiveTable{app: a, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}, access: newAccessCache(a)}
-	t.content = NewRowContent(a.opts.Clock.Now, a.opts.FlashFor, a.opts.GhostFor)
+	t.content = t.newContent()
 	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
 	t.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
 	t.table.SetBorder(true)
+	t.table.SetMouseCapture(t.doubleClick)
 	t.metrics = newTableMetrics(t, res)
 	return t
 }
@@ -278,8 +279,11 @@ func (t *LiveTable) selectedRow() *watch.Row {
 func (t *LiveTable) updateTitle() {
 	spec := t.src.Spec()
 	scope := ""
+	many, isMany := t.src.(interface{ Namespaces() []string })
 	switch {
 	case t.fixed:
+	case isMany:
+		scope = "(" + strings.Join(many.Namespaces(), ",") + ")"
 	case spec.AllNamespaces():
 		scope = "(all)"
 	case spec.Namespaced:
@@ -342,7 +346,7 @@ func (t *LiveTable) setNamespace(ns string) {
 	}
 	t.close()
 	t.src = src
-	t.content = NewRowContent(t.app.opts.Clock.Now, t.app.opts.FlashFor, t.app.opts.GhostFor)
+	t.content = t.newContent()
 	t.table.SetContent(t.content)
 	t.start()
 	t.refresh()
@@ -352,4 +356,25 @@ func (t *LiveTable) setNamespace(ns string) {
 func (t *LiveTable) setQuery(q watch.Query) {
 	t.query = q
 	t.refresh()
+}
+
+// newContent returns empty rows for the table; a click on a header sorts by that column.
+func (t *LiveTable) newContent() *RowContent {
+	c := NewRowContent(t.app.opts.Clock.Now, t.app.opts.FlashFor, t.app.opts.GhostFor)
+	c.headerClicked = t.sortByColumn
+	return c
+}
+
+// doubleClick makes a second click soon after the first count too: on a header it sorts again (reverses),
+// on a row it selects the row and opens it, as Enter does.
+func (t *LiveTable) doubleClick(action tview.MouseAction, ev *tcell.EventMouse) (tview.MouseAction, *tcell.EventMouse) {
+	if action != tview.MouseLeftDoubleClick || !t.table.InRect(ev.Position()) {
+		return action, ev
+	}
+	if row, _ := t.table.CellAt(ev.Position()); row > 0 {
+		t.table.Select(row, 0)
+		t.enter()
+		return tview.MouseConsumed, nil
+	}
+	return tview.MouseLeftClick, ev
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -117,15 +118,8 @@ func (f *logFollower) run(ctx context.Context) {
 			return
 		case <-f.clock.After(backoff):
 		}
-		backoff = min(backoff*2, cmpOr(f.maxBackoff, 30*time.Second))
+		backoff = min(backoff*2, cmp.Or(f.maxBackoff, 30*time.Second))
 	}
-}
-
-func cmpOr(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
 }
 
 func oneLineError(err error) string { return apierr.OneLine(err.Error()) }

@@ -308,3 +308,26 @@ func (p *logPane) atEnd() bool {
 func (p *logPane) show(seq int64) {
 	p.follow, p.top, p.topRow, p.focus = false, seq, 0, seq
 }
+
+// MouseHandler scrolls by three rows a wheel step (with the mouse on).
+func (p *logPane) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
+	return p.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
+		if !p.InRect(ev.Position()) {
+			return false, nil
+		}
+		switch action {
+		case tview.MouseLeftDown:
+			setFocus(p)
+		case tview.MouseScrollUp:
+			p.scroll(-3)
+		case tview.MouseScrollDown:
+			p.scroll(3)
+		default:
+			return false, nil
+		}
+		if p.scrolled != nil {
+			p.scrolled()
+		}
+		return true, nil
+	})
+}

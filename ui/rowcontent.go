@@ -46,6 +46,9 @@ type RowContent struct {
 	flashes  map[string]time.Time // key → flash ends
 	ghosts   map[string]*ghost
 
+	// headerClicked, when set, is called with the column index of a header cell the mouse clicked.
+	headerClicked func(idx int)
+
 	// placeholder is shown in place of rows when there are none (listing, forbidden, empty).
 	placeholder      string
 	placeholderColor tcell.Color
@@ -231,7 +234,11 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	idx := c.visible[column]
 	col := c.columns[idx]
 	if row == 0 {
-		return tview.NewTableCell(tview.Escape(c.header(idx)) + columnGap).SetStyle(styleHeader).SetSelectable(false)
+		cell := tview.NewTableCell(tview.Escape(c.header(idx)) + columnGap).SetStyle(styleHeader).SetSelectable(false)
+		if c.headerClicked != nil {
+			cell.SetClickedFunc(func() bool { c.headerClicked(idx); return true })
+		}
+		return cell
 	}
 	r := c.rows[row-1]
 	text := c.shownText(r, idx)

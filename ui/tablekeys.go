@@ -130,17 +130,22 @@ func (t *LiveTable) toggleWide() {
 func (t *LiveTable) sortBy(col func(watch.Column) bool) {
 	for i, c := range t.src.Columns() {
 		if col(c) {
-			q := t.query
-			if q.SortColumn == i {
-				q.Descending = !q.Descending
-			} else {
-				q.SortColumn, q.Descending = i, false
-			}
-			t.setQuery(q)
+			t.sortByColumn(i)
 			return
 		}
 	}
 	t.app.errorf("this table has no such column")
+}
+
+// sortByColumn sorts by column i (an index into the columns); the same column again reverses the direction.
+func (t *LiveTable) sortByColumn(i int) {
+	q := t.query
+	if q.SortColumn == i {
+		q.Descending = !q.Descending
+	} else {
+		q.SortColumn, q.Descending = i, false
+	}
+	t.setQuery(q)
 }
 
 func (t *LiveTable) sortByName() {

@@ -1,0 +1,220 @@
+package ui
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+// namespacesSource is one namespaced resource in several namespaces as one table (`:pods shop,web`): a
+// source per namespace, their rows gathered with a NAMESPACE cell first, as an all-namespaces view shows
+// them. The rows, their changes, orders and filters are those of a watch.StaticSource, fed by one goroutine
+// per namespace from that namespace's source. It implements RowSource; safe for concurrent use.
+type namespacesSource struct {
+	*watch.StaticSource
+	namespaces []string
+	parts      []RowSource
+	cancel     context.CancelFunc
+
+	mu     sync.Mutex
+	states []watch.State
+	cols   []watch.Column // the parts' columns the union's were made from
+	wg     sync.WaitGroup
+}
+
+// newNamespacesSource builds (does not start) the rows of spec's resource in namespaces.
+func newNamespacesSource(c Cluster, spec watch.Spec, namespaces []string) (*namespacesSource, error) {
+	all := spec
+	all.Namespace = ""
+	s := &namespacesSource{StaticSource: watch.NewStaticSource(all, nil), namespaces: namespaces,
+		states: make([]watch.State, len(namespaces))}
+	for i, ns := range namespaces {
+		one := spec
+		one.Namespace = ns
+		part, err := c.NewSource(one)
+		if err != nil {
+			return nil, fmt.Errorf("%s in %s: %w", spec.GVR.Resource, ns, err)
+		}
+		s.parts = append(s.parts, part)
+		s.states[i] = watch.State{Phase: watch.Listing}
+	}
+	s.StaticSource.SetState(watch.State{Phase: watch.Listing})
+	return s, nil
+}
+
+// Namespaces returns the namespaces the source shows, for the table's title.
+func (s *namespacesSource) Namespaces() []string { return s.namespaces }
+
+// Start starts every namespace's source and the goroutines that gather their rows.
+func (s *namespacesSource) Start(ctx context.Context) {
+	s.StaticSource.Start(ctx)
+	ctx, s.cancel = context.WithCancel(ctx)
+	for i, part := range s.parts {
+		part.Start(ctx)
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.gather(ctx, i, part)
+		}()
+	}
+}
+
+// Stop stops the namespaces' sources, then the gathered rows.
+func (s *namespacesSource) Stop() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.wg.Wait()
+	for _, part := range s.parts {
+		part.Stop()
+	}
+	s.StaticSource.Stop()
+}
+
+// gather keeps the union's rows of namespace i equal to part's until ctx ends: the whole list until the
+// part has synced, its changes afterwards.
+func (s *namespacesSource) gather(ctx context.Context, i int, part RowSource) {
+	mine := map[string]bool{}
+	loaded := false
+	for first := true; ; first = false {
+		if !first {
+			select {
+			case <-ctx.Done():
+				return
+			case <-part.Notify():
+			}
+		}
+		s.columnsFrom(part.Columns())
+		changes := part.Changes()
+		if !loaded {
+			snap := part.Snapshot(watch.Query{SortColumn: -1})
+			now := make(map[string]bool, len(snap.Rows))
+			rows := make([]*watch.Row, 0, len(snap.Rows))
+			for _, r := range snap.Rows {
+				now[r.Key] = true
+				rows = append(rows, withNamespaceCell(r))
+			}
+			var gone []string
+			for k := range mine {
+				if !now[k] {
+					gone = append(gone, k)
+				}
+			}
+			s.Put(rows...)
+			s.Delete(gone...)
+			mine = now
+			loaded = part.State().Phase == watch.Synced
+		} else {
+			s.apply(part, changes, mine)
+		}
+		s.stateFrom(i, part.State())
+	}
+}
+
+// apply puts the rows changes added or updated and deletes those it deleted.
+func (s *namespacesSource) apply(part RowSource, changes watch.ChangeSet, mine map[string]bool) {
+	var rows []*watch.Row
+	for _, keys := range [][]string{changes.Added, changes.Updated} {
+		for _, k := range keys {
+			if r, ok := part.Row(k); ok {
+				rows = append(rows, withNamespaceCell(r))
+				mine[k] = true
+			}
+		}
+	}
+	s.Put(rows...)
+	var gone []string
+	for _, r := range changes.Deleted {
+		gone = append(gone, r.Key)
+		delete(mine, r.Key)
+	}
+	s.Delete(gone...)
+}
+
+// withNamespaceCell returns a copy of r with its namespace as the first cell.
+func withNamespaceCell(r *watch.Row) *watch.Row {
+	c := *r
+	c.Cells = append(append(make([]string, 0, len(r.Cells)+1), r.Namespace), r.Cells...)
+	return &c
+}
+
+// columnsFrom makes the union's columns NAMESPACE and then cols, when cols are new.
+func (s *namespacesSource) columnsFrom(cols []watch.Column) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(cols) == 0 || slices.Equal(cols, s.cols) {
+		return
+	}
+	s.cols = cols
+	s.StaticSource.SetColumns(append([]watch.Column{{Name: "NAMESPACE", Type: "string"}}, cols...))
+}
+
+// stateFrom records namespace i's state and sets the union's: the first namespace's error or terminal
+// state (named), else Listing until every namespace has synced.
+func (s *namespacesSource) stateFrom(i int, st watch.State) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.states[i] = st
+	union := watch.State{Phase: watch.Synced}
+	for j, st := range s.states {
+		switch {
+		case st.Err != nil || st.Message != "":
+			union = st
+			union.Message = s.namespaces[j] + ": " + cmp.Or(st.Message, fmt.Sprint(st.Err))
+			s.StaticSource.SetState(union)
+			return
+		case st.Phase != watch.Synced:
+			union.Phase = st.Phase
+		}
+	}
+	s.StaticSource.SetState(union)
+}
+
+// parseNamespaces reads a comma-separated list of namespaces (`shop,web`), each once, in order.
+func parseNamespaces(text string) ([]string, error) {
+	var out []string
+	for _, ns := range strings.Split(text, ",") {
+		ns = strings.TrimSpace(ns)
+		if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
+			return nil, fmt.Errorf("invalid namespace %q: %s", ns, errs[0])
+		}
+		if !slices.Contains(out, ns) {
+			out = append(out, ns)
+		}
+	}
+	return out, nil
+}
+
+// openInNamespaces opens res in the namespaces text lists: one namespace switches to it (as :ns does), two
+// or more show one table of them all.
+func (a *App) openInNamespaces(res discovery.Resource, text string) {
+	namespaces, err := parseNamespaces(text)
+	if err != nil {
+		a.errorf("%s", err.Error())
+		return
+	}
+	if !res.Namespaced {
+		a.errorf("%s is cluster-scoped: it has no namespaces", res.FullName())
+		return
+	}
+	if len(namespaces) == 1 {
+		a.setNamespace(namespaces[0])
+		a.openTop(res)
+		return
+	}
+	src, err := newNamespacesSource(a.cluster, watch.Spec{GVR: res.GVR(), Namespaced: true}, namespaces)
+	if err != nil {
+		a.errorf("open %s: %s", res.FullName(), err)
+		return
+	}
+	a.popTo(1)
+	a.push(NewLiveTable(a, res, src, res.Name))
+}
