@@ -5,20 +5,29 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"kscope/apierr"
 	"kscope/discovery"
 )
 
 // accessNeed is the permission a verb needs: a verb on the object's resource, or on one of its subresources
-// (scale: patch on deployments/scale).
+// (scale: patch on deployments/scale), or on another resource's (port-forward of a deployment: create on
+// pods/portforward).
 type accessNeed struct {
 	verb        string
 	subresource string
+	// resource, when set, is the resource asked about instead of the object's.
+	resource schema.GroupVersionResource
 }
 
 // query is the need for an object of res in namespace.
 func (n accessNeed) query(res discovery.Resource, namespace string) AccessQuery {
-	return AccessQuery{Verb: n.verb, GVR: res.GVR(), Subresource: n.subresource, Namespace: namespace}
+	gvr := res.GVR()
+	if !n.resource.Empty() {
+		gvr = n.resource
+	}
+	return AccessQuery{Verb: n.verb, GVR: gvr, Subresource: n.subresource, Namespace: namespace}
 }
 
 // accessCache holds the server's answers to the access questions of one view, for the view's life: each

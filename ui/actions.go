@@ -23,8 +23,10 @@ type subjectFunc func() (discovery.Resource, *watch.Row, bool)
 // access questions asked before a verb is offered are about.
 type scopeFunc func() (discovery.Resource, string)
 
-// objectBindings are the keys that act on one object, the one subject returns: describe, edit, scale,
-// restart, delete, logs, owner, events. The writes are asked about in access before they are offered.
+// objectBindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a
+// pod: shell), restart, delete, logs, port-forward (pods, services, deployments), owner, events. The writes
+// are asked about in access before they are offered. The keys depend on scope's resource, never on the
+// object.
 func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *accessCache) []Binding {
 	with := func(fn func(discovery.Resource, *watch.Row)) func() {
 		return func() {
@@ -49,17 +51,27 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		}
 		return b
 	}
-	return []Binding{
+	res, _ := scope()
+	s := scaleVerb
+	if isPods(res) {
+		s = shellVerb
+	}
+	keys := []Binding{
 		char('d').does("describe", "the object as kubectl describe prints it, live", with(a.openDescribe)),
 		write(char('e'), editVerb),
-		write(char('s'), scaleVerb),
+		write(char('s'), s),
 		write(char('r'), restartVerb),
 		write(key(tcell.KeyCtrlD, "ctrl-d"), deleteVerb),
 		char('l').does("logs", "the logs of the pod, or of the workload's pods, live (last 200 lines, then new ones)", with(a.openLogs)),
 		char('p').does("previous logs", "the logs of the previous instance of the containers (kubectl logs -p)", with(a.openPreviousLogs)),
+	}
+	if forwardable(res) == nil {
+		keys = append(keys, write(shifted('F'), portForwardVerb))
+	}
+	return append(keys,
 		shifted('J').does("owner", "jump to the object's controller (was o)", with(a.jumpToOwner)),
 		shifted('E').does("events", "the object's events, live (was e)", with(a.openEvents)),
-	}
+	)
 }
 
 // openYAML pushes the live YAML of row, an object of res.

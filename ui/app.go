@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"sync"
 
@@ -80,6 +81,12 @@ type App struct {
 	noticeMu sync.Mutex
 	notices  []string      // Notice lines not shown yet
 	noticed  chan struct{} // capacity 1: notices are waiting
+
+	// forwards are the port-forwards started in this session, for :pf (stopped with the connection).
+	forwards []*portForward
+	// shellIn and shellOut, when set (tests), are the terminal a shell runs on instead of stdin and stdout.
+	shellIn  io.Reader
+	shellOut io.Writer
 }
 
 // New builds the UI for opts.Cluster. Nothing runs, and nothing reaches the cluster, until Run.
@@ -175,9 +182,11 @@ func (a *App) shutdown() {
 	a.detach()
 }
 
-// detach closes every view, the catalog subscription, the namespace list and the connection to the cluster
+// detach stops the port-forwards and closes every view, the catalog subscription, the namespace list and the
+// connection to the cluster
 // (before a context switch attaches another, or at shutdown). UI goroutine only.
 func (a *App) detach() {
+	a.stopForwards()
 	for _, v := range a.stack {
 		v.close()
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -104,6 +105,50 @@ type Cluster interface {
 	// selectors) until ctx ends, and returns at once; the reader it returns is safe for concurrent use and
 	// answers nothing until its first list has arrived.
 	WatchPodResources(ctx context.Context, spec watch.Spec) PodResourceReader
+
+	// PodFor returns the pod a shell or a port-forward to an object of gvr reaches, as kubectl picks it: the
+	// pod itself, or for a service or a workload one of the pods its selector matches, the most active
+	// first (waiting at most as long as ctx allows for one to appear).
+	PodFor(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*corev1.Pod, error)
+	// Exec runs req.Command in a container of a pod with req's streams attached, as `kubectl exec` does
+	// (WebSocket, else SPDY), until the command exits or ctx ends. A command that exits non-zero is an
+	// error wrapping k8s.io/client-go/util/exec.CodeExitError. It blocks for the command's whole life.
+	Exec(ctx context.Context, req ExecRequest) error
+	// PortForward listens on req's local port and forwards each connection to the pod's port, as `kubectl
+	// port-forward` does, until ctx ends or the forward fails (the pod gone or no longer running, the
+	// connection to it lost). It returns once listening, with the local port (the one chosen when
+	// req.LocalPort is 0), or with the error that prevented it (the address in use, the pod not running,
+	// read-only mode). ended then receives one value when the forward is over (nil when ctx ended, else
+	// why) and is closed.
+	PortForward(ctx context.Context, req PortForwardRequest) (local int, ended <-chan error, err error)
+}
+
+// ExecRequest is one command to run in a container (see Cluster.Exec). Exec uses its streams from goroutines
+// of its own until it returns; the caller must not share them meanwhile.
+type ExecRequest struct {
+	Namespace, Pod, Container string
+	Command                   []string
+	Stdin                     io.Reader
+	Stdout, Stderr            io.Writer
+	// TTY asks for a terminal in the container (Stderr is then unused: the terminal merges it).
+	TTY bool
+	// Sizes, when set with TTY, returns the terminal's size, then each change, blocking in between; nil
+	// when there are no more.
+	Sizes func() *TerminalSize
+}
+
+// TerminalSize is a terminal's size in cells.
+type TerminalSize struct {
+	Width, Height uint16
+}
+
+// PortForwardRequest is one forward of a local port to a pod's port (see Cluster.PortForward); a plain value.
+type PortForwardRequest struct {
+	Namespace, Pod string
+	// Address is the local address listened on ("127.0.0.1").
+	Address string
+	// LocalPort is the local port (0: any free one); PodPort the pod's.
+	LocalPort, PodPort int
 }
 
 // AccessQuery is one request the user might make: a verb on a resource (or one of its subresources) in a

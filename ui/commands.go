@@ -50,6 +50,7 @@ func (a *App) barCommands() []prompt.Command {
 	return []prompt.Command{
 		{Names: []string{"q", "quit", "q!"}, Run: func([]string) { a.quit() }},
 		{Names: []string{"help"}, Run: func([]string) { a.showHelp() }},
+		{Names: []string{"portforwards", "pf"}, Run: func([]string) { a.openPortForwards() }},
 		{Names: []string{"ns", "namespace"}, Args: true, ArgCandidates: func() []string { return a.namespaces.names() },
 			Run: func(args []string) {
 				if len(args) > 0 {
@@ -91,7 +92,7 @@ func (a *App) command(text string) {
 	case len(fields) == 2 && !strings.HasPrefix(fields[1], "-"):
 		a.openResolvedIn(a.cluster.Catalog(), fields[0], fields[1])
 	case len(fields) > 1:
-		a.errorf("unknown command %q: try :RESOURCE [NS[,NS…]], :ns [NAME], :ctx NAME or :q", text)
+		a.errorf("unknown command %q: try :RESOURCE [NS[,NS…]], :ns [NAME], :ctx NAME, :pf or :q", text)
 	default:
 		a.openResolved(a.cluster.Catalog(), fields[0])
 	}

@@ -1,6 +1,6 @@
 // Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live table,
 // the YAML, describe, events and logs views, the object verbs (edit, scale, restart, delete), the command
-// and filter bars and the help screen. All drawing happens on the one
+// and filter bars, the help screen, a pod's shell and the port-forwards (:pf). All drawing happens on the one
 // tview goroutine; data arrives from package watch and is applied in batched QueueUpdate calls.
 //
 // # Structure
@@ -24,9 +24,11 @@
 //  4. A key no binding took is offered to the view's typed(), then to the focused widget (scrolling).
 //
 // A binding that needs the server (resolve a name, get an owner, delete) starts the request with goSafe
-// and applies the answer with QueueUpdateDraw, so the UI goroutine never waits on the network. The one
-// exception is edit: the TUI is suspended for the editor (tview's Suspend) and the update is sent before
-// it resumes.
+// and applies the answer with QueueUpdateDraw, so the UI goroutine never waits on the network. The
+// exceptions are edit and shell: the TUI is suspended (tview's Suspend) for the editor, and the update is
+// sent before it resumes; or for the shell (shell.go: an exec with a TTY, the terminal in raw mode) until
+// it exits. A port-forward (portforward.go, forwards.go) runs in the background until it is stopped in the
+// :pf view, its pod goes away, the context switches or kscope quits.
 //
 // # Streams
 //
@@ -44,7 +46,11 @@
 // resource and namespace for the view's life); the status line and the help name what is not permitted,
 // and pressing such a key sends nothing. Read-only mode refuses every write before any question, and the
 // read-only transport (package kube/readonly) refuses what would still get through. Each write asks first
-// (confirm: Cancel focused) and reports its outcome on the prompt line.
+// (confirm: Cancel focused) and reports its outcome on the prompt line. Shell and port-forward are verbs too
+// (create on pods/exec and pods/portforward, asked about pods even from a service or a deployment); they
+// ask nothing first, since the container or port picker comes before them. The keys objectBindings gives
+// depend on the resource (`s` is shell on pods, scale elsewhere; shift-f only where port-forward applies),
+// so the help shows the right one.
 //
 // # Adding a view
 //

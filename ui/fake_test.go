@@ -46,6 +46,8 @@ type fakeCluster struct {
 	logs fakeLogs
 	// metrics is what PodMetrics, NodeMetrics and WatchPodResources answer (fake_metrics_test.go).
 	metrics fakeMetrics
+	// streams is what the shell and port-forward tests prepare and record (fake_streams_test.go).
+	streams fakeStreams
 }
 
 func (c *fakeCluster) Info() ClusterInfo { return c.info }

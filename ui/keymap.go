@@ -66,7 +66,7 @@ func findBinding(bs []Binding, ev *tcell.EventKey) *Binding {
 // hotkeys (those that override the views' keys are found before them, and listed here too).
 func (a *App) globalBindings() []Binding {
 	return append(append([]Binding{
-		char(':').does("command", "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx NAME, q", a.openCommandBar),
+		char(':').does("command", "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx NAME, pf (port-forwards), q", a.openCommandBar),
 		key(tcell.KeyEscape, "esc").does("back", "clear the filter or search, else go back", a.escape),
 		Binding{Label: "↑↓ j k pgup pgdn g G"}.does("move", "move the selection / scroll", nil),
 		key(tcell.KeyCtrlC, "ctrl-c").does("quit", "quit kscope", a.quit),

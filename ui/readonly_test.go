@@ -39,7 +39,7 @@ func recordingServer(t *testing.T) (dynamic.Interface, func() []string) {
 
 // TestReadOnlyEveryBindingSendsNoWrite: in read-only mode every key of every view, each dialog it opens
 // answered with its dangerous choice, sends no write; with the UI's own refusal off, the read-only transport
-// alone still stops the delete, and the user is told why.
+// alone still stops the delete (and the port-forward's request), and the user is told why.
 func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 	for _, uiRefuses := range []bool{true, false} {
 		writes, written := recordingServer(t)
@@ -63,6 +63,12 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 				if !uiRefuses && b.Name == "scale" && name != "events" { // the prompt, once the scale is read
 					h.eventually("(now 2) to:")
 					h.typeText("3\n")
+				}
+				if !uiRefuses && b.Name == "port-forward" { // the pod's port, then the local one
+					h.eventually("to pod port:")
+					h.typeText("8080\n")
+					h.eventually("from local port:")
+					h.typeText("\n")
 				}
 				if !uiRefuses && asks[b.Name] && name != "events" { // the question comes after the access check
 					h.until("a dialog", func() bool { return h.app.modal != nil })

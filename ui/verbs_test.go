@@ -203,11 +203,11 @@ func TestScale(t *testing.T) {
 }
 
 func TestScaleAndRestartApplyOnlyWhereTheyExist(t *testing.T) {
-	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "replicasets" })
 	h.press(tcell.KeyRune, 's')
-	h.eventually("pods cannot be scaled: it has no scale subresource")
+	h.eventually("replicasets.apps cannot be scaled: it has no scale subresource")
 	h.press(tcell.KeyRune, 'r')
-	h.eventually("pods cannot be restarted: only deployments, statefulsets and daemonsets can")
+	h.eventually("replicasets.apps cannot be restarted: only deployments, statefulsets and daemonsets can")
 	if w := writes(h); len(w) != 0 {
 		t.Errorf("writes %q", w)
 	}

@@ -1,0 +1,120 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+
+	"kscope/kube/readonly"
+	"kscope/ui"
+)
+
+// podServer serves a Running pod shop/web-1 and, for GET services/web and a pod list by label, a service
+// selecting app=web and two pods of it (one Pending, one Running); it records every request.
+func podServer(t *testing.T) (*httptest.Server, func() []string) {
+	t.Helper()
+	pod := func(name, phase string) string {
+		return fmt.Sprintf(`{"kind":"Pod","apiVersion":"v1","metadata":{"name":%q,"namespace":"shop","uid":"u-%s","labels":{"app":"web"}},`+
+			`"spec":{"containers":[{"name":"web","ports":[{"containerPort":8080}]}]},"status":{"phase":%q}}`, name, name, phase)
+	}
+	var mu sync.Mutex
+	var reqs []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		reqs = append(reqs, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Method == http.MethodGet && r.URL.Path == "/api/v1/namespaces/shop/pods/web-1":
+			fmt.Fprint(w, pod("web-1", "Running"))
+		case r.Method == http.MethodGet && r.URL.Path == "/api/v1/namespaces/shop/pods/web-0":
+			fmt.Fprint(w, pod("web-0", "Pending"))
+		case r.Method == http.MethodGet && r.URL.Path == "/api/v1/namespaces/shop/services/web":
+			fmt.Fprint(w, `{"kind":"Service","apiVersion":"v1","metadata":{"name":"web","namespace":"shop"},`+
+				`"spec":{"selector":{"app":"web"},"ports":[{"port":80,"targetPort":8080}]}}`)
+		case r.Method == http.MethodGet && r.URL.Path == "/api/v1/namespaces/shop/pods" && r.URL.Query().Get("labelSelector") == "app=web":
+			fmt.Fprintf(w, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[%s,%s]}`,
+				pod("web-0", "Pending"), pod("web-1", "Running"))
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), reqs...)
+	}
+}
+
+func testCluster(cfg *rest.Config) *Cluster {
+	return &Cluster{cfg: cfg, dyn: dynamic.NewForConfigOrDie(cfg)}
+}
+
+// TestReadOnlyRefusesExecAndPortForward: with the read-only transport an exec and a port-forward fail with
+// its refusal, and neither request reaches the server.
+func TestReadOnlyRefusesExecAndPortForward(t *testing.T) {
+	srv, requests := podServer(t)
+	c := testCluster(readonly.Wrap(&rest.Config{Host: srv.URL}))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	err := c.Exec(ctx, ui.ExecRequest{Namespace: "shop", Pod: "web-1", Container: "web", Command: []string{"sh"},
+		Stdin: strings.NewReader(""), Stdout: &strings.Builder{}, TTY: true})
+	if refused := (*readonly.RefusedError)(nil); !errors.As(err, &refused) {
+		t.Errorf("exec: %v, want the read-only refusal", err)
+	}
+	_, _, err = c.PortForward(ctx, ui.PortForwardRequest{Namespace: "shop", Pod: "web-1", Address: "127.0.0.1", PodPort: 8080})
+	if err == nil || !strings.Contains(err.Error(), "read-only mode") {
+		t.Errorf("port-forward: %v, want the read-only refusal", err)
+	}
+	for _, r := range requests() {
+		if strings.HasSuffix(r, "/exec") || strings.HasSuffix(r, "/portforward") {
+			t.Errorf("request reached the server: %s", r)
+		}
+	}
+}
+
+// TestPodForPicksRunningPodOfService: a service gives the most active of the pods it selects (the running one
+// before the pending one, as kubectl picks); a pod gives itself.
+func TestPodForPicksRunningPodOfService(t *testing.T) {
+	srv, _ := podServer(t)
+	c := testCluster(&rest.Config{Host: srv.URL})
+	svc := schema.GroupVersionResource{Version: "v1", Resource: "services"}
+	pod, err := c.PodFor(context.Background(), svc, "shop", "web")
+	if err != nil || pod.Name != "web-1" {
+		t.Fatalf("PodFor(service web) = %v, %v; want the running pod web-1", pod, err)
+	}
+	pod, err = c.PodFor(context.Background(), podsGVR, "shop", "web-1")
+	if err != nil || pod.Name != "web-1" || len(pod.Spec.Containers) != 1 {
+		t.Fatalf("PodFor(pod web-1) = %v, %v", pod, err)
+	}
+	if _, err := c.PodFor(context.Background(), svc, "shop", "gone"); err == nil {
+		t.Error("PodFor(a missing service) succeeded")
+	}
+}
+
+// TestPortForwardRefusesPodNotRunning: a pod that is not running is refused before any stream is opened, in
+// one line naming its phase.
+func TestPortForwardRefusesPodNotRunning(t *testing.T) {
+	srv, requests := podServer(t)
+	c := testCluster(&rest.Config{Host: srv.URL})
+	_, _, err := c.PortForward(context.Background(), ui.PortForwardRequest{Namespace: "shop", Pod: "web-0", Address: "127.0.0.1", PodPort: 8080})
+	if err == nil || err.Error() != "port-forward shop/web-0:8080: the pod is Pending, not running" {
+		t.Errorf("port-forward to a pending pod: %v", err)
+	}
+	for _, r := range requests() {
+		if strings.HasSuffix(r, "/portforward") {
+			t.Errorf("request reached the server: %s", r)
+		}
+	}
+}

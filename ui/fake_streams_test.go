@@ -1,0 +1,140 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// fakeStreams is the fake cluster's side of shells and port-forwards. Guarded by fakeCluster.mu.
+type fakeStreams struct {
+	// pods answers PodFor, by objectKey of the object asked about; without an entry a pod is its object
+	// and anything else selects the pods labelled app=<its name> (as the fixture's deployment does).
+	pods map[string]*corev1.Pod
+	// execOutput is what a shell prints; execErr how it ends.
+	execOutput string
+	execErr    error
+	// forwardErr, when set, answers every PortForward.
+	forwardErr error
+	forwards   []*fakeForward
+}
+
+// fakeForward is one running forward: ending it with end makes it fail with that error.
+type fakeForward struct {
+	req PortForwardRequest
+	ctx context.Context
+	end chan error
+}
+
+// PodFor answers from streams.pods, else from the stored pods.
+func (c *fakeCluster) PodFor(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) (*corev1.Pod, error) {
+	c.mu.Lock()
+	p, ok := c.streams.pods[objectKey(gvr, ns, name)]
+	c.mu.Unlock()
+	if ok {
+		return p.DeepCopy(), nil
+	}
+	if gvr == podsGVR {
+		u, err := c.Get(ctx, gvr, ns, name)
+		if err != nil {
+			return nil, err
+		}
+		return toPod(u)
+	}
+	c.mu.Lock()
+	rows := c.rows["pods"]
+	c.mu.Unlock()
+	for _, r := range rows {
+		if r.Namespace == ns && r.Labels["app"] == name {
+			if u, err := c.Get(ctx, podsGVR, ns, r.Name); err == nil {
+				return toPod(u)
+			}
+		}
+	}
+	return nil, fmt.Errorf("%s %s: no pods match its selector", gvr.Resource, name)
+}
+
+func toPod(u *unstructured.Unstructured) (*corev1.Pod, error) {
+	pod := &corev1.Pod{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, pod); err != nil {
+		return nil, err
+	}
+	return pod, nil
+}
+
+// Exec records the command, prints execOutput and ends with execErr; with writes set it sends the exec
+// request through that client (the read-only transport refuses it).
+func (c *fakeCluster) Exec(ctx context.Context, req ExecRequest) error {
+	c.record(fmt.Sprintf("exec %s/%s %s %s tty=%v", req.Namespace, req.Pod, req.Container, strings.Join(req.Command, " "), req.TTY))
+	if err := c.sendStream(ctx, req.Namespace, req.Pod, "exec"); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	out, err := c.streams.execOutput, c.streams.execErr
+	c.mu.Unlock()
+	if req.Stdout != nil {
+		_, _ = req.Stdout.Write([]byte(out))
+	}
+	return err
+}
+
+// PortForward records the forward and keeps it running until ctx ends or the test ends it; local port 0
+// becomes 40000 + the forward's number.
+func (c *fakeCluster) PortForward(ctx context.Context, req PortForwardRequest) (int, <-chan error, error) {
+	c.record(fmt.Sprintf("port-forward %s/%s %d:%d", req.Namespace, req.Pod, req.LocalPort, req.PodPort))
+	if err := c.sendStream(ctx, req.Namespace, req.Pod, "portforward"); err != nil {
+		return 0, nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.streams.forwardErr; err != nil {
+		return 0, nil, err
+	}
+	f := &fakeForward{req: req, ctx: ctx, end: make(chan error, 1)}
+	if f.req.LocalPort == 0 {
+		f.req.LocalPort = 40000 + len(c.streams.forwards)
+	}
+	c.streams.forwards = append(c.streams.forwards, f)
+	ended := make(chan error, 1)
+	go func() {
+		defer close(ended)
+		select {
+		case <-ctx.Done():
+			ended <- nil
+		case err := <-f.end:
+			ended <- err
+		}
+	}()
+	return f.req.LocalPort, ended, nil
+}
+
+// sendStream, with writes set, sends the stream's request (POST pods/NAME/sub) through it.
+func (c *fakeCluster) sendStream(ctx context.Context, ns, pod, sub string) error {
+	c.mu.Lock()
+	writes := c.writes
+	c.mu.Unlock()
+	if writes == nil {
+		return nil
+	}
+	obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": pod, "namespace": ns}}}
+	_, err := writes.Resource(podsGVR).Namespace(ns).Create(ctx, obj, metav1.CreateOptions{}, sub)
+	if apierrors.IsNotFound(err) {
+		return fmt.Errorf("pod %s not found", pod)
+	}
+	return asRefused(err)
+}
+
+// forwardsStarted returns the forwards the UI started so far.
+func (c *fakeCluster) forwardsStarted() []*fakeForward {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]*fakeForward(nil), c.streams.forwards...)
+}

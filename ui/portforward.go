@@ -1,0 +1,193 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	kubectlutil "k8s.io/kubectl/pkg/util"
+
+	"kscope/apierr"
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+// forwardAddress is the local address forwards listen on (kubectl port-forward's default is localhost).
+const forwardAddress = "127.0.0.1"
+
+var portForwardVerb = verb{name: "port-forward",
+	description: "forward a local port to the pod, in the background (:pf)",
+	need:        accessNeed{verb: "create", subresource: "portforward", resource: podsGVR},
+	applies:     forwardable, start: (*App).startPortForward}
+
+// forwardable: what kubectl port-forward takes here (pods, services, deployments).
+func forwardable(res discovery.Resource) error {
+	switch {
+	case isPods(res), isServices(res), res.Group == "apps" && res.Name == "deployments":
+		return nil
+	}
+	return fmt.Errorf("%s cannot be port-forwarded: only pods, services and deployments can", res.FullName())
+}
+
+func isServices(res discovery.Resource) bool { return res.Group == "" && res.Name == "services" }
+
+// forwardPort is one port the user may forward to: how the dialog shows it, the local port it suggests and
+// the pod's port it reaches.
+type forwardPort struct {
+	label     string
+	suggested int
+	podPort   int
+}
+
+// forwardTarget is the pod a port-forward of an object reaches, and the ports offered.
+type forwardTarget struct {
+	pod   *corev1.Pod
+	ports []forwardPort
+}
+
+// startPortForward finds the pod (for a service or a deployment, one of its pods, as kubectl does) and its
+// ports, asks which one when there are several, then asks for the local port.
+func (a *App) startPortForward(res discovery.Resource, row *watch.Row) {
+	a.message("finding the pod of " + row.Name + " …")
+	request(a, func(ctx context.Context, c Cluster) (forwardTarget, error) {
+		return resolveForward(ctx, c, res, row)
+	}, func(t forwardTarget, err error) {
+		if err != nil {
+			a.errorf("port-forward %s %s: %s", res.Name, row.Key, apierr.OneLine(err.Error()))
+			return
+		}
+		pod := t.pod
+		if pod.Status.Phase != corev1.PodRunning {
+			a.errorf("port-forward %s %s: pod %s is %s, not running", res.Name, row.Key, pod.Name, phaseOf(pod))
+			return
+		}
+		a.message("")
+		switch len(t.ports) {
+		case 0:
+			a.bar.Open(fmt.Sprintf("port-forward %s/%s (no declared ports) to pod port: ", pod.Namespace, pod.Name), "",
+				func(text string) {
+					n, err := parsePort(text, false)
+					if err != nil {
+						a.errorf("%s", err.Error())
+						return
+					}
+					a.askLocalPort(pod, forwardPort{suggested: n, podPort: n})
+				}, nil)
+		case 1:
+			a.askLocalPort(pod, t.ports[0])
+		default:
+			labels := make([]string, len(t.ports))
+			for i, p := range t.ports {
+				labels[i] = p.label
+			}
+			a.choose("port-forward to which port of "+pod.Name, labels, 0, func(i int) { a.askLocalPort(pod, t.ports[i]) })
+		}
+	})
+}
+
+// resolveForward finds the pod and ports for a port-forward of row, an object of res: a pod's TCP container
+// ports; a service's TCP ports, each to the target port on one of its pods (as kubectl port-forward svc/x
+// resolves it); a deployment's pod's container ports.
+func resolveForward(ctx context.Context, c Cluster, res discovery.Resource, row *watch.Row) (forwardTarget, error) {
+	pod, err := c.PodFor(ctx, res.GVR(), row.Namespace, row.Name)
+	if err != nil {
+		return forwardTarget{}, err
+	}
+	t := forwardTarget{pod: pod}
+	if !isServices(res) {
+		for _, ctr := range pod.Spec.Containers {
+			for _, p := range ctr.Ports {
+				if p.Protocol != "" && p.Protocol != corev1.ProtocolTCP {
+					continue
+				}
+				label := fmt.Sprintf("%d/TCP  container %s", p.ContainerPort, ctr.Name)
+				if p.Name != "" {
+					label = fmt.Sprintf("%d/TCP  %s, container %s", p.ContainerPort, p.Name, ctr.Name)
+				}
+				t.ports = append(t.ports, forwardPort{label: label, suggested: int(p.ContainerPort), podPort: int(p.ContainerPort)})
+			}
+		}
+		return t, nil
+	}
+	u, err := c.Get(ctx, res.GVR(), row.Namespace, row.Name)
+	if err != nil {
+		return forwardTarget{}, err
+	}
+	svc, err := toService(u)
+	if err != nil {
+		return forwardTarget{}, err
+	}
+	for _, sp := range svc.Spec.Ports {
+		if sp.Protocol != "" && sp.Protocol != corev1.ProtocolTCP {
+			continue
+		}
+		target, err := kubectlutil.LookupContainerPortNumberByServicePort(*svc, *pod, sp.Port)
+		if err != nil {
+			return forwardTarget{}, fmt.Errorf("service port %d: %w", sp.Port, err)
+		}
+		label := fmt.Sprintf("%d → pod %s:%d", sp.Port, pod.Name, target)
+		if sp.Name != "" {
+			label = fmt.Sprintf("%d (%s) → pod %s:%d", sp.Port, sp.Name, pod.Name, target)
+		}
+		t.ports = append(t.ports, forwardPort{label: label, suggested: int(sp.Port), podPort: int(target)})
+	}
+	if len(t.ports) == 0 {
+		return forwardTarget{}, fmt.Errorf("service %s has no TCP ports", svc.Name)
+	}
+	return t, nil
+}
+
+func toService(u *unstructured.Unstructured) (*corev1.Service, error) {
+	svc := &corev1.Service{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, svc); err != nil {
+		return nil, fmt.Errorf("read service %s: %w", u.GetName(), err)
+	}
+	for i, p := range svc.Spec.Ports { // the API server defaults it; a fake may not
+		if p.TargetPort == (intstr.IntOrString{}) {
+			svc.Spec.Ports[i].TargetPort = intstr.FromInt32(p.Port)
+		}
+	}
+	return svc, nil
+}
+
+// askLocalPort asks for the local port, the suggested one when it is free, else a free one.
+func (a *App) askLocalPort(pod *corev1.Pod, p forwardPort) {
+	label := fmt.Sprintf("port-forward %s/%s:%d from local port: ", pod.Namespace, pod.Name, p.podPort)
+	a.bar.Open(label, strconv.Itoa(freeLocalPort(p.suggested)), func(text string) {
+		local, err := parsePort(text, true)
+		if err != nil {
+			a.errorf("%s", err.Error())
+			return
+		}
+		a.forward(pod, local, p.podPort)
+	}, nil)
+}
+
+// parsePort reads a port number (1-65535; 0 too when zero, for any free port).
+func parsePort(text string, zero bool) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(text))
+	if err != nil || n < 0 || n > 65535 || (n == 0 && !zero) {
+		return 0, fmt.Errorf("not a port: %q (a number from 1 to 65535)", text)
+	}
+	return n, nil
+}
+
+// freeLocalPort returns port when it can be listened on locally now, else a port the system gives as free.
+func freeLocalPort(port int) int {
+	if l, err := net.Listen("tcp", net.JoinHostPort(forwardAddress, strconv.Itoa(port))); err == nil {
+		_ = l.Close()
+		return port
+	}
+	l, err := net.Listen("tcp", net.JoinHostPort(forwardAddress, "0"))
+	if err != nil {
+		return port
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}

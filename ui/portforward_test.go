@@ -1,0 +1,236 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"kscope/discovery"
+)
+
+// withPorts gives the fixture pod two container ports (8080 http, 9090 metrics) and a UDP one not offered.
+func withPorts(o *Options) {
+	pod := o.Cluster.(*fakeCluster).objects["pods/shop/web-7d9f-abcde"]
+	pod.Object["spec"] = map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx:1.27",
+		"ports": []any{
+			map[string]any{"name": "http", "containerPort": int64(8080), "protocol": "TCP"},
+			map[string]any{"name": "dns", "containerPort": int64(53), "protocol": "UDP"},
+			map[string]any{"name": "metrics", "containerPort": int64(9090), "protocol": "TCP"},
+		}}}}
+}
+
+// waitForwards waits for n forwards to have been started and returns them.
+func waitForwards(h *harness, n int) []*fakeForward {
+	h.t.Helper()
+	h.until(fmt.Sprintf("%d port-forwards", n), func() bool { return len(h.cluster.forwardsStarted()) >= n })
+	return h.cluster.forwardsStarted()
+}
+
+// replacePrompt replaces the prompt line's text with text (ctrl-u, then typing).
+func (h *harness) replacePrompt(text string) {
+	h.t.Helper()
+	h.press(tcell.KeyCtrlU, 0)
+	h.typeText(text)
+}
+
+// freePort returns a local port nothing listens on now.
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// TestPortForwardPodListStop: shift-f on a pod lists its TCP ports, the chosen one is suggested as the local
+// port; Enter starts the forward; :pf lists it; ctrl-d asks, then stops it (its context ends).
+func TestPortForwardPodListStop(t *testing.T) {
+	h, _ := startShellTest(t, withPorts)
+	h.press(tcell.KeyRune, 'F')
+	h.eventually("port-forward to which port of web-7d9f-abcde")
+	h.contains("8080/TCP  http, container web")
+	h.contains("9090/TCP  metrics, container web")
+	h.lacks("53/TCP")
+	h.press(tcell.KeyDown, 0)
+	h.press(tcell.KeyEnter, 0)
+	h.eventually("port-forward shop/web-7d9f-abcde:9090 from local port:")
+	var suggested string
+	h.quietly(func() { suggested = h.app.bar.Text() })
+	if n, err := strconv.Atoi(suggested); err != nil || n == 0 {
+		t.Fatalf("suggested local port %q", suggested)
+	}
+	local := freePort(t)
+	h.replacePrompt(strconv.Itoa(local))
+	h.press(tcell.KeyEnter, 0)
+	f := waitForwards(h, 1)[0]
+	if f.req.Pod != "web-7d9f-abcde" || f.req.PodPort != 9090 || f.req.LocalPort != local || f.req.Address != "127.0.0.1" {
+		t.Errorf("forward %+v", f.req)
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", local)
+	h.eventually("forwarding " + addr + " → shop/web-7d9f-abcde:9090")
+
+	h.command("pf")
+	h.eventually("portforwards[1]")
+	h.contains("LOCAL")
+	h.contains(addr)
+	h.contains("→ shop/web-7d9f-abcde:9090")
+	h.contains("12:00:00")
+	h.contains("active")
+	h.press(tcell.KeyCtrlD, 0)
+	h.eventually("Stop the port-forward?")
+	h.contains("from " + addr)
+	h.contains("to shop/web-7d9f-abcde:9090")
+	h.press(tcell.KeyEnter, 0) // Cancel
+	if f.ctx.Err() != nil {
+		t.Fatal("Cancel stopped the forward")
+	}
+	h.press(tcell.KeyCtrlD, 0)
+	h.press(tcell.KeyTab, 0)
+	h.press(tcell.KeyEnter, 0)
+	h.eventually("stopped the port-forward " + addr)
+	h.eventually("portforwards[0]")
+	select {
+	case <-f.ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stopped forward's context did not end")
+	}
+	h.press(tcell.KeyCtrlD, 0)
+	h.eventually("no port-forward to stop")
+}
+
+// TestPortForwardSuggestsFreePort: when the pod's port is taken locally, the suggestion is another port.
+func TestPortForwardSuggestsFreePort(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	taken := l.Addr().(*net.TCPAddr).Port
+	h, _ := startShellTest(t, func(o *Options) {
+		pod := o.Cluster.(*fakeCluster).objects["pods/shop/web-7d9f-abcde"]
+		pod.Object["spec"] = map[string]any{"containers": []any{map[string]any{"name": "web",
+			"ports": []any{map[string]any{"containerPort": int64(taken)}}}}}
+	})
+	h.press(tcell.KeyRune, 'F')
+	h.eventually(fmt.Sprintf("port-forward shop/web-7d9f-abcde:%d from local port:", taken))
+	var suggested string
+	h.quietly(func() { suggested = h.app.bar.Text() })
+	if n, err := strconv.Atoi(suggested); err != nil || n == taken || n == 0 {
+		t.Errorf("suggested %q while %d is taken", suggested, taken)
+	}
+}
+
+// TestPortForwardServiceTargetPort: a service's ports are offered resolved to the target port on its pod (a
+// named target port looked up in the pod's container ports); a deployment reaches one of its pods.
+func TestPortForwardServiceTargetPort(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) {
+		withPorts(o)
+		c := o.Cluster.(*fakeCluster)
+		c.catalog = discovery.NewStaticCatalog(append(c.catalog.Resources(), discovery.Resource{Version: "v1",
+			Name: "services", SingularName: "service", Kind: "Service", ShortNames: []string{"svc"}, Namespaced: true,
+			Verbs: []string{"get", "list", "watch"}})...)
+		c.columns["services"] = c.columns["secrets"]
+		c.rows["services"] = c.rows["deployments"]
+		c.objects["services/shop/web"] = serviceObject()
+		pod, err := toPod(c.objects["pods/shop/web-7d9f-abcde"])
+		if err != nil {
+			panic(err)
+		}
+		c.streams.pods = map[string]*corev1.Pod{"services/shop/web": pod}
+		o.Resource = "services"
+	})
+	h.eventually("services(shop)[1]")
+	h.press(tcell.KeyRune, 'F')
+	h.eventually("port-forward to which port of web-7d9f-abcde")
+	h.contains("80 (http) → pod web-7d9f-abcde:8080")
+	h.contains("9000 → pod web-7d9f-abcde:9090")
+	h.press(tcell.KeyEnter, 0)
+	h.eventually("port-forward shop/web-7d9f-abcde:8080 from local port:")
+	h.replacePrompt("0")
+	h.press(tcell.KeyEnter, 0)
+	if f := waitForwards(h, 1)[0]; f.req.PodPort != 8080 || f.req.LocalPort != 40000 {
+		t.Errorf("forward %+v", f.req)
+	}
+	h.eventually("forwarding 127.0.0.1:40000 → shop/web-7d9f-abcde:8080")
+
+	h.typeText(":deploy\n")
+	h.eventually("deployments(shop)[1]")
+	h.press(tcell.KeyRune, 'F')
+	h.eventually("port-forward to which port of web-7d9f-abcde")
+}
+
+func serviceObject() *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Service",
+		"metadata": map[string]any{"name": "web", "namespace": "shop"},
+		"spec": map[string]any{"selector": map[string]any{"app": "web"}, "ports": []any{
+			map[string]any{"name": "http", "port": int64(80), "targetPort": "http"},
+			map[string]any{"port": int64(9000), "targetPort": int64(9090)},
+			map[string]any{"name": "syslog", "port": int64(514), "protocol": "UDP"},
+		}}}}
+}
+
+// TestPortForwardFailuresAndEnd: a forward that cannot start is one line and is not listed; one whose pod
+// goes away shows that in :pf; a context switch stops every forward.
+func TestPortForwardFailuresAndEnd(t *testing.T) {
+	other := fixtureCluster()
+	other.info.Context = "viewer"
+	h, _ := startShellTest(t, func(o *Options) {
+		o.Connect = func(context.Context, string) (Cluster, error) { return other, nil }
+	})
+	h.cluster.mu.Lock()
+	h.cluster.streams.forwardErr = errors.New("port-forward shop/web-7d9f-abcde:8080: unable to listen on port 8080: " +
+		"listen tcp4 127.0.0.1:8080: bind: address already in use")
+	h.cluster.mu.Unlock()
+	h.press(tcell.KeyRune, 'F')
+	h.eventually("(no declared ports) to pod port:")
+	h.typeText("8080\n")
+	h.eventually("from local port:")
+	h.press(tcell.KeyEnter, 0)
+	h.eventually("port-forward shop/web-7d9f-abcde:8080: unable to listen on port 8080")
+	if n := len(h.cluster.forwardsStarted()); n != 0 {
+		t.Errorf("%d forwards kept after a failed start", n)
+	}
+	h.cluster.mu.Lock()
+	h.cluster.streams.forwardErr = nil
+	h.cluster.mu.Unlock()
+
+	for range 2 {
+		h.press(tcell.KeyRune, 'F')
+		h.eventually("to pod port:")
+		h.typeText("8080\n")
+		h.eventually("from local port:")
+		h.replacePrompt("0")
+		h.press(tcell.KeyEnter, 0)
+		h.eventually("forwarding 127.0.0.1:")
+	}
+	fs := waitForwards(h, 2)
+	h.command("pf")
+	h.eventually("portforwards[2]")
+	fs[0].end <- errors.New("pod shop/web-7d9f-abcde was deleted")
+	h.eventually("ended: pod shop/web-7d9f-abcde was deleted")
+	h.contains("active")
+	h.eventually("1 active")
+
+	h.typeText(":ctx viewer\n")
+	h.eventually("Context: viewer")
+	select {
+	case <-fs[1].ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the context switch did not stop the forward")
+	}
+	h.command("pf")
+	h.eventually("portforwards[0]")
+	if got := h.text(); strings.Contains(got, "→ shop/") {
+		t.Errorf("the old context's forwards are still listed:\n%s", got)
+	}
+}

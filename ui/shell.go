@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/util/exec"
+	"k8s.io/kubectl/pkg/util/term"
+
+	"kscope/apierr"
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+// shellCommand runs bash when the container has it, else sh (as k9s does).
+var shellCommand = []string{"sh", "-c", "command -v bash >/dev/null && exec bash || exec sh"}
+
+var shellVerb = verb{name: "shell", description: "a shell in the pod (bash, else sh); exit returns here",
+	need: accessNeed{verb: "create", subresource: "exec", resource: podsGVR}, applies: shellable, start: (*App).startShell}
+
+// isPods tells whether res is core/v1 pods.
+func isPods(res discovery.Resource) bool { return res.GVR() == podsGVR }
+
+// shellable: pods only.
+func shellable(res discovery.Resource) error {
+	if !isPods(res) {
+		return fmt.Errorf("%s has no shell: only pods do", res.FullName())
+	}
+	return nil
+}
+
+// startShell reads the pod, asks for the container when it has several, then runs the shell.
+func (a *App) startShell(_ discovery.Resource, row *watch.Row) {
+	a.message("reading pod " + row.Name + " …")
+	request(a, func(ctx context.Context, c Cluster) (*corev1.Pod, error) {
+		return c.PodFor(ctx, podsGVR, row.Namespace, row.Name)
+	}, func(pod *corev1.Pod, err error) {
+		if err != nil {
+			a.errorf("shell %s: %s", row.Key, apierr.OneLine(err.Error()))
+			return
+		}
+		if pod.Status.Phase != corev1.PodRunning {
+			a.errorf("shell %s: the pod is %s, not running", row.Key, phaseOf(pod))
+			return
+		}
+		a.message("")
+		names := make([]string, len(pod.Spec.Containers))
+		preselect := 0
+		for i, c := range pod.Spec.Containers {
+			names[i] = c.Name
+			if c.Name == pod.Annotations[defaultContainerAnnotation] {
+				preselect = i
+			}
+		}
+		switch len(names) {
+		case 0:
+			a.errorf("shell %s: the pod has no containers", row.Key)
+		case 1:
+			a.shell(a.cluster, pod, names[0])
+		default:
+			a.choose("shell in which container of "+pod.Name, names, preselect, func(i int) {
+				a.shell(a.cluster, pod, names[i])
+			})
+		}
+	})
+}
+
+func phaseOf(pod *corev1.Pod) string {
+	if pod.Status.Phase == "" {
+		return "Unknown"
+	}
+	return string(pod.Status.Phase)
+}
+
+// shell runs the interactive shell in container of pod with the TUI suspended (on the UI goroutine: nothing
+// else draws until the shell has exited) and the terminal in raw mode, its size changes forwarded; then it
+// says how the shell ended.
+func (a *App) shell(cluster Cluster, pod *corev1.Pod, container string) {
+	what := fmt.Sprintf("%s/%s (%s)", pod.Namespace, pod.Name, container)
+	run := func() error {
+		tty := term.TTY{In: os.Stdin, Out: os.Stdout, Raw: true} // raw mode on the terminal itself
+		in, out := a.shellIn, a.shellOut
+		if in == nil || out == nil {
+			var stop func()
+			in, stop = shellInput()
+			defer stop() // after the shell: no read of stdin outlives it
+			out = os.Stdout
+		} else {
+			tty.In, tty.Out = in, out
+		}
+		req := ExecRequest{Namespace: pod.Namespace, Pod: pod.Name, Container: container, Command: shellCommand,
+			Stdin: in, Stdout: out, TTY: true}
+		if sizes := tty.MonitorSize(tty.GetSize()); sizes != nil {
+			req.Sizes = func() *TerminalSize {
+				s := sizes.Next()
+				if s == nil {
+					return nil
+				}
+				return &TerminalSize{Width: s.Width, Height: s.Height}
+			}
+		}
+		return tty.Safe(func() error { return cluster.Exec(a.ctx, req) })
+	}
+	var err error
+	if !a.tv.Suspend(func() { err = run() }) {
+		a.errorf("shell %s: no terminal to give the shell", what)
+		return
+	}
+	a.shellEnded(what, err)
+}
+
+// shellEnded says how the shell in what ended: a plain exit, an exit code, or why it could not run.
+func (a *App) shellEnded(what string, err error) {
+	var code exec.CodeExitError
+	switch {
+	case err == nil:
+		a.message("shell in " + what + " ended")
+	case errors.As(err, &code) && (code.Code == 126 || code.Code == 127):
+		a.errorf("shell in %s ended with exit code %d: the container may have no shell (sh)", what, code.Code)
+	case errors.As(err, &code):
+		a.message(fmt.Sprintf("shell in %s ended with exit code %d", what, code.Code))
+	default:
+		a.errorf("shell in %s: %s", what, apierr.OneLine(err.Error()))
+	}
+}
