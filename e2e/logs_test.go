@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,7 +15,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // TestUILogs reads logs in kscope as a user does, in read-only mode (logs are reads): a pod's default
@@ -97,20 +95,14 @@ func TestUILogs(t *testing.T) {
 // logsPod creates the Running pod "two" with containers api and metrics (metrics the default container).
 func logsPod(t *testing.T, ns string) {
 	t.Helper()
-	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	pod := &corev1.Pod{
+	createRunningPod(t, &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "two", Namespace: ns,
 			Annotations: map[string]string{"kubectl.kubernetes.io/default-container": "metrics"}},
 		Spec: corev1.PodSpec{NodeName: "kwok-node-0", Containers: []corev1.Container{
 			{Name: "api", Image: "registry.example.com/api:1.0"},
 			{Name: "metrics", Image: "registry.example.com/metrics:1.0"},
 		}},
-	}
-	if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("create pod: %v", err)
-	}
+	})
 }
 
 // savedMatchesKubectl saves the logs view (ctrl-s) and checks that its lines starting with prefix are
@@ -171,18 +163,8 @@ func linesWith(text, prefix string) []string {
 // race detector) shows the last line, keeps its 5000-line ring, and its peak RSS stays bounded.
 func TestUILogsFloodStaysBounded(t *testing.T) {
 	ns := testNamespace(t)
-	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "flood", Namespace: ns},
-		Spec: corev1.PodSpec{NodeName: "kwok-node-1", Containers: []corev1.Container{{Name: "log-flood", Image: "registry.example.com/flood:1.0"}}}}
-	if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("create pod: %v", err)
-	}
-	waitForSeen(t, 30*time.Second, "the pod is Running", func() (bool, string) {
-		p, err := cs.CoreV1().Pods(ns).Get(ctx, "flood", metav1.GetOptions{})
-		return err == nil && p.Status.Phase == corev1.PodRunning, fmt.Sprint(err)
-	})
+	createRunningPod(t, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "flood", Namespace: ns},
+		Spec: corev1.PodSpec{NodeName: "kwok-node-1", Containers: []corev1.Container{{Name: "log-flood", Image: "registry.example.com/flood:1.0"}}}})
 	s := startTmuxBinary(t, env.plain, "; sleep 600", "-n", ns, "pods")
 	s.waitFor("pods("+ns+")[1]", "synced")
 	s.keys("l")

@@ -52,9 +52,6 @@ func TestStreamsDevcluster(t *testing.T) {
 // on a fake node, and returns its name.
 func streamsPod(t *testing.T, ns string) string {
 	t.Helper()
-	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "streams", Namespace: ns,
 			Annotations: map[string]string{"kwok.x-k8s.io/usage-cpu": "42m", "kwok.x-k8s.io/usage-memory": "42Mi"}},
@@ -63,17 +60,26 @@ func streamsPod(t *testing.T, ns string) string {
 			Ports: []corev1.ContainerPort{{ContainerPort: 8080}},
 		}}},
 	}
-	if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("create pod: %v", err)
+	createRunningPod(t, pod)
+	return pod.Name
+}
+
+// createRunningPod creates pod (as admin) and waits up to 30 s until it is Running.
+func createRunningPod(t *testing.T, pod *corev1.Pod) {
+	t.Helper()
+	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := cs.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create pod %s: %v", pod.Name, err)
 	}
-	waitForSeen(t, 30*time.Second, "the pod is Running", func() (bool, string) {
-		p, err := cs.CoreV1().Pods(ns).Get(ctx, pod.Name, metav1.GetOptions{})
+	waitForSeen(t, 30*time.Second, "pod "+pod.Name+" is Running", func() (bool, string) {
+		p, err := cs.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
 		}
 		return p.Status.Phase == corev1.PodRunning, string(p.Status.Phase)
 	})
-	return pod.Name
 }
 
 // followShowsAppendedLine starts `kubectl logs -f`, appends a line once it has printed the last one, and

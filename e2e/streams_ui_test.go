@@ -38,9 +38,7 @@ func labelledPod(t *testing.T, ns string) {
 			Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}},
 		}}},
 	}
-	if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("create pod: %v", err)
-	}
+	createRunningPod(t, pod)
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
 		Spec: corev1.ServiceSpec{Selector: map[string]string{"app": "web"},
@@ -49,13 +47,6 @@ func labelledPod(t *testing.T, ns string) {
 	if _, err := cs.CoreV1().Services(ns).Create(ctx, svc, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create service: %v", err)
 	}
-	waitForSeen(t, 30*time.Second, "the pod is Running", func() (bool, string) {
-		p, err := cs.CoreV1().Pods(ns).Get(ctx, pod.Name, metav1.GetOptions{})
-		if err != nil {
-			return false, err.Error()
-		}
-		return p.Status.Phase == corev1.PodRunning, string(p.Status.Phase)
-	})
 }
 
 // ageCells matches the AGE column's values, which move on while a shell runs.

@@ -100,21 +100,16 @@ func (a *App) command(text string) {
 
 // openResolved resolves input off the UI goroutine (an unknown name may re-read discovery from the server),
 // then opens the resource's table, or says why it cannot.
-func (a *App) openResolved(catalog Catalog, input string) {
-	a.goSafe(func() {
-		res, err := catalog.Resolve(a.ctx, input)
-		a.tv.QueueUpdateDraw(func() {
-			if err != nil {
-				a.errorf("%s", err.Error())
-				return
-			}
-			a.openTop(res)
-		})
-	})
-}
+func (a *App) openResolved(catalog Catalog, input string) { a.resolveThen(catalog, input, a.openTop) }
 
 // openResolvedIn resolves input as openResolved does, then opens it in the namespaces nsText lists.
 func (a *App) openResolvedIn(catalog Catalog, input, nsText string) {
+	a.resolveThen(catalog, input, func(res discovery.Resource) { a.openInNamespaces(res, nsText) })
+}
+
+// resolveThen resolves input off the UI goroutine, then runs open on it on the UI goroutine, or says why
+// it cannot be resolved.
+func (a *App) resolveThen(catalog Catalog, input string, open func(discovery.Resource)) {
 	a.goSafe(func() {
 		res, err := catalog.Resolve(a.ctx, input)
 		a.tv.QueueUpdateDraw(func() {
@@ -122,7 +117,7 @@ func (a *App) openResolvedIn(catalog Catalog, input, nsText string) {
 				a.errorf("%s", err.Error())
 				return
 			}
-			a.openInNamespaces(res, nsText)
+			open(res)
 		})
 	})
 }
