@@ -107,14 +107,9 @@ func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 		case <-ctx.Done():
 			return
 		case <-src.Notify():
-			if wait := t.app.opts.MinRedraw - clk.Since(last); wait > 0 {
-				select {
-				case <-ctx.Done():
-					return
-				case <-clk.After(wait):
-				}
+			if !t.app.spaceRedraw(ctx, &last) {
+				return
 			}
-			last = clk.Now()
 			t.app.tv.QueueUpdate(func() {
 				if ctx.Err() == nil && t.src == src {
 					t.refresh()
@@ -377,4 +372,19 @@ func (t *LiveTable) doubleClick(action tview.MouseAction, ev *tcell.EventMouse) 
 		return tview.MouseConsumed, nil
 	}
 	return tview.MouseLeftClick, ev
+}
+
+// spaceRedraw waits, off the UI goroutine, until Options.MinRedraw has passed since *last (the previous
+// refresh), then sets *last to now. It returns false, at once, when ctx ends first.
+func (a *App) spaceRedraw(ctx context.Context, last *time.Time) bool {
+	clk := a.opts.Clock
+	if wait := a.opts.MinRedraw - clk.Since(*last); wait > 0 {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-clk.After(wait):
+		}
+	}
+	*last = clk.Now()
+	return true
 }

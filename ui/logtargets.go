@@ -24,7 +24,7 @@ var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 // logsApply tells whether res has logs: pods, and what selects pods (workloads, services); else one line.
 func logsApply(res discovery.Resource) error {
 	switch {
-	case res.Group == "" && (res.Name == "pods" || res.Name == "services"):
+	case isPods(res), res.Group == "" && res.Name == "services":
 		return nil
 	case res.Group == "apps" && (res.Name == "deployments" || res.Name == "replicasets" ||
 		res.Name == "statefulsets" || res.Name == "daemonsets"):
@@ -57,7 +57,7 @@ func (a *App) startLogs(res discovery.Resource, row *watch.Row, previous bool) {
 		}
 		a.message("")
 		s := logSubject{kind: res.Name, name: row.Name, namespace: row.Namespace, previous: previous}
-		if res.Name == "pods" {
+		if isPods(res) {
 			s.pod = row.Name
 			a.chooseContainers(obj, "logs of "+row.Name, true, func(containers []string) {
 				s.containers = containers

@@ -170,7 +170,7 @@ func (v *LogView) unfollow(pod string) {
 
 // loop takes what the followers read to the UI goroutine, at most once per Options.MinRedraw.
 func (v *LogView) loop() {
-	clk, ctx := v.app.opts.Clock, v.ctx
+	ctx := v.ctx
 	var last time.Time
 	for {
 		select {
@@ -178,14 +178,9 @@ func (v *LogView) loop() {
 			return
 		case <-v.sink.notify:
 		}
-		if wait := v.app.opts.MinRedraw - clk.Since(last); wait > 0 {
-			select {
-			case <-ctx.Done():
-				return
-			case <-clk.After(wait):
-			}
+		if !v.app.spaceRedraw(ctx, &last) {
+			return
 		}
-		last = clk.Now()
 		v.app.tv.QueueUpdateDraw(func() {
 			if ctx.Err() == nil {
 				v.pull()
