@@ -43,6 +43,8 @@ type LiveTable struct {
 		selected      int
 		title, status string
 	}
+	// ticked is the status text the last tick saw (statusChanged).
+	ticked string
 	cancel context.CancelFunc
 	// access keeps the server's answers about the verbs of the table's objects.
 	access *accessCache
@@ -133,6 +135,10 @@ func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 // read the same (most seconds, once objects are minutes old) is not redrawn. It runs inside a queued
 // update, so it draws with ForceDraw (Draw would wait for itself).
 func (t *LiveTable) tick() {
+	if t.statusChanged() {
+		t.app.tv.ForceDraw()
+		return
+	}
 	if t.content.Pending() {
 		t.refresh()
 		t.app.tv.ForceDraw()
@@ -151,6 +157,22 @@ func (t *LiveTable) tick() {
 		t.drawnAges = ages
 		t.app.tv.ForceDraw()
 	}
+}
+
+// statusChanged shows the status again when its text changed since the previous tick (the pulse's event
+// rate changes with time alone) and tells whether it did.
+func (t *LiveTable) statusChanged() bool {
+	text := t.status()
+	if text == t.ticked {
+		return false
+	}
+	first := t.ticked == ""
+	t.ticked = text
+	if first {
+		return false
+	}
+	t.app.updateStatus(t)
+	return true
 }
 
 // screenChanged tells whether what the table shows (rows in view, selection, title, status) differs from
@@ -323,6 +345,9 @@ func (t *LiveTable) status() string {
 	}
 	if st.Note != "" {
 		text += "  [yellow]" + tview.Escape(apierr.OneLine(st.Note)) + "[-]"
+	}
+	if note := pulseNote(t.src); note != "" {
+		text += "  [gray]" + note + "[-]"
 	}
 	return text + t.metrics.statusNote(st) + notPermitted(t.bindings())
 }

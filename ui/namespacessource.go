@@ -50,6 +50,9 @@ func newNamespacesSource(c Cluster, spec watch.Spec, namespaces []string) (*name
 	return s, nil
 }
 
+// partSources returns the source of each namespace (partedSource), for the pulse view.
+func (s *namespacesSource) partSources() ([]string, []RowSource) { return s.namespaces, s.parts }
+
 // Namespaces returns the namespaces the source shows, for the table's title.
 func (s *namespacesSource) Namespaces() []string { return s.namespaces }
 

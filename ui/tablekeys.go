@@ -28,6 +28,7 @@ func (t *LiveTable) bindings() []Binding {
 		char('>').does("sort next", "sort by the next column (was s)", t.sortNextColumn),
 		char('!').does("reverse", "reverse the sort direction (was r)", t.reverseSort),
 		char('0').does("all namespaces", "show every namespace", func() { a.setNamespace("") }),
+		char('i').does("pulse", "the table's informer at work: lists, watch, events per second, relists and reconnects", t.openPulse),
 	)
 	keys = append(keys, a.historyBindings()...)
 	keys = append(keys, a.pluginBindings(t.res, t.subject, t.rowEnv)...)

@@ -216,3 +216,10 @@ func (f *fakeAPI) watch(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 }
+
+// resourceVersion returns the resourceVersion of the latest change.
+func (f *fakeAPI) resourceVersion() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return strconv.Itoa(f.rv)
+}

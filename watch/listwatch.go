@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	jsoniter "github.com/json-iterator/go"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -42,6 +43,10 @@ type tableListWatch struct {
 	// disconnected is called when a watch request fails: the reflector retries some failures (connection
 	// refused) without reporting them, so this is the only sign that the rows may be going stale.
 	disconnected func(error)
+	// pulse, if set, records the requests, their bytes and the watch's events.
+	pulse *pulseRecorder
+	// listBytes counts the bytes the list in progress has read (its pages are read concurrently).
+	listBytes atomic.Int64
 }
 
 // newTableClient returns a REST client whose errors decode to API status errors; requests set their own paths.
@@ -98,6 +103,11 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 	if lw.metadataLess.Load() {
 		include = metav1.IncludeNone
 	}
+	var begin time.Time
+	if lw.pulse != nil {
+		begin = lw.pulse.clock.Now()
+	}
+	lw.listBytes.Store(0)
 	list, p := lw.list, lw.preview
 	if p != nil {
 		list = func(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy) (*wireTable, []*rowObject, error) {
@@ -116,6 +126,13 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 			lw.preview = nil // later lists (after 410 Gone, a restart) find the rows on screen
 		}
 		p.previewDone(err == nil)
+	}
+	if ctx.Err() == nil {
+		var rv string
+		if t != nil {
+			rv = t.Metadata.ResourceVersion
+		}
+		lw.pulse.listDone(begin, lw.listBytes.Load(), len(items), rv, include != metav1.IncludeNone, err)
 	}
 	if err != nil {
 		return nil, err
@@ -139,20 +156,27 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 
 // list requests one list and decodes it.
 func (lw *tableListWatch) list(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy) (*wireTable, []*rowObject, error) {
-	return lw.listRows(ctx, opts, include, nil, nil)
+	return lw.listRows(ctx, opts, include, nil, nil, lw.addListBytes)
 }
 
-// listRows requests one list and decodes it with decodeRows (onMeta and onRow may be nil); errors name the
-// resource.
+// addListBytes adds n to the bytes the list in progress has read.
+func (lw *tableListWatch) addListBytes(n int64) { lw.listBytes.Add(n) }
+
+// listRows requests one list and decodes it with decodeRows (onMeta and onRow may be nil), passing the number
+// of bytes of each read of the body to count (if set); errors name the resource.
 func (lw *tableListWatch) listRows(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
-	onMeta func(wireMeta), onRow func(*rowObject)) (*wireTable, []*rowObject, error) {
+	onMeta func(wireMeta), onRow func(*rowObject), count func(int64)) (*wireTable, []*rowObject, error) {
 	opts.Watch = false
 	body, err := lw.request(opts, include).Stream(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
 	}
 	defer body.Close()
-	t, items, err := decodeRows(body, lw.conv, onMeta, onRow)
+	var r io.Reader = body
+	if count != nil {
+		r = &countingReader{r: body, count: count}
+	}
+	t, items, err := decodeRows(r, lw.conv, onMeta, onRow)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
 	}
@@ -167,7 +191,11 @@ func (lw *tableListWatch) listMetadata(ctx context.Context, resourceVersion stri
 	if resourceVersion != "" {
 		opts.ResourceVersionMatch = metav1.ResourceVersionMatchNotOlderThan
 	}
-	_, _, err := lw.listRows(ctx, opts, metav1.IncludeMetadata, nil, each)
+	var count func(int64)
+	if lw.pulse != nil {
+		count = lw.pulse.fillRead
+	}
+	_, _, err := lw.listRows(ctx, opts, metav1.IncludeMetadata, nil, each, count)
 	return err
 }
 
@@ -177,16 +205,20 @@ func (lw *tableListWatch) WatchWithContext(ctx context.Context, opts metav1.List
 	body, err := lw.request(opts, metav1.IncludeMetadata).Stream(ctx)
 	if err != nil {
 		err = fmt.Errorf("watch %s: %w", lw.spec.GVR.String(), err)
-		if lw.disconnected != nil && ctx.Err() == nil {
-			lw.disconnected(err)
+		if ctx.Err() == nil {
+			lw.pulse.watchEnded(err)
+			if lw.disconnected != nil {
+				lw.disconnected(err)
+			}
 		}
 		return nil, err
 	}
+	lw.pulse.watchOpened()
 	if lw.connected != nil {
 		lw.connected()
 	}
 	dec := &tableWatchDecoder{body: body, iter: jsoniter.Parse(jsonAPI, body, 16<<10), conv: lw.conv, ctx: ctx,
-		disconnected: lw.disconnected}
+		disconnected: lw.disconnected, pulse: lw.pulse}
 	reporter := apierrors.NewClientErrorReporter(http.StatusInternalServerError, "GET", "ClientWatchDecoding")
 	return watch.NewStreamWatcher(dec, reporter), nil
 }
@@ -213,6 +245,10 @@ type tableWatchDecoder struct {
 	// disconnected, if set, is told when the stream breaks or the server ends it with an ERROR event (410
 	// Gone): the reflector then backs off before it relists, without reporting the error.
 	disconnected func(error)
+	// pulse, if set, records each event and the end of the stream: its first end only (after an ERROR event
+	// the reflector closes the body, and the read that fails then is not the cause).
+	pulse *pulseRecorder
+	ended bool
 }
 
 type wireEvent struct {
@@ -223,17 +259,39 @@ type wireEvent struct {
 // Decode returns the next event.
 func (d *tableWatchDecoder) Decode() (watch.EventType, runtime.Object, error) {
 	typ, obj, err := d.decode()
-	if d.disconnected != nil && (d.ctx == nil || d.ctx.Err() == nil) {
-		switch {
-		case err != nil && err != io.EOF:
-			d.disconnected(fmt.Errorf("watch stream: %w", err))
-		case typ == watch.Error:
-			if st, ok := obj.(*metav1.Status); ok {
-				d.disconnected(apierrors.FromObject(st))
-			}
+	if d.ctx != nil && d.ctx.Err() != nil {
+		return typ, obj, err
+	}
+	var ended error
+	switch {
+	case err == io.EOF:
+		d.endPulse(nil)
+	case err != nil:
+		ended = fmt.Errorf("watch stream: %w", err)
+	case typ == watch.Error:
+		if st, ok := obj.(*metav1.Status); ok {
+			ended = apierrors.FromObject(st)
+		}
+	default:
+		if o, ok := obj.(*rowObject); ok && o.get() != nil {
+			d.pulse.event(o.get().ResourceVersion, typ == watch.Bookmark)
+		}
+	}
+	if ended != nil {
+		d.endPulse(ended)
+		if d.disconnected != nil {
+			d.disconnected(ended)
 		}
 	}
 	return typ, obj, err
+}
+
+// endPulse records the end of the stream, once.
+func (d *tableWatchDecoder) endPulse(err error) {
+	if !d.ended {
+		d.ended = true
+		d.pulse.watchEnded(err)
+	}
 }
 
 func (d *tableWatchDecoder) decode() (watch.EventType, runtime.Object, error) {

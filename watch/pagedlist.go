@@ -94,7 +94,7 @@ func (lw *tableListWatch) requestPage(ctx context.Context, opts metav1.ListOptio
 				close(r.meta)
 			}
 		}()
-		t, rows, err := lw.listRows(ctx, opts, include, onMeta, nil)
+		t, rows, err := lw.listRows(ctx, opts, include, onMeta, nil, lw.addListBytes)
 		r.done <- page{table: t, rows: rows, err: err}
 	}()
 	return r

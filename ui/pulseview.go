@@ -1,0 +1,267 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rivo/tview"
+
+	"kscope/watch"
+)
+
+// pulseReader is a row source that can tell what its informer has done (*watch.Source).
+type pulseReader interface {
+	Pulse() watch.Pulse
+}
+
+// partedSource is a row source made of others (one per namespace of `:pods a,b`), each with its label.
+type partedSource interface {
+	partSources() (labels []string, parts []RowSource)
+}
+
+// informerPulse is one informer's figures and what it watches.
+type informerPulse struct {
+	label string
+	pulse watch.Pulse
+}
+
+// pulsesOf returns the figures of every informer behind src, labelled with label (and their parts' labels);
+// none for a source without an informer of its own (a fixed list).
+func pulsesOf(label string, src RowSource) []informerPulse {
+	switch s := src.(type) {
+	case pulseReader:
+		return []informerPulse{{label: label, pulse: s.Pulse()}}
+	case partedSource:
+		labels, parts := s.partSources()
+		var out []informerPulse
+		for i, part := range parts {
+			out = append(out, pulsesOf(label+" in "+labels[i], part)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// PulseView shows the informers of a table as they work (`i`): the lists (duration, bytes, rows), the
+// resourceVersion, the watch's state and uptime, events per second over the last 10 s, relists and
+// reconnects with their causes, the last event. It reads the figures again every second on the UI goroutine.
+type PulseView struct {
+	baseView
+	app    *App
+	label  string
+	src    RowSource
+	text   *tview.TextView
+	cancel context.CancelFunc
+}
+
+// NewPulseView returns the pulse of src, the rows of the table labelled label.
+func NewPulseView(a *App, label string, src RowSource) *PulseView {
+	v := &PulseView{app: a, label: label, src: src,
+		text: tview.NewTextView().SetDynamicColors(true).SetWrap(false)}
+	v.text.SetBorder(true).SetTitle(" [aqua::b]pulse[white] " + tview.Escape(label) + " ")
+	return v
+}
+
+func (v *PulseView) crumb() string              { return "pulse" }
+func (v *PulseView) primitive() tview.Primitive { return v.text }
+
+// bindings: help and quit; the figures need no keys.
+func (v *PulseView) bindings() []Binding {
+	return []Binding{v.app.helpBinding(), v.app.quitBinding()}
+}
+
+// activate draws the figures and reads them again every second until the view closes.
+func (v *PulseView) activate() {
+	v.render()
+	if v.cancel != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(v.app.ctx)
+	v.cancel = cancel
+	if v.app.opts.Tick <= 0 {
+		return
+	}
+	v.app.goSafe(func() {
+		ticker := v.app.opts.Clock.NewTicker(v.app.opts.Tick)
+		defer ticker.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C():
+				v.app.tv.QueueUpdateDraw(func() {
+					if ctx.Err() == nil && v.app.top() == v {
+						v.render()
+					}
+				})
+			}
+		}
+	})
+}
+
+func (v *PulseView) close() {
+	if v.cancel != nil {
+		v.cancel()
+		v.cancel = nil
+	}
+}
+
+// status says how many informers the view shows.
+func (v *PulseView) status() string {
+	return fmt.Sprintf("%d informer(s); figures read every second", len(pulsesOf(v.label, v.src)))
+}
+
+func (v *PulseView) render() {
+	pulses := pulsesOf(v.label, v.src)
+	if len(pulses) == 0 {
+		v.text.SetText("[yellow]this table has no informer of its own (a fixed list of rows)[-]")
+		return
+	}
+	var b strings.Builder
+	for i, ip := range pulses {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(pulseText(ip.label, ip.pulse))
+	}
+	v.text.SetText(b.String())
+}
+
+// pulseText is one informer's figures as the pulse view shows them (tview colour tags).
+func pulseText(label string, p watch.Pulse) string {
+	var b strings.Builder
+	line := func(name, format string, args ...any) {
+		fmt.Fprintf(&b, "[aqua]%-16s[-] %s\n", name, fmt.Sprintf(format, args...))
+	}
+	fmt.Fprintf(&b, "[::b]%s[::-]\n", tview.Escape(label))
+	switch {
+	case p.Started.IsZero():
+		line("watch", "[yellow]not started[-]")
+	case p.Watching:
+		line("watch", "[green]open[-] for %s (since %s), %d request(s)", pulseDuration(p.Now.Sub(p.WatchSince)), clockTime(p.WatchSince), p.Watches)
+	case p.Lists == 0:
+		line("watch", "[yellow]listing[-] for %s", pulseDuration(p.Now.Sub(p.Started)))
+	default:
+		line("watch", "[yellow]not open[-] (reconnecting)")
+	}
+	line("uptime", "%s (since %s)", pulseDuration(p.Now.Sub(p.Started)), clockTime(p.Started))
+	line("rows", "%d", p.Rows)
+	line("resourceVersion", "%s", orNone(p.ResourceVersion))
+	line("first LIST", "%s", listText(p.FirstList, p.Lists > 0))
+	if p.Lists > 1 {
+		line("last LIST", "%s", listText(p.LastList, true))
+	}
+	if p.FillBytes > 0 {
+		line("metadata fill", "%s read (the labels and UIDs of rows listed without objects)", bytesText(p.FillBytes))
+	}
+	line("lists", "%d (%d failed)", p.Lists, p.FailedLists)
+	last := "none yet"
+	if !p.LastEvent.IsZero() {
+		last = fmt.Sprintf("%s ago (%s)", pulseDuration(p.Now.Sub(p.LastEvent)), clockTime(p.LastEvent))
+	}
+	line("events", "%.1f/s over the last %s · %d in all · %d bookmarks", p.EventsPerSecond(),
+		pulseDuration(watch.PulseWindow), p.Events, p.Bookmarks)
+	line("last event", "%s", last)
+	line("relists", "%s", causesText(p.Relists, p.RelistCauses))
+	line("reconnects", "%s", causesText(p.Reconnects, p.ReconnectCauses))
+	return b.String()
+}
+
+// pulseNote is the status line's compact pulse of src ("" for a source without an informer): the event
+// rate over the last 10 s, else when the last event came, and the relists and reconnects when there were any.
+func pulseNote(src RowSource) string {
+	pulses := pulsesOf("", src)
+	if len(pulses) == 0 {
+		return ""
+	}
+	var recent, relists, reconnects int
+	var lastEvent time.Time
+	for _, ip := range pulses {
+		p := ip.pulse
+		recent += p.RecentEvents
+		relists += p.Relists
+		reconnects += p.Reconnects
+		if p.LastEvent.After(lastEvent) {
+			lastEvent = p.LastEvent
+		}
+	}
+	text := "pulse "
+	switch {
+	case recent > 0:
+		text += fmt.Sprintf("%.1f ev/s", float64(recent)/watch.PulseWindow.Seconds())
+	case !lastEvent.IsZero():
+		text += "quiet since " + clockTime(lastEvent)
+	default:
+		text += "no events yet"
+	}
+	if relists > 0 {
+		text += fmt.Sprintf(" · %d relist(s)", relists)
+	}
+	if reconnects > 0 {
+		text += fmt.Sprintf(" · %d reconnect(s)", reconnects)
+	}
+	return text
+}
+
+// listText describes one list request ("not yet" before done is true).
+func listText(l watch.ListStat, done bool) string {
+	if !done {
+		return "not yet"
+	}
+	how := "with object metadata"
+	if !l.Metadata {
+		how = "without objects (metadata filled behind)"
+	}
+	return fmt.Sprintf("%s, %s, %d rows, %s, at %s", pulseDuration(l.Duration), bytesText(l.Bytes), l.Rows, how, clockTime(l.At))
+}
+
+// causesText is a count and the newest causes, newest first, one per line under it (indented to the values).
+func causesText(n int, causes []watch.Cause) string {
+	text := strconv.Itoa(n)
+	if n > len(causes) && len(causes) > 0 {
+		text += fmt.Sprintf(" (the last %d below)", len(causes))
+	}
+	for i := len(causes) - 1; i >= 0; i-- {
+		text += fmt.Sprintf("\n%-16s %s %s", "", clockTime(causes[i].At), tview.Escape(causes[i].Reason))
+	}
+	return text
+}
+
+// pulseDuration rounds d for reading: milliseconds under a second, then seconds and minutes.
+func pulseDuration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
+}
+
+// bytesText prints n bytes in KiB or MiB with the exact count.
+func bytesText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB (%d bytes)", float64(n)/(1<<20), n)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB (%d bytes)", float64(n)/(1<<10), n)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func clockTime(t time.Time) string { return t.Local().Format("15:04:05") }
+
+func orNone(s string) string {
+	if s == "" {
+		return "none yet"
+	}
+	return tview.Escape(s)
+}
+
+// openPulse shows the pulse of the table's informers.
+func (t *LiveTable) openPulse() { t.app.push(NewPulseView(t.app, t.title, t.src)) }
