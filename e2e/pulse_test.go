@@ -132,4 +132,3 @@ func proxyKubeconfig(t *testing.T, server string) string {
 	}
 	return path
 }
-
