@@ -102,30 +102,39 @@ func podSelector(obj *unstructured.Unstructured) (string, error) {
 }
 
 // podContainers returns a pod's container names: init containers, containers, ephemeral containers (the
-// order of kubectl logs --all-containers), and the one kubectl picks when none is given (the
-// default-container annotation, else the first container).
+// order of kubectl logs --all-containers), and the one kubectl picks when none is given (defaultContainer).
 func podContainers(pod *unstructured.Unstructured) (names []string, chosen string) {
+	firstRegular := -1
 	for _, field := range []string{"initContainers", "containers", "ephemeralContainers"} {
 		list, _, _ := unstructured.NestedSlice(pod.Object, "spec", field)
 		for _, c := range list {
 			if m, ok := c.(map[string]any); ok {
 				if name, ok := m["name"].(string); ok {
-					names = append(names, name)
-					if field == "containers" && chosen == "" {
-						chosen = name
+					if field == "containers" && firstRegular < 0 {
+						firstRegular = len(names)
 					}
+					names = append(names, name)
 				}
 			}
 		}
 	}
-	if want := pod.GetAnnotations()[defaultContainerAnnotation]; want != "" {
-		for _, n := range names {
+	if i := defaultContainer(names, pod.GetAnnotations(), firstRegular); i >= 0 {
+		chosen = names[i]
+	}
+	return names, chosen
+}
+
+// defaultContainer returns the index in names of the container kubectl picks when none is given: the one
+// the default-container annotation names, else first (the pod's first regular container; -1 for none).
+func defaultContainer(names []string, annotations map[string]string, first int) int {
+	if want := annotations[defaultContainerAnnotation]; want != "" {
+		for i, n := range names {
 			if n == want {
-				chosen = n
+				return i
 			}
 		}
 	}
-	return names, chosen
+	return first
 }
 
 // allContainers is the choice that reads every container of a pod.

@@ -84,18 +84,20 @@ var pluginVariable = regexp.MustCompile(`\$\{([\w\-%/: ]+)\}|\$([\w\-]+)`)
 // substitute replaces the variables of env in arg (longest names first: $COL-NAME before $NAME); a
 // variable env does not have is left as written.
 func substitute(arg string, env map[string]string) string {
+	var longestFirst []string // the variable names, longest first, sorted at the first $NAME-suffix
 	return pluginVariable.ReplaceAllStringFunc(arg, func(m string) string {
 		name := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(m, "$"), "{"), "}")
 		if v, ok := env[strings.ToUpper(name)]; ok {
 			return v
 		}
 		// $NAMEX: the longest known name that starts it, the rest kept ($NAME-suffix)
-		keys := make([]string, 0, len(env))
-		for k := range env {
-			keys = append(keys, k)
+		if longestFirst == nil {
+			for k := range env {
+				longestFirst = append(longestFirst, k)
+			}
+			sort.Slice(longestFirst, func(i, j int) bool { return len(longestFirst[i]) > len(longestFirst[j]) })
 		}
-		sort.Slice(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
-		for _, k := range keys {
+		for _, k := range longestFirst {
 			if !strings.HasPrefix(m, "${") && strings.HasPrefix(strings.ToUpper(name), k) {
 				return env[k] + name[len(k):]
 			}

@@ -48,13 +48,10 @@ func (a *App) startShell(_ discovery.Resource, row *watch.Row) {
 		}
 		a.message("")
 		names := make([]string, len(pod.Spec.Containers))
-		preselect := 0
 		for i, c := range pod.Spec.Containers {
 			names[i] = c.Name
-			if c.Name == pod.Annotations[defaultContainerAnnotation] {
-				preselect = i
-			}
 		}
+		preselect := defaultContainer(names, pod.Annotations, 0)
 		switch len(names) {
 		case 0:
 			a.errorf("shell %s: the pod has no containers", row.Key)
