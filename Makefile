@@ -11,9 +11,11 @@ FUZZTIME     ?= 10s
 
 .PHONY: build devcluster-cli devcluster up seed churn demo down wipe test unit fuzz e2e lint bench clean
 
-## build: bin/kscope
+## build: bin/kscope, statically linked (CGO_ENABLED=0): kscope needs no cgo, and a cgo build that links Go's
+## plugin package (imported through cli-runtime's kustomize) exports every symbol and keeps every exported
+## method, which doubles the binary and adds ~26 MB to the RSS of a session (measured at 10k pods)
 build:
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/kscope .
+	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/kscope .
 
 ## devcluster-cli: the devcluster command (its own Go module, never built by the root module's tests)
 devcluster-cli:
