@@ -13,7 +13,7 @@ import (
 
 // historyBounds says, for the status line, what the history keeps.
 func historyBounds() string {
-	return fmt.Sprintf("kept: %d versions per object; %d rows per table, %d MB of objects in all; oldest dropped first",
+	return fmt.Sprintf("kept: %d per object, %d rows per table, %d MB of objects; oldest dropped first",
 		objectVersionsPerObject, watch.RowVersionsTotal, objectVersionsBytes>>20)
 }
 
@@ -135,8 +135,11 @@ func (v *HistoryView) setRow(r int, e historyEntry) {
 	if rv == "" {
 		rv = "—"
 	}
-	_, _, width, _ := v.table.GetInnerRect()
-	for i, text := range []string{when, rv, manager, op, e.summary(max(width-60, 40))} {
+	width := 120
+	if v.app.screen != nil {
+		width, _ = v.app.screen.Size()
+	}
+	for i, text := range []string{when, rv, manager, op, e.summary(max(width-len(when)-len(rv)-len(manager)-len(op)-8, 40))} {
 		v.table.SetCell(r, i, tview.NewTableCell(tview.Escape(text)))
 	}
 }
@@ -159,6 +162,5 @@ func (v *HistoryView) openDiff() {
 
 // status gives the count and the bounds.
 func (v *HistoryView) status() string {
-	return fmt.Sprintf("%d versions  [gray]%s  ?: manager not certain (two writes in one second)[-]", len(v.entries),
-		historyBounds())
+	return fmt.Sprintf("%d versions  [gray]%s · manager? = not certain[-]", len(v.entries), historyBounds())
 }

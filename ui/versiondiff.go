@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // lastWriter returns the managedFields entry that made the version whose entries are cur, from prev (the
@@ -147,6 +148,7 @@ func byName(list []any) map[string]any {
 // summarize joins paths into one line of at most width characters, saying how many more there are.
 func summarize(paths []string, width int) string {
 	var b strings.Builder
+	n := 0 // runes written
 	for i, p := range paths {
 		more := ""
 		if rest := len(paths) - i - 1; rest > 0 {
@@ -156,11 +158,12 @@ func summarize(paths []string, width int) string {
 		if i > 0 {
 			sep = ", "
 		}
-		if b.Len() > 0 && b.Len()+len(sep)+len(p)+len(more) > width {
+		if n > 0 && n+utf8.RuneCountInString(sep+p+more) > width {
 			fmt.Fprintf(&b, " +%d more", len(paths)-i)
 			break
 		}
 		b.WriteString(sep + p)
+		n += utf8.RuneCountInString(sep + p)
 	}
 	return b.String()
 }

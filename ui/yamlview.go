@@ -51,7 +51,7 @@ func (v *YAMLView) bindings() []Binding {
 		char('c').does("copy", "copy the YAML as shown to the clipboard", v.copyYAML),
 		char('m').does("managedFields", "show or hide metadata.managedFields", v.toggleManagedFields),
 		char('x').does("reveal", "reveal or mask Secret data", v.toggleReveal),
-		char('h').does("history", "the object's versions seen, with who changed what; enter: diff", func() { v.app.openHistory(v.res, v.row) }),
+		char('h').does("history", "the versions seen of the object: who changed what (enter: diff)", func() { v.app.openHistory(v.res, v.row) }),
 		char('b').does("blame", "each line's field manager and the time of its last write (managedFields)", func() { v.app.openBlame(v.row, v.obj) }),
 	}
 	subject := func() (discovery.Resource, *watch.Row, bool) { return v.res, v.row, true }
