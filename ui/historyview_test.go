@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-
 // deploymentVersion is the fixture's deployment at resourceVersion rv with replicas and image, its
 // managedFields the entries given (manager, operation, seconds after t0).
 func deploymentVersion(rv string, replicas int64, image string, entries ...any) *unstructured.Unstructured {
@@ -21,7 +20,7 @@ func deploymentVersion(rv string, replicas int64, image string, entries ...any) 
 	var mf []any
 	for i := 0; i+2 < len(entries); i += 3 {
 		mf = append(mf, map[string]any{"manager": entries[i], "operation": entries[i+1], "apiVersion": "apps/v1",
-			"time": t0.Add(time.Duration(entries[i+2].(int)) * time.Second).Format(time.RFC3339),
+			"time":       t0.Add(time.Duration(entries[i+2].(int)) * time.Second).Format(time.RFC3339),
 			"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:spec": map[string]any{}}})
 	}
 	o.Object["metadata"].(map[string]any)["managedFields"] = mf
