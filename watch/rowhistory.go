@@ -18,12 +18,13 @@ type RowVersion struct {
 	Seen time.Time
 }
 
-// versionSlot is one kept version; newer is the slot of the same key's next newer version (-1: none). A
-// free slot has a nil row.
+// versionSlot is one kept version; newer is the slot of the same key's next newer version (-1: none) and
+// chain the key's chain. A free slot has a nil row.
 type versionSlot struct {
 	row   *Row
 	seen  int64 // Unix nanoseconds; 0 for a listed version
 	newer int32
+	chain *versionChain
 }
 
 // versionChain is one key's versions: the slots of its oldest and newest, and how many.
@@ -33,30 +34,36 @@ type versionChain struct {
 
 // rowHistory keeps the versions of the rows a store replaced, bounded per key (perKey) and in all
 // (total): one ring of slots, grown up to total and then reused oldest first, linked per key. Recording a
-// version allocates nothing once the ring is grown but a map entry for a key's first version. The zero value
-// is empty, with the default bounds. Not safe for concurrent use: the store's lock guards it.
+// version costs one map lookup and allocates nothing once the ring is grown, but a chain for a key's first
+// version. The zero value is empty, with the default bounds. Not safe for concurrent use: the store's lock
+// guards it.
 type rowHistory struct {
 	perKey, total int32
 	ring          []versionSlot
 	next          int32 // once the ring is full, the slot the next version takes
-	keys          map[string]versionChain
+	keys          map[string]*versionChain
 	now           func() time.Time
 }
 
 // add records that a row changed from old (nil for a row added or re-created) to r. The first change of a
 // key also keeps old, as the version seen before it.
 func (h *rowHistory) add(old, r *Row) {
-	if h.keys == nil {
-		h.keys = map[string]versionChain{}
-	}
-	if _, ok := h.keys[r.Key]; !ok && old != nil {
-		h.push(old, 0)
+	c := h.keys[r.Key]
+	if c == nil {
+		if h.keys == nil {
+			h.keys = map[string]*versionChain{}
+		}
+		c = &versionChain{oldest: -1, newest: -1}
+		h.keys[r.Key] = c
+		if old != nil {
+			h.push(c, old, 0)
+		}
 	}
 	now := time.Now
 	if h.now != nil {
 		now = h.now
 	}
-	h.push(r, now().UnixNano())
+	h.push(c, r, now().UnixNano())
 }
 
 // bounds returns the per-key and total bounds.
@@ -71,28 +78,27 @@ func (h *rowHistory) bounds() (perKey, total int32) {
 	return perKey, total
 }
 
-// push keeps r as its key's newest version, dropping the key's oldest beyond perKey.
-func (h *rowHistory) push(r *Row, seen int64) {
+// push keeps r as the newest version of its key, whose chain is c, dropping the key's oldest beyond perKey.
+func (h *rowHistory) push(c *versionChain, r *Row, seen int64) {
 	perKey, _ := h.bounds()
 	slot := h.take()
-	h.ring[slot] = versionSlot{row: r, seen: seen, newer: -1}
-	c, ok := h.keys[r.Key]
-	if ok {
-		h.ring[c.newest].newer = slot
-		c.newest, c.n = slot, c.n+1
+	if c.n == 0 {
+		h.keys[r.Key] = c // (take may have dropped c's last version, and c with it)
+		c.oldest = slot
 	} else {
-		c = versionChain{oldest: slot, newest: slot, n: 1}
+		h.ring[c.newest].newer = slot
 	}
+	h.ring[slot] = versionSlot{row: r, seen: seen, newer: -1, chain: c}
+	c.newest, c.n = slot, c.n+1
 	if c.n > perKey {
 		o := c.oldest
 		c.oldest, c.n = h.ring[o].newer, c.n-1
 		h.ring[o] = versionSlot{newer: -1}
 	}
-	h.keys[r.Key] = c
 }
 
 // take returns a slot for a new version: a new one while the ring grows, else the oldest, whose version (if
-// it still holds one, the oldest of its key) is dropped.
+// it still holds one, the oldest of its key) is dropped, and its key's chain when that was its last.
 func (h *rowHistory) take() int32 {
 	_, total := h.bounds()
 	if int32(len(h.ring)) < total {
@@ -102,12 +108,11 @@ func (h *rowHistory) take() int32 {
 	slot := h.next
 	h.next = (h.next + 1) % total
 	if v := h.ring[slot]; v.row != nil {
-		c := h.keys[v.row.Key]
-		if c.n <= 1 {
+		c := v.chain
+		c.oldest, c.n = v.newer, c.n-1
+		if c.n == 0 {
+			c.newest = -1
 			delete(h.keys, v.row.Key)
-		} else {
-			c.oldest, c.n = v.newer, c.n-1
-			h.keys[v.row.Key] = c
 		}
 	}
 	return slot
@@ -115,8 +120,8 @@ func (h *rowHistory) take() int32 {
 
 // versions returns key's versions, oldest first (nil for none).
 func (h *rowHistory) versions(key string) []RowVersion {
-	c, ok := h.keys[key]
-	if !ok {
+	c := h.keys[key]
+	if c == nil || c.n == 0 {
 		return nil
 	}
 	out := make([]RowVersion, 0, c.n)
