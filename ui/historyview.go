@@ -92,7 +92,7 @@ func (v *HistoryView) close() {
 func (v *HistoryView) reload() {
 	selected := v.selected()
 	entries := v.app.historyOf(v.res, v.row)
-	if len(entries) == len(v.entries) && v.table.GetRowCount() > 1 {
+	if v.table.GetRowCount() > 1 && sameVersions(entries, v.entries) {
 		return
 	}
 	v.entries = entries
@@ -116,6 +116,15 @@ func (v *HistoryView) reload() {
 	v.table.Select(row, 0)
 	v.table.SetTitle(fmt.Sprintf(" [aqua::b]history[white] %s [%d] ", tview.Escape(v.row.Key), len(entries)))
 	v.app.updateStatus(v)
+}
+
+// sameVersions tells whether a and b hold the same versions (the bounds drop the oldest as new ones come).
+func sameVersions(a, b []historyEntry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || a[0].rv == b[0].rv && a[0].seen.Equal(b[0].seen) && a[len(a)-1].rv == b[len(b)-1].rv &&
+		a[len(a)-1].seen.Equal(b[len(b)-1].seen)
 }
 
 // setRow shows e on table row r.

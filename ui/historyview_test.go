@@ -31,7 +31,7 @@ func deploymentVersion(rv string, replicas int64, image string, entries ...any) 
 // manager that made it (the managedFields entry that changed) and the fields that changed, newest first;
 // Enter shows the YAML diff to the version before.
 func TestHistoryOfYAML(t *testing.T) {
-	h := start(t, 140, 30, func(o *Options) { o.Resource = "deployments" })
+	h := start(t, 140, 30, func(o *Options) { o.Resource = "deployments"; o.Tick = time.Second })
 	h.cluster.put(deploymentsGVR, deploymentVersion("5", 2, "nginx:1", "kubectl", "Apply", 0))
 	h.press(tcell.KeyRune, 'y')
 	waitFor(t, h, "image: nginx:1")
@@ -62,7 +62,11 @@ func TestHistoryOfYAML(t *testing.T) {
 			t.Errorf("row %d = %q, want %q", i, rows[i], w)
 		}
 	}
-	h.press(tcell.KeyDown, 0) // version 7
+	// The view reads the versions again every tick while it is shown.
+	h.cluster.put(deploymentsGVR, deploymentVersion("9", 5, "nginx:2", "kubectl", "Apply", 0, "kubectl-patch", "Update", 40, "deployer", "Update", 20))
+	h.advance(time.Second)
+	waitFor(t, h, "history shop/web [5]")
+	h.press(tcell.KeyDown, 0) // the cursor stayed on version 8: down to 7
 	h.press(tcell.KeyEnter, 0)
 	waitFor(t, h, "diff shop/web  6 → 7  deployer (Update)")
 	h.contains("-       - image: nginx:1")
