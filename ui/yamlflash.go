@@ -15,8 +15,9 @@ const yamlFlashFor = 3 * time.Second
 
 // lineFlash is the lines of the YAML view's text that the last update changed, highlighted until a moment
 // on the app's clock. A timer redraws the view when it ends. UI goroutine only, but for the timer's
-// goroutine, which only queues a redraw.
+// goroutine, which only queues a redraw, and ends with ctx (the view's watch).
 type lineFlash struct {
+	ctx     context.Context
 	text    string // the YAML the marks belong to: another (toggled managedFields, masking) shows none
 	changed []bool
 	until   time.Time
@@ -45,11 +46,14 @@ func (v *YAMLView) noteChange(next *unstructured.Unstructured) {
 		return
 	}
 	f.timer = v.app.opts.Clock.NewTimer(yamlFlashFor)
-	timer, ctx := f.timer, v.app.ctx
+	timer, ctx := f.timer, f.ctx
+	if ctx == nil {
+		ctx = v.app.ctx
+	}
 	v.app.goSafe(func() { v.expireFlash(ctx, timer) })
 }
 
-// expireFlash redraws the view each time the flash's timer fires, until the app ends.
+// expireFlash redraws the view each time the flash's timer fires, until ctx ends.
 func (v *YAMLView) expireFlash(ctx context.Context, timer clock.Timer) {
 	for {
 		select {

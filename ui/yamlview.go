@@ -69,6 +69,7 @@ func (v *YAMLView) activate() {
 	if v.cancel == nil {
 		ctx, cancel := context.WithCancel(v.app.ctx)
 		v.cancel = cancel
+		v.flash.ctx = ctx
 		events := v.app.cluster.WatchObject(ctx, v.res.GVR(), v.row.Namespace, v.row.Name)
 		v.app.goSafe(func() {
 			for ev := range events {
