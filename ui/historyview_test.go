@@ -37,12 +37,23 @@ func TestHistoryOfYAML(t *testing.T) {
 	waitFor(t, h, "image: nginx:1")
 	h.cluster.put(deploymentsGVR, deploymentVersion("6", 3, "nginx:1", "kubectl", "Apply", 0, "kubectl-patch", "Update", 10))
 	waitFor(t, h, "replicas: 3")
+	// The table below sees the same change as a row: the full version stands for it. (The row it replaced, as
+	// the fixture lists it, has no resourceVersion: it stays, as the version the table listed.)
+	src := h.cluster.lastSource()
+	row, _ := src.Row("shop/web")
+	changed := *row
+	changed.ResourceVersion, changed.Cells = "6", append([]string{}, row.Cells...)
+	changed.Cells[1] = "3/3"
+	src.Put(&changed)
+	if len(src.Versions("shop/web")) != 2 {
+		t.Fatalf("the table kept %d versions of the row", len(src.Versions("shop/web")))
+	}
 	h.cluster.put(deploymentsGVR, deploymentVersion("7", 3, "nginx:2", "kubectl", "Apply", 0, "kubectl-patch", "Update", 10, "deployer", "Update", 20))
 	waitFor(t, h, "image: nginx:2")
 	h.cluster.put(deploymentsGVR, deploymentVersion("8", 4, "nginx:2", "kubectl", "Apply", 0, "kubectl-patch", "Update", 30, "deployer", "Update", 20))
 	waitFor(t, h, "replicas: 4")
 	h.press(tcell.KeyRune, 'h')
-	waitFor(t, h, "history shop/web [4]")
+	waitFor(t, h, "history shop/web [5]")
 	scr := h.text()
 	for _, want := range []string{"kubectl-patch", "deployer", "first version seen", "spec.replicas",
 		"spec.template.spec.containers[name=web].image", "kept: 50 per object"} {
@@ -53,7 +64,8 @@ func TestHistoryOfYAML(t *testing.T) {
 	rows := historyRows(scr)
 	wantRows := [][]string{{"8", "kubectl-patch", "Update", "spec.replicas"},
 		{"7", "deployer", "Update", "spec.template.spec.containers[name=web].image"},
-		{"6", "kubectl-patch", "Update", "spec.replicas"}, {"5", "kubectl", "Apply", "first version seen"}}
+		{"6", "kubectl-patch", "Update", "spec.replicas"}, {"5", "kubectl", "Apply", "first version seen"},
+		{"—", "—", "—", "as the table listed it"}}
 	if len(rows) != len(wantRows) {
 		t.Fatalf("history rows = %q", rows)
 	}
@@ -65,7 +77,7 @@ func TestHistoryOfYAML(t *testing.T) {
 	// The view reads the versions again every tick while it is shown.
 	h.cluster.put(deploymentsGVR, deploymentVersion("9", 5, "nginx:2", "kubectl", "Apply", 0, "kubectl-patch", "Update", 40, "deployer", "Update", 20))
 	h.advance(time.Second)
-	waitFor(t, h, "history shop/web [5]")
+	waitFor(t, h, "history shop/web [6]")
 	h.press(tcell.KeyDown, 0) // the cursor stayed on version 8: down to 7
 	h.press(tcell.KeyEnter, 0)
 	waitFor(t, h, "diff shop/web  6 → 7  deployer (Update)")
