@@ -69,6 +69,8 @@ type App struct {
 	unsubscribe func()
 	namespaces  *namespaceNames // for :ns completion
 	history     viewHistory     // the resources opened from the top ([ ] -)
+	// versions keeps the full versions of the objects shown in YAML views (history).
+	versions *objectBook
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
 	hotkeysFirst, hotkeys []Binding
 
@@ -93,7 +95,8 @@ type App struct {
 func New(opts Options) *App {
 	opts.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel, noticed: make(chan struct{}, 1)}
+	a := &App{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel, noticed: make(chan struct{}, 1),
+		versions: newObjectBook()}
 	a.header = NewHeader()
 	a.status = NewStatusLine()
 	a.bar = newCommandBar(a)
@@ -219,6 +222,7 @@ func (a *App) goSafe(fn func()) {
 // attach connects the UI to cluster: header, catalog subscription, first view.
 func (a *App) attach(c Cluster) {
 	a.cluster = c
+	a.versions.reset()
 	info := c.Info()
 	a.namespace = info.Namespace
 	if info.AllNamespaces {

@@ -52,6 +52,17 @@
 // depend on the resource (`s` is shell on pods, scale elsewhere; shift-f only where port-forward applies),
 // so the help shows the right one.
 //
+// # History and blame
+//
+// kscope keeps the versions of what it watches: the YAML views' watches record each full object in the
+// app's objectBook (versionbook.go: 50 versions an object, 32 MB estimated in all), and each table's source
+// keeps its rows' versions (watch.Source.Versions: 50 a row, 5000 a table). `h` (historyview.go) merges
+// both for one object, newest first, naming each version's writer from managedFields (lastWriter: the entry
+// new or changed since the version before) and the fields that changed; Enter shows the line diff
+// (diffview.go, linediff.go). The YAML view highlights the lines an update changed for yamlFlashFor on the
+// app's clock. `b` (blameview.go) decodes managedFields with structured-merge-diff and maps each YAML line
+// to its field path (yamllines.go), keying list items as the managers' sets key them.
+//
 // # Adding a view
 //
 // A new view is one file: a type that embeds baseView and implements crumb, primitive, activate, close and

@@ -15,6 +15,7 @@ func (t *LiveTable) bindings() []Binding {
 		char('/').does("filter", "filter rows (regex or -l label selector)", t.openFilterBar),
 		key(tcell.KeyEnter, "enter").does("open", "the selected object's YAML (namespaces: switch to it)", t.enter),
 		char('y').does("yaml", "show the selected object's YAML, live", t.withSelected(a.openYAML)),
+		char('h').does("history", "the versions seen of the selected object: who changed what (enter: diff)", t.withSelected(a.openHistory)),
 		char('c').does("copy", "copy the selected object's name to the clipboard", t.withSelected(func(_ discovery.Resource, row *watch.Row) {
 			a.copyToClipboard("name "+row.Name, row.Name)
 		})),

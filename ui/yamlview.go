@@ -29,6 +29,7 @@ type YAMLView struct {
 	showManaged bool
 	reveal      bool
 	cancel      context.CancelFunc
+	flash       lineFlash // the lines the last update changed (yamlflash.go)
 }
 
 // NewYAMLView returns the YAML view of row, an object of res.
@@ -50,6 +51,8 @@ func (v *YAMLView) bindings() []Binding {
 		char('c').does("copy", "copy the YAML as shown to the clipboard", v.copyYAML),
 		char('m').does("managedFields", "show or hide metadata.managedFields", v.toggleManagedFields),
 		char('x').does("reveal", "reveal or mask Secret data", v.toggleReveal),
+		char('h').does("history", "the versions seen of the object: who changed what (enter: diff)", func() { v.app.openHistory(v.res, v.row) }),
+		char('b').does("blame", "each line's field manager and the time of its last write (managedFields)", func() { v.app.openBlame(v.row, v.obj) }),
 	}
 	subject := func() (discovery.Resource, *watch.Row, bool) { return v.res, v.row, true }
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
@@ -66,9 +69,11 @@ func (v *YAMLView) activate() {
 	if v.cancel == nil {
 		ctx, cancel := context.WithCancel(v.app.ctx)
 		v.cancel = cancel
+		v.flash.ctx = ctx
 		events := v.app.cluster.WatchObject(ctx, v.res.GVR(), v.row.Namespace, v.row.Name)
 		v.app.goSafe(func() {
 			for ev := range events {
+				v.app.versions.record(v.res.GVR(), ev, v.app.opts.Clock.Now())
 				v.app.tv.QueueUpdateDraw(func() {
 					if ctx.Err() == nil {
 						v.apply(ev)
@@ -97,6 +102,7 @@ func (v *YAMLView) apply(ev watch.ObjectEvent) {
 			v.obj = ev.Object
 		}
 	case ev.Object != nil:
+		v.noteChange(ev.Object)
 		v.obj, v.deleted, v.err = ev.Object, false, nil
 	}
 	v.render()
@@ -110,7 +116,7 @@ func (v *YAMLView) render() {
 			v.app.errorf("%s", err.Error())
 			return
 		}
-		v.text.show(text, colourYAMLKey)
+		v.showYAML(text)
 	}
 	title := fmt.Sprintf(" [aqua::b]%s[white] %s ", tview.Escape(v.res.Name), tview.Escape(v.row.Key))
 	v.text.view.SetTitle(title + titleState(v.deleted, v.err) + v.text.title())

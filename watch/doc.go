@@ -11,6 +11,10 @@
 // metadata. Snapshots are cached per query and patched from a change log, so one change at 50k rows costs a
 // binary search and a copy rather than a sort.
 //
+// A Source also keeps the versions of the rows that changed after its first list (Versions): the row each
+// change replaced and the new one, in one ring of 5000 versions linked per row (50 a row), oldest dropped
+// first; the rows are the ones published anyway, so a version costs a slot, not a copy.
+//
 // A Source's phase (State) changes only through one state machine, nextPhase, fed by the informer's events;
 // errors are classified by apierr, as discovery classifies them. StaticSource, for tests of code that reads
 // rows, runs the same row store, change feed and snapshots over rows put by hand.

@@ -49,6 +49,8 @@ type rowStore struct {
 	// filled before that list (which may since have changed: labels, a re-created object): the list's fill
 	// replaces each if it is still the row held. Emptied at every metadata-less list.
 	unverified map[string]*Row
+	// history keeps the versions of the rows changes replaced (rowhistory.go).
+	history rowHistory
 }
 
 // newRowStore returns an empty store whose change feed is kept from the start (StaticSource's: its Puts stand
@@ -135,6 +137,9 @@ func (s *rowStore) replace(h *rowObject, old, r *Row, report bool) {
 	h.row.Store(r)
 	delete(s.unverified, r.Key)
 	s.record(change{old: old, new: r})
+	if report {
+		s.history.add(old, r)
+	}
 	if !report || s.feedOff {
 		return
 	}
@@ -317,6 +322,7 @@ func (s *rowStore) clear() {
 	s.deleted = map[string]*Row{}
 	s.early = map[string]*Row{}
 	s.unverified = map[string]*Row{}
+	s.history.reset()
 	s.seq++
 	s.log, s.logBase, s.keepLog = nil, s.seq, false
 }

@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// blameLine is one line of an object's YAML with the managers that own the field it shows. owners is nil
+// for a line that no manager owns; a structural line whose own node nobody owns but whose content someone
+// does is left unannotated (blank), its lines below saying who.
+type blameLine struct {
+	text   string
+	owners []fieldOwner
+	blank  bool
+}
+
+// blameYAML renders obj as the YAML view does (managedFields hidden, Secret data as reveal says) and
+// annotates each line with the owners of its field, from obj's managedFields.
+func blameYAML(obj *unstructured.Unstructured, reveal bool) ([]blameLine, error) {
+	owners, err := fieldOwners(obj)
+	if err != nil {
+		return nil, err
+	}
+	text, err := renderYAML(obj, false, reveal)
+	if err != nil {
+		return nil, err
+	}
+	union := unionFields(owners)
+	lines, err := mapYAMLLines(text, obj.Object, union)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]blameLine, 0, len(lines))
+	for i, l := range textLines(text) {
+		b := blameLine{text: l}
+		if i < len(lines) && len(lines[i].path) > 0 {
+			p := lines[i].path
+			b.owners = ownedBy(owners, p)
+			b.blank = b.owners == nil && lines[i].structural && ownsBelow(union, p)
+		} else {
+			b.blank = true
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}

@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rivo/tview"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"kscope/watch"
+)
+
+// blameColour is the colour of the i-th manager to appear in the blame view, to tell them apart.
+func blameColour(i int) string {
+	colours := [...]string{"yellow", "fuchsia", "aqua", "orange", "lime", "violet", "skyblue", "coral"}
+	return colours[i%len(colours)]
+}
+
+// BlameView shows an object's YAML with each line's field manager and the age of that manager's last
+// write, from metadata.managedFields; fields no manager owns are marked. It shows the object as it was when
+// opened. UI goroutine only.
+type BlameView struct {
+	baseView
+	app    *App
+	row    *watch.Row
+	obj    *unstructured.Unstructured
+	text   *tview.TextView
+	reveal bool
+}
+
+// openBlame pushes the blame of obj, the object of row.
+func (a *App) openBlame(row *watch.Row, obj *unstructured.Unstructured) {
+	if obj == nil {
+		a.errorf("no object to blame yet")
+		return
+	}
+	v := &BlameView{app: a, row: row, obj: obj}
+	v.text = tview.NewTextView().SetDynamicColors(true).SetWrap(false)
+	v.text.SetBorder(true)
+	a.push(v)
+}
+
+func (v *BlameView) crumb() string              { return "blame " + v.row.Name }
+func (v *BlameView) primitive() tview.Primitive { return v.text }
+func (v *BlameView) close()                     {}
+func (v *BlameView) activate()                  { v.render() }
+
+// bindings are the blame view's keys.
+func (v *BlameView) bindings() []Binding {
+	return []Binding{
+		v.app.helpBinding(),
+		char('x').does("reveal", "reveal or mask Secret data", func() { v.reveal = !v.reveal; v.render() }),
+		v.app.quitBinding(),
+	}
+}
+
+// render writes the annotated lines.
+func (v *BlameView) render() {
+	lines, err := blameYAML(v.obj, v.reveal)
+	if err != nil {
+		v.app.errorf("%s", err.Error())
+		return
+	}
+	now := v.app.opts.Clock.Now()
+	notes := make([]string, len(lines))
+	colours := map[string]string{}
+	width := len(unownedNote)
+	for i, l := range lines {
+		var names []string
+		for _, o := range l.owners {
+			name := o.name()
+			if !o.time.IsZero() {
+				name += " " + formatAge(now.Sub(o.time))
+			}
+			names = append(names, name)
+			if _, ok := colours[o.name()]; !ok {
+				colours[o.name()] = blameColour(len(colours))
+			}
+		}
+		notes[i] = strings.Join(names, ", ")
+		width = max(width, len(notes[i]))
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		note, colour := notes[i], "gray"
+		switch {
+		case len(l.owners) > 0:
+			colour = colours[l.owners[0].name()]
+		case !l.blank:
+			note = unownedNote
+		}
+		fmt.Fprintf(&b, "[%s]%-*s[-] │ %s\n", colour, width, tview.Escape(note), colourYAMLKey(l.text))
+	}
+	v.text.SetText(b.String())
+	v.text.SetTitle(fmt.Sprintf(" [aqua::b]blame[white] %s at resourceVersion %s ", tview.Escape(v.row.Key),
+		tview.Escape(v.obj.GetResourceVersion())))
+	v.app.updateStatus(v)
+}
+
+// unownedNote marks a line whose field no manager owns.
+const unownedNote = "(no manager)"
+
+// status explains the annotations.
+func (v *BlameView) status() string {
+	return "manager and age of its last write, from managedFields  [gray]" + unownedNote + ": a field no manager owns[-]"
+}

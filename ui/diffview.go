@@ -1,0 +1,137 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rivo/tview"
+
+	"kscope/watch"
+)
+
+// diffContext is how many unchanged lines a diff shows around each change; longer runs are folded.
+const diffContext = 3
+
+// DiffView shows one version's changes from the version before it: for a full version, the YAML lines
+// removed (red) and added (green) with unchanged runs folded; for a row version, the cells. UI goroutine
+// only.
+type DiffView struct {
+	baseView
+	app    *App
+	row    *watch.Row
+	entry  historyEntry
+	text   *tview.TextView
+	reveal bool
+}
+
+func newDiffView(a *App, row *watch.Row, e historyEntry) *DiffView {
+	v := &DiffView{app: a, row: row, entry: e}
+	v.text = tview.NewTextView().SetDynamicColors(true).SetWrap(false)
+	v.text.SetBorder(true)
+	return v
+}
+
+func (v *DiffView) crumb() string              { return "diff " + v.entry.rv }
+func (v *DiffView) primitive() tview.Primitive { return v.text }
+func (v *DiffView) close()                     {}
+func (v *DiffView) activate()                  { v.render() }
+
+// bindings are the diff view's keys.
+func (v *DiffView) bindings() []Binding {
+	return []Binding{
+		v.app.helpBinding(),
+		char('x').does("reveal", "reveal or mask Secret data", func() { v.reveal = !v.reveal; v.render() }),
+		v.app.quitBinding(),
+	}
+}
+
+// render writes the diff.
+func (v *DiffView) render() {
+	e := v.entry
+	from := "nothing earlier"
+	var body string
+	switch {
+	case e.obj != nil:
+		var old string
+		if e.prevObj != nil {
+			from = e.prevObj.obj.GetResourceVersion()
+			var err error
+			if old, err = renderYAML(e.prevObj.obj, false, v.reveal); err != nil {
+				v.app.errorf("%s", err.Error())
+				return
+			}
+		}
+		cur, err := renderYAML(e.obj.obj, false, v.reveal)
+		if err != nil {
+			v.app.errorf("%s", err.Error())
+			return
+		}
+		body = markupDiff(foldDiff(diffLines(textLines(old), textLines(cur)), diffContext))
+	case e.row != nil:
+		if e.prevRow != nil {
+			from = e.prevRow.ResourceVersion
+		}
+		body = markupDiff(rowDiff(e.prevRow, e.row, e.columns))
+	}
+	who := ""
+	if w, sure, ok := e.writer(); ok {
+		who = w.name() + " (" + w.operation + ")"
+		if !sure {
+			who += "?"
+		}
+	}
+	v.text.SetTitle(fmt.Sprintf(" [aqua::b]diff[white] %s  %s → %s  %s ", tview.Escape(v.row.Key),
+		tview.Escape(orDash(from)), tview.Escape(orDash(e.rv)), tview.Escape(who)))
+	v.text.SetText(body)
+	v.app.updateStatus(v)
+}
+
+// status names the colours.
+func (v *DiffView) status() string {
+	return "[red]- removed[-]  [green]+ added[-]  [gray]⋯ unchanged lines folded[-]"
+}
+
+// orDash returns s, or "—" for "".
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// rowDiff is the diff of two versions of a row, a line per cell ("NAME: value"); old nil shows b's cells.
+func rowDiff(a, b *watch.Row, cols []watch.Column) []foldedLine {
+	var out []foldedLine
+	for i := range b.Cells {
+		name := fmt.Sprintf("#%d", i+1)
+		if i < len(cols) {
+			name = strings.ToUpper(cols[i].Name)
+		}
+		cur := name + ": " + b.Cells[i]
+		if a == nil || cellAt(a, i) == b.Cells[i] {
+			out = append(out, foldedLine{diffLine: diffLine{diffSame, cur}})
+			continue
+		}
+		out = append(out, foldedLine{diffLine: diffLine{diffRemoved, name + ": " + cellAt(a, i)}},
+			foldedLine{diffLine: diffLine{diffAdded, cur}})
+	}
+	return out
+}
+
+// markupDiff renders a folded diff as tview markup: "- " lines red, "+ " lines green, folds dim.
+func markupDiff(lines []foldedLine) string {
+	var b strings.Builder
+	for _, l := range lines {
+		switch {
+		case l.fold > 0:
+			fmt.Fprintf(&b, "[gray]  ⋯ %d unchanged lines[-]\n", l.fold)
+		case l.op == diffRemoved:
+			b.WriteString("[red]- " + tview.Escape(l.text) + "[-]\n")
+		case l.op == diffAdded:
+			b.WriteString("[green]+ " + tview.Escape(l.text) + "[-]\n")
+		default:
+			b.WriteString("  " + tview.Escape(l.text) + "\n")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+// historyBounds says, for the status line, what the history keeps.
+func historyBounds() string {
+	return fmt.Sprintf("kept: %d per object, %d rows per table, %d MB of objects; oldest dropped first",
+		objectVersionsPerObject, watch.RowVersionsTotal, objectVersionsBytes>>20)
+}
+
+// HistoryView lists the versions kscope has seen of one object, newest first: when, the resourceVersion, the
+// field manager and operation that made each (from managedFields) and what changed; Enter shows the diff to
+// the version before. It reads again every Options.Tick while shown. UI goroutine, but for its ticker.
+type HistoryView struct {
+	baseView
+	app     *App
+	res     discovery.Resource
+	row     *watch.Row
+	table   *tview.Table
+	entries []historyEntry // oldest first; the table shows them newest first
+	cancel  context.CancelFunc
+}
+
+// openHistory pushes the history of row, an object of res.
+func (a *App) openHistory(res discovery.Resource, row *watch.Row) {
+	a.push(NewHistoryView(a, res, row))
+}
+
+// NewHistoryView returns the history view of row, an object of res.
+func NewHistoryView(a *App, res discovery.Resource, row *watch.Row) *HistoryView {
+	v := &HistoryView{app: a, res: res, row: row}
+	v.table = tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)
+	v.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
+	v.table.SetBorder(true)
+	return v
+}
+
+func (v *HistoryView) crumb() string              { return "history " + v.row.Name }
+func (v *HistoryView) primitive() tview.Primitive { return v.table }
+
+// bindings are the history view's keys.
+func (v *HistoryView) bindings() []Binding {
+	return []Binding{
+		v.app.helpBinding(),
+		key(tcell.KeyEnter, "enter").does("diff", "the selected version's changes from the one before", v.openDiff),
+		v.app.quitBinding(),
+	}
+}
+
+// activate reads the versions, and starts reading them again every tick.
+func (v *HistoryView) activate() {
+	v.reload()
+	if v.cancel != nil || v.app.opts.Tick <= 0 {
+		return
+	}
+	ctx, cancel := context.WithCancel(v.app.ctx)
+	v.cancel = cancel
+	ticker := v.app.opts.Clock.NewTicker(v.app.opts.Tick)
+	v.app.goSafe(func() {
+		defer ticker.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C():
+				v.app.tv.QueueUpdateDraw(func() {
+					if ctx.Err() == nil && v.app.top() == v {
+						v.reload()
+					}
+				})
+			}
+		}
+	})
+}
+
+func (v *HistoryView) close() {
+	if v.cancel != nil {
+		v.cancel()
+	}
+}
+
+// reload reads the versions again, keeping the selection on the same version.
+func (v *HistoryView) reload() {
+	selected := v.selected()
+	entries := v.app.historyOf(v.res, v.row)
+	if v.table.GetRowCount() > 1 && sameVersions(entries, v.entries) {
+		return
+	}
+	v.entries = entries
+	v.table.Clear()
+	for i, h := range []string{"TIME", "RESOURCEVERSION", "MANAGER", "OPERATION", "CHANGED"} {
+		v.table.SetCell(0, i, tview.NewTableCell(h).SetSelectable(false).SetTextColor(tcell.ColorAqua).SetAttributes(tcell.AttrBold))
+	}
+	for r := range entries {
+		v.setRow(r+1, entries[len(entries)-1-r])
+	}
+	if len(entries) == 0 {
+		v.table.SetCell(1, 0, tview.NewTableCell("no version seen yet: kscope keeps the versions it sees while the object's table or YAML is open").
+			SetSelectable(false).SetTextColor(colorDimText))
+	}
+	row := 1
+	for r := range entries {
+		if selected != nil && entries[len(entries)-1-r].rv == selected.rv {
+			row = r + 1
+		}
+	}
+	v.table.Select(row, 0)
+	v.table.SetTitle(fmt.Sprintf(" [aqua::b]history[white] %s [%d] ", tview.Escape(v.row.Key), len(entries)))
+	v.app.updateStatus(v)
+}
+
+// sameVersions tells whether a and b hold the same versions (the bounds drop the oldest as new ones come).
+func sameVersions(a, b []historyEntry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || a[0].rv == b[0].rv && a[0].seen.Equal(b[0].seen) && a[len(a)-1].rv == b[len(b)-1].rv &&
+		a[len(a)-1].seen.Equal(b[len(b)-1].seen)
+}
+
+// setRow shows e on table row r.
+func (v *HistoryView) setRow(r int, e historyEntry) {
+	when := "listed"
+	if !e.seen.IsZero() {
+		when = e.seen.Local().Format("15:04:05")
+	}
+	manager, op := "—", "—"
+	if w, sure, ok := e.writer(); ok {
+		manager, op = w.name(), w.operation
+		if !sure {
+			manager += "?"
+		}
+	}
+	rv := e.rv
+	if rv == "" {
+		rv = "—"
+	}
+	width := 120
+	if v.app.screen != nil {
+		width, _ = v.app.screen.Size()
+	}
+	for i, text := range []string{when, rv, manager, op, e.summary(max(width-len(when)-len(rv)-len(manager)-len(op)-8, 40))} {
+		v.table.SetCell(r, i, tview.NewTableCell(tview.Escape(text)))
+	}
+}
+
+// selected returns the version under the cursor, or nil.
+func (v *HistoryView) selected() *historyEntry {
+	r, _ := v.table.GetSelection()
+	if r < 1 || r > len(v.entries) {
+		return nil
+	}
+	return &v.entries[len(v.entries)-r]
+}
+
+// openDiff shows the selected version's diff.
+func (v *HistoryView) openDiff() {
+	if e := v.selected(); e != nil {
+		v.app.push(newDiffView(v.app, v.row, *e))
+	}
+}
+
+// status gives the count and the bounds.
+func (v *HistoryView) status() string {
+	return fmt.Sprintf("%d versions  [gray]%s · manager? = not certain[-]", len(v.entries), historyBounds())
+}

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// lastWriter returns the managedFields entry that made the version whose entries are cur, from prev (the
+// entries of the version before it; nil for the first version seen). The server stamps an entry's time when
+// a write by that manager changes the object, and changes its fields when the write takes or gives up
+// fields: so the writer is the entry that is new or changed since prev, the newest if several are (writes
+// between the two versions kscope did not see). Where none changed (two writes by one manager within the
+// same second: times are to the second), or for the first version, it is the newest entry, and sure is
+// false when another entry is as new. ok is false when cur has no entries.
+func lastWriter(prev, cur []fieldOwner, first bool) (w fieldOwner, sure, ok bool) {
+	candidates := cur
+	if !first {
+		var changed []fieldOwner
+		for _, o := range cur {
+			if !hasEntry(prev, o) {
+				changed = append(changed, o)
+			}
+		}
+		if len(changed) > 0 {
+			candidates = changed
+		}
+	}
+	if len(candidates) == 0 {
+		return fieldOwner{}, false, false
+	}
+	newest, ties := candidates[0], 0
+	for _, o := range candidates[1:] {
+		switch {
+		case o.time.After(newest.time):
+			newest, ties = o, 0
+		case o.time.Equal(newest.time):
+			ties++
+		}
+	}
+	return newest, ties == 0 && (first || !hasEntry(prev, newest)), true
+}
+
+// hasEntry tells whether entries hold o unchanged (same time and fields).
+func hasEntry(entries []fieldOwner, o fieldOwner) bool {
+	for _, p := range entries {
+		if p.same(o) {
+			return p.time.Equal(o.time) && p.raw == o.raw
+		}
+	}
+	return false
+}
+
+// ignoredPaths are the fields every write changes; a summary of what changed leaves them out.
+var ignoredPaths = map[string]bool{"metadata.resourceVersion": true, "metadata.managedFields": true}
+
+// changedPaths returns the fields that differ from a to b, sorted: "path" for a changed value, "+path" for
+// an added field, "-path" for a removed one. Lists of maps that all have a name are compared item by name
+// (path[name=…]), other lists of the same length item by item (path[i]), other lists whole.
+func changedPaths(a, b map[string]any) []string {
+	var out []string
+	diffValues("", a, b, &out)
+	sort.Slice(out, func(i, j int) bool { return strings.TrimLeft(out[i], "+-") < strings.TrimLeft(out[j], "+-") })
+	return out
+}
+
+func diffValues(path string, a, b any, out *[]string) {
+	if ignoredPaths[path] || reflect.DeepEqual(a, b) {
+		return
+	}
+	switch {
+	case a == nil:
+		*out = append(*out, "+"+path)
+		return
+	case b == nil:
+		*out = append(*out, "-"+path)
+		return
+	}
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		keys := map[string]bool{}
+		for k := range am {
+			keys[k] = true
+		}
+		for k := range bm {
+			keys[k] = true
+		}
+		for k := range keys {
+			diffValues(joinPath(path, k), am[k], bm[k], out)
+		}
+		return
+	}
+	al, aok := a.([]any)
+	bl, bok := b.([]any)
+	if aok && bok {
+		if an, bn := byName(al), byName(bl); an != nil && bn != nil {
+			names := map[string]bool{}
+			for k := range an {
+				names[k] = true
+			}
+			for k := range bn {
+				names[k] = true
+			}
+			for k := range names {
+				diffValues(fmt.Sprintf("%s[name=%s]", path, k), an[k], bn[k], out)
+			}
+			return
+		}
+		if len(al) == len(bl) {
+			for i := range al {
+				diffValues(fmt.Sprintf("%s[%d]", path, i), al[i], bl[i], out)
+			}
+			return
+		}
+	}
+	*out = append(*out, path)
+}
+
+// joinPath appends a field name to a dotted path.
+func joinPath(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
+// byName returns the items of list by their name, or nil unless every item is a map with a distinct string
+// name.
+func byName(list []any) map[string]any {
+	out := make(map[string]any, len(list))
+	for _, item := range list {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return nil
+		}
+		name, ok := m["name"].(string)
+		if _, dup := out[name]; !ok || dup {
+			return nil
+		}
+		out[name] = item
+	}
+	return out
+}
+
+// summarize joins paths into one line of at most width characters, saying how many more there are.
+func summarize(paths []string, width int) string {
+	var b strings.Builder
+	n := 0 // runes written
+	for i, p := range paths {
+		more := ""
+		if rest := len(paths) - i - 1; rest > 0 {
+			more = fmt.Sprintf(" +%d more", rest)
+		}
+		sep := ""
+		if i > 0 {
+			sep = ", "
+		}
+		if n > 0 && n+utf8.RuneCountInString(sep+p+more) > width {
+			fmt.Fprintf(&b, " +%d more", len(paths)-i)
+			break
+		}
+		b.WriteString(sep + p)
+		n += utf8.RuneCountInString(sep + p)
+	}
+	return b.String()
+}

@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/clock"
+)
+
+// yamlFlashFor is how long the YAML view highlights the lines an update changed.
+const yamlFlashFor = 3 * time.Second
+
+// lineFlash is the lines of the YAML view's text that the last update changed, highlighted until a moment
+// on the app's clock. A timer redraws the view when it ends. UI goroutine only, but for the timer's
+// goroutine, which only queues a redraw, and ends with ctx (the view's watch).
+type lineFlash struct {
+	ctx     context.Context
+	text    string // the YAML the marks belong to: another (toggled managedFields, masking) shows none
+	changed []bool
+	until   time.Time
+	timer   clock.Timer
+}
+
+// noteChange marks the lines of next's YAML that differ from v.obj's (as the view shows them now), to be
+// highlighted for yamlFlashFor. The first version marks nothing.
+func (v *YAMLView) noteChange(next *unstructured.Unstructured) {
+	if v.obj == nil || next == nil {
+		return
+	}
+	old, err := renderYAML(v.obj, v.showManaged, v.reveal)
+	if err != nil {
+		return
+	}
+	cur, err := renderYAML(next, v.showManaged, v.reveal)
+	if err != nil {
+		return
+	}
+	f := &v.flash
+	f.text, f.changed = cur, changedLines(textLines(old), textLines(cur))
+	f.until = v.app.opts.Clock.Now().Add(yamlFlashFor)
+	if f.timer != nil {
+		f.timer.Reset(yamlFlashFor)
+		return
+	}
+	f.timer = v.app.opts.Clock.NewTimer(yamlFlashFor)
+	timer, ctx := f.timer, f.ctx
+	if ctx == nil {
+		ctx = v.app.ctx
+	}
+	v.app.goSafe(func() { v.expireFlash(ctx, timer) })
+}
+
+// expireFlash redraws the view each time the flash's timer fires, until ctx ends.
+func (v *YAMLView) expireFlash(ctx context.Context, timer clock.Timer) {
+	for {
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C():
+			v.app.tv.QueueUpdateDraw(v.render)
+		}
+	}
+}
+
+// showYAML shows text, the lines the last update changed highlighted while the flash lasts.
+func (v *YAMLView) showYAML(text string) {
+	f := &v.flash
+	if f.text != text || !v.app.opts.Clock.Now().Before(f.until) {
+		v.text.show(text, colourYAMLKey)
+		return
+	}
+	v.text.showIndexed(text, func(i int, line string) string {
+		if body := strings.TrimSuffix(line, "\n"); i < len(f.changed) && f.changed[i] {
+			return "[:" + flashBackground + "]" + colourYAMLKey(body) + "[:-]" + line[len(body):]
+		}
+		return colourYAMLKey(line)
+	})
+}
+
+// flashBackground is the background of a changed line.
+const flashBackground = "darkgreen"
+
+// showIndexed is show with a colour function that gets each line's index (from 0).
+func (s *searchText) showIndexed(text string, colour func(i int, line string) string) {
+	var b strings.Builder
+	matches := 0
+	lower := strings.ToLower(s.search)
+	for i, line := range strings.SplitAfter(text, "\n") {
+		if s.search != "" && len(strings.ToLower(line)) == len(line) && strings.Contains(strings.ToLower(line), lower) {
+			b.WriteString(markMatches(line, lower, &matches))
+			continue
+		}
+		b.WriteString(colour(i, line))
+	}
+	s.matches = matches
+	row, col := s.view.GetScrollOffset()
+	s.view.SetText(b.String())
+	s.view.ScrollTo(row, col)
+	if s.current >= matches {
+		s.current = 0
+	}
+	if matches > 0 {
+		s.view.Highlight(fmt.Sprintf("m%d", s.current))
+	}
+}
