@@ -1,6 +1,10 @@
 package ui
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pmezard/go-difflib/difflib"
+)
 
 // diffOp is what a line of a diff does: kept, removed from the old text or added in the new one.
 type diffOp byte
@@ -25,8 +29,9 @@ func textLines(text string) []string {
 	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 }
 
-// diffLines returns the shortest edit script from a to b (Myers' O(ND) algorithm), removals before the
-// additions that replace them.
+// diffLines returns a line diff from a to b (difflib's matching blocks, Python difflib's algorithm, without
+// its heuristic that treats frequent lines as junk: YAML repeats lines such as "- name: x"), removals before
+// the additions that replace them.
 func diffLines(a, b []string) []diffLine {
 	// Strip the common head and tail: most versions differ in a few lines.
 	head := 0
@@ -38,109 +43,28 @@ func diffLines(a, b []string) []diffLine {
 		tail++
 	}
 	out := make([]diffLine, 0, len(a)+len(b)-head-tail)
-	for _, l := range a[:head] {
-		out = append(out, diffLine{diffSame, l})
+	add := func(op diffOp, lines []string) {
+		for _, l := range lines {
+			out = append(out, diffLine{op, l})
+		}
 	}
-	out = append(out, myers(a[head:len(a)-tail], b[head:len(b)-tail])...)
-	for _, l := range a[len(a)-tail:] {
-		out = append(out, diffLine{diffSame, l})
+	add(diffSame, a[:head])
+	ma, mb := a[head:len(a)-tail], b[head:len(b)-tail]
+	for _, c := range difflib.NewMatcherWithJunk(ma, mb, false, nil).GetOpCodes() {
+		switch c.Tag {
+		case 'e':
+			add(diffSame, ma[c.I1:c.I2])
+		case 'd':
+			add(diffRemoved, ma[c.I1:c.I2])
+		case 'i':
+			add(diffAdded, mb[c.J1:c.J2])
+		case 'r':
+			add(diffRemoved, ma[c.I1:c.I2])
+			add(diffAdded, mb[c.J1:c.J2])
+		}
 	}
+	add(diffSame, a[len(a)-tail:])
 	return out
-}
-
-// myers is the shortest edit script from a to b.
-func myers(a, b []string) []diffLine {
-	n, m := len(a), len(b)
-	maxD := n + m
-	if maxD == 0 {
-		return nil
-	}
-	off := maxD
-	v := make([]int, 2*maxD+2)
-	var trace [][]int
-	for d := 0; d <= maxD; d++ {
-		trace = append(trace, append([]int(nil), v...))
-		for k := -d; k <= d; k += 2 {
-			var x int
-			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
-				x = v[off+k+1] // down: an addition
-			} else {
-				x = v[off+k-1] + 1 // right: a removal
-			}
-			y := x - k
-			for x < n && y < m && a[x] == b[y] {
-				x, y = x+1, y+1
-			}
-			v[off+k] = x
-			if x >= n && y >= m {
-				return backtrack(trace, a, b, off, d)
-			}
-		}
-	}
-	return nil // not reached: d = n+m always ends
-}
-
-// backtrack walks the saved frontiers back from (len(a), len(b)) at distance d to build the script.
-func backtrack(trace [][]int, a, b []string, off, d int) []diffLine {
-	x, y := len(a), len(b)
-	var rev []diffLine
-	for ; d > 0; d-- {
-		v := trace[d]
-		k := x - y
-		var prevK int
-		if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
-			prevK = k + 1
-		} else {
-			prevK = k - 1
-		}
-		prevX := v[off+prevK]
-		prevY := prevX - prevK
-		for x > prevX && y > prevY {
-			x, y = x-1, y-1
-			rev = append(rev, diffLine{diffSame, a[x]})
-		}
-		if x == prevX {
-			y--
-			rev = append(rev, diffLine{diffAdded, b[y]})
-		} else {
-			x--
-			rev = append(rev, diffLine{diffRemoved, a[x]})
-		}
-	}
-	for x > 0 && y > 0 {
-		x, y = x-1, y-1
-		rev = append(rev, diffLine{diffSame, a[x]})
-	}
-	out := make([]diffLine, len(rev))
-	for i, l := range rev {
-		out[len(rev)-1-i] = l
-	}
-	return orderChanges(out)
-}
-
-// orderChanges puts, in each run of changed lines, the removals before the additions.
-func orderChanges(lines []diffLine) []diffLine {
-	for i := 0; i < len(lines); {
-		if lines[i].op == diffSame {
-			i++
-			continue
-		}
-		j := i
-		for j < len(lines) && lines[j].op != diffSame {
-			j++
-		}
-		run := make([]diffLine, 0, j-i)
-		for _, op := range []diffOp{diffRemoved, diffAdded} {
-			for _, l := range lines[i:j] {
-				if l.op == op {
-					run = append(run, l)
-				}
-			}
-		}
-		copy(lines[i:j], run)
-		i = j
-	}
-	return lines
 }
 
 // changedLines returns, for each line of b, whether the diff from a to b adds it (the lines an update

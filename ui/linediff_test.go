@@ -36,7 +36,9 @@ func TestDiffLines(t *testing.T) {
 		{"a b", "", "-a -b"},
 		{"a b c d", "a c d e", " a -b  c  d +e"},
 		{"x a b", "a b y", "-x  a  b +y"},
-		{"a b c", "c b a", "-a -b  c +b +a"},
+		{"a b c", "c b a", "+c +b  a -b -c"}, // one of the shortest scripts: difflib keeps the first match
+		// A large rewrite stays cheap: difflib's matcher holds no O(N·D) trace.
+		{strings.Repeat("x ", 3000) + "k", "k " + strings.Repeat("y ", 3000), "-" + strings.TrimSuffix(strings.Repeat("x -", 3000), " -") + "  k +" + strings.TrimSuffix(strings.Repeat("y +", 3000), " +")},
 		{"r: 1 s: 2 t: 3", "r: 1 s: 5 t: 3", " r:  1  s: -2 +5  t:  3"},
 	}
 	for _, c := range cases {
