@@ -334,7 +334,7 @@ func (t *LiveTable) setNamespace(ns string) {
 		return
 	}
 	spec.Namespace = ns
-	src, err := t.app.cluster.NewSource(spec)
+	src, err := t.sourceIn(spec)
 	if err != nil {
 		t.app.errorf("open %s: %s", t.res.FullName(), err)
 		return
