@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func TestUISeveralKinds(t *testing.T) {
 
 	s := startUI(t, "-n", ns, "deploy,sts,ds")
 	title := "deployments,statefulsets,daemonsets(" + ns + ")"
-	scr := s.waitFor(title+"[3]", "synced  3/3")
+	scr := s.waitFor(title+"[3]", "synced  3/3", "<deployments,statefulsets,daemonsets>")
 	compareKindRows(t, scr, kubectl(t, "-n", ns, "get", "deploy,sts,ds", "--no-headers"))
 
 	s.keys(":")
@@ -54,6 +55,16 @@ func TestUISeveralKinds(t *testing.T) {
 	}
 	s.keys("Escape")
 	s.waitGone("</^service$>")
+
+	// every namespace (0), then back to ours: the same kinds, a NAMESPACE column while all are shown
+	s.keys("0")
+	s.waitUntil("all(all) with a NAMESPACE column", func(scr string) bool {
+		return strings.Contains(scr, "all(all)[") && regexp.MustCompile(`KIND +NAMESPACE +NAME +AGE`).MatchString(scr)
+	})
+	s.keys(":")
+	s.typeText("ns " + ns)
+	s.keys("Enter")
+	s.waitFor("all("+ns+")["+fmt.Sprint(n+1)+"]", "<all>")
 
 	// the object keys act on the row's own kind
 	s.keys("/")
@@ -118,6 +129,8 @@ func seedKinds(t *testing.T, ns string) {
 		t.Fatalf("create daemonset: %v", err)
 	}
 	waitForSeen(t, 90*time.Second, "the workloads ready and the job complete", func() (bool, string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
 		d, err1 := cs.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
 		st, err2 := cs.AppsV1().StatefulSets(ns).Get(ctx, "db", metav1.GetOptions{})
 		da, err3 := cs.AppsV1().DaemonSets(ns).Get(ctx, "agent", metav1.GetOptions{})
