@@ -73,8 +73,23 @@ func TestUISeveralKinds(t *testing.T) {
 	s.waitFor("all(" + ns + ")[1]")
 	s.keys("Enter")
 	s.waitFor("statefulsets "+ns+"/db", "kind: StatefulSet")
+	s.keys("Escape")
+	s.waitFor("all(" + ns + ")[1]")
+
+	// an unknown name in the list: one line naming it, the table unchanged
+	s.keys(":")
+	s.typeText("deploy,sttefulsets,ds")
+	s.keys("Enter")
+	s.waitFor(`unknown resource "sttefulsets" (did you mean statefulsets`, "all("+ns+")[1]")
 	s.keys("q")
 	s.waitFor("KSCOPE-EXIT=0")
+
+	// on the command line: an error before the screen is taken
+	cli := startUI(t, "deploy,nosuchthing")
+	scr = cli.waitFor("KSCOPE-EXIT=1")
+	if !strings.Contains(scr, `error: unknown resource "nosuchthing"`) {
+		t.Errorf("unknown name in a list on the command line:\n%s", scr)
+	}
 }
 
 // TestUISeveralKindsNameAForbiddenKind: the viewer may list deployments and statefulsets in the namespace but
