@@ -36,7 +36,7 @@ func (a *App) catalogEntry(def discovery.Resource) discovery.Resource {
 }
 
 func (a *App) openCommandBar() {
-	a.bar.Open(":", "", a.command, a.commandLine().Complete)
+	a.bar.Open(":", "", a.command, a.completeCommand)
 }
 
 // commandLine is what the command bar understands: its own commands, then the catalog's resource names.

@@ -275,3 +275,26 @@ func TestSeveralKindsNameAForbiddenKindAndRefuseTheUnknown(t *testing.T) {
 	h.eventually(`invalid namespace "Bad_NS"`)
 	h.contains("deployments,secrets(shop)[2]")
 }
+
+func TestSeveralKindsComplete(t *testing.T) {
+	h := start(t, 120, 30, nil)
+	h.withAllCategory()
+	for _, tt := range []struct{ line, want string }{
+		{"deploy,repl", "deploy,replicaset"},
+		{"deploy,replicasets.", "deploy,replicasets.apps"},
+		{"deploy,rs,po", "deploy,rs,po"},
+		{"al", "all"},
+		{"deploy,al", "deploy,all"},
+		{"deploy,zz", "deploy,zz"},
+		{"ns da", "ns data"},
+	} {
+		var got string
+		h.quietly(func() { got, _ = h.app.completeCommand(tt.line) })
+		if got != tt.want {
+			t.Errorf("Tab on %q: %q, want %q", tt.line, got, tt.want)
+		}
+	}
+	h.typeText(":deploy,repl")
+	h.press(tcell.KeyTab, 0)
+	h.eventually(":deploy,replicaset\n")
+}

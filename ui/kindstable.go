@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"kscope/discovery"
+	"kscope/ui/prompt"
 	"kscope/watch"
 )
 
@@ -162,4 +164,32 @@ func (t *LiveTable) sourceIn(spec watch.Spec) (RowSource, error) {
 		return k.inNamespace(spec.Namespace)
 	}
 	return t.app.cluster.NewSource(spec)
+}
+
+// completeCommand answers Tab in the command bar: the last name of a comma-separated list (`deploy,st`) is
+// completed from the resource names and the catalog's categories, anything else as commandLine completes it
+// (with the categories among the names).
+func (a *App) completeCommand(line string) (string, []string) {
+	cl := a.commandLine()
+	words := cl.Words
+	cl.Words = func() []string { return append(words(), a.categoryNames()...) }
+	i := strings.LastIndex(line, ",")
+	if i < 0 || strings.Contains(line, " ") {
+		return cl.Complete(line)
+	}
+	word, matches := prompt.CompleteWord(line[i+1:], cl.Words())
+	return line[:i+1] + word, matches
+}
+
+// categoryNames are the categories of the catalog's resources (`all`), each once.
+func (a *App) categoryNames() []string {
+	var names []string
+	for _, r := range a.cluster.Catalog().Resources() {
+		for _, c := range r.Categories {
+			if !slices.Contains(names, c) {
+				names = append(names, c)
+			}
+		}
+	}
+	return names
 }
