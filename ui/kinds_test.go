@@ -264,6 +264,13 @@ func TestSeveralKindsNameAForbiddenKindAndRefuseTheUnknown(t *testing.T) {
 	h.eventually(`forbidden  2/2  secret: secrets is forbidden: User "viewer" cannot list resource "secrets"`)
 	h.eventuallyLine("deployment.apps", "web")
 
+	h.command("rs,cm")
+	h.eventually("replicasets,configmaps(shop)[1]")
+	h.command("cm,wd")
+	h.eventually("no objects of configmaps,widgets here")
+	h.command("deploy,secrets")
+	h.eventually("deployments,secrets(shop)[2]")
+
 	h.command("deploy,podz,rs")
 	h.eventually(`unknown resource "podz" (did you mean pods`)
 	h.contains("deployments,secrets(shop)[2]")

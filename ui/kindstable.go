@@ -193,3 +193,12 @@ func (a *App) categoryNames() []string {
 	}
 	return names
 }
+
+// objects names the table's objects for its placeholder: the resource ("pods"), or for a table of several
+// kinds "objects of" its title ("objects of all").
+func (t *LiveTable) objects() string {
+	if isUnion(t.res) {
+		return "objects of " + t.title
+	}
+	return t.res.Name
+}

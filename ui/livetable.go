@@ -243,7 +243,7 @@ func (t *LiveTable) placeholder(snap watch.Snapshot) (string, tcell.Color) {
 	st := t.src.State()
 	switch {
 	case st.Phase == watch.Listing:
-		return "listing " + t.res.Name + " …", colorDimText
+		return "listing " + t.objects() + " …", colorDimText
 	case st.Phase.Terminal() && st.Phase != watch.Stopped:
 		msg := st.Message
 		if msg == "" && st.Err != nil {
@@ -253,7 +253,7 @@ func (t *LiveTable) placeholder(snap watch.Snapshot) (string, tcell.Color) {
 	case snap.Total > 0:
 		return "no rows match the filter (esc clears it)", colorDimText
 	}
-	return "no " + t.res.Name + " here", colorDimText
+	return "no " + t.objects() + " here", colorDimText
 }
 
 // selectedKey returns the key of the row under the cursor, or "".
