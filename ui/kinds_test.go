@@ -238,6 +238,10 @@ func TestSeveralKindsInSeveralNamespaces(t *testing.T) {
 	h.eventuallyLine("KIND", "NAMESPACE", "NAME", "AGE")
 	h.eventuallyLine("pod", "data", "db-0", "30d")
 	h.eventuallyLine("deployment.apps", "shop", "web", "3h")
+	h.press(tcell.KeyRune, '0')
+	h.eventually("deployments,pods(all)[5]")
+	h.command("deploy,po shop,data")
+	h.eventually("deployments,pods(shop,data)[5]")
 	// the cells the table added are filtered as the others are
 	h.typeText("/^data$\n")
 	h.eventually("deployments,pods(shop,data)[1]")

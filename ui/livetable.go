@@ -330,7 +330,7 @@ func (t *LiveTable) status() string {
 // setNamespace restarts the table's source in namespace ns ("" = all).
 func (t *LiveTable) setNamespace(ns string) {
 	spec := t.src.Spec()
-	if spec.Namespace == ns {
+	if _, many := t.src.(interface{ Namespaces() []string }); spec.Namespace == ns && !many {
 		return
 	}
 	spec.Namespace = ns
