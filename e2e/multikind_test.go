@@ -143,7 +143,7 @@ func seedKinds(t *testing.T, ns string) {
 	if _, err := cs.AppsV1().DaemonSets(ns).Create(ctx, ds, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create daemonset: %v", err)
 	}
-	waitForSeen(t, 90*time.Second, "the workloads ready and the job complete", func() (bool, string) {
+	waitForSeen(t, 3*time.Minute, "the workloads ready and the job complete", func() (bool, string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		d, err1 := cs.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
@@ -162,7 +162,7 @@ func seedKinds(t *testing.T, ns string) {
 			fmt.Sprintf("deployment %+v\nstatefulset %+v\ndaemonset %+v\njob %+v", d.Status, st.Status, da.Status, j.Status)
 	})
 	// The pods of the job and the workloads, all in their final phase.
-	waitForSeen(t, 60*time.Second, "every pod running or done", func() (bool, string) {
+	waitForSeen(t, 2*time.Minute, "every pod running or done", func() (bool, string) {
 		out := kubectl(t, "-n", ns, "get", "pods", "--no-headers")
 		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 			if f := strings.Fields(l); len(f) < 3 || (f[2] != "Running" && f[2] != "Completed") {
