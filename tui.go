@@ -115,7 +115,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	}
 	cluster.SetAllNamespaces(o.allNamespaces)
 	if o.resource != "" {
-		if _, err := cluster.Catalog().Resolve(ctx, o.resource); err != nil {
+		if _, err := cluster.Catalog().ResolveList(ctx, o.resource); err != nil {
 			cluster.Close()
 			return err
 		}

@@ -44,6 +44,9 @@ type Catalog interface {
 	// Resolve finds the resource input names; it may read discovery from the server until ctx ends.
 	Resolve(ctx context.Context, input string) (discovery.Resource, error)
 	Subscribe(fn func()) (cancel func())
+	// ResolveList resolves a comma-separated list of names and categories as `kubectl get a,b` does (see
+	// discovery.Catalog.ResolveList); it may read discovery from the server until ctx ends.
+	ResolveList(ctx context.Context, input string) (discovery.List, error)
 }
 
 // ClusterInfo is what the header shows about the connection.

@@ -36,7 +36,7 @@ func (a *App) catalogEntry(def discovery.Resource) discovery.Resource {
 }
 
 func (a *App) openCommandBar() {
-	a.bar.Open(":", "", a.command, a.commandLine().Complete)
+	a.bar.Open(":", "", a.command, a.completeCommand)
 }
 
 // commandLine is what the command bar understands: its own commands, then the catalog's resource names.
@@ -99,12 +99,13 @@ func (a *App) command(text string) {
 }
 
 // openResolved resolves input off the UI goroutine (an unknown name may re-read discovery from the server),
-// then opens the resource's table, or says why it cannot.
-func (a *App) openResolved(catalog Catalog, input string) { a.resolveThen(catalog, input, a.openTop) }
+// then opens the resource's table (one table of several for a list or a category: openNamed), or says why
+// it cannot.
+func (a *App) openResolved(catalog Catalog, input string) { a.openNamed(catalog, input, "") }
 
 // openResolvedIn resolves input as openResolved does, then opens it in the namespaces nsText lists.
 func (a *App) openResolvedIn(catalog Catalog, input, nsText string) {
-	a.resolveThen(catalog, input, func(res discovery.Resource) { a.openInNamespaces(res, nsText) })
+	a.openNamed(catalog, input, nsText)
 }
 
 // resolveThen resolves input off the UI goroutine, then runs open on it on the UI goroutine, or says why
@@ -125,6 +126,10 @@ func (a *App) resolveThen(catalog Catalog, input string, open func(discovery.Res
 // openResource pushes a live table of res in the current namespace; selectKey, if set, is selected once it
 // appears.
 func (a *App) openResource(res discovery.Resource, selectKey string) {
+	if isUnion(res) { // several kinds (from the history): resolved again
+		a.openNamed(a.cluster.Catalog(), res.Name, "")
+		return
+	}
 	if !res.Has("list") || !res.Has("watch") {
 		a.errorf("%s cannot be listed and watched (verbs: %s)", res.FullName(), strings.Join(res.Verbs, ","))
 		return

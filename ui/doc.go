@@ -38,6 +38,16 @@
 // followers feed a logSink; the view takes from it at most once per MinRedraw into a logRing (the last
 // LogLines lines, the count of those dropped kept), and its logPane draws only the rows on screen.
 //
+// # Tables of several namespaces or kinds
+//
+// `:pods shop,web` and `:deploy,sts,ds` / `:all` are live tables like any other, over a union source that
+// runs one source per namespace (namespacessource.go) or per kind (kindssource.go) and gathers their rows
+// into a watch.StaticSource, so that sorting, filtering and change marks are the table's usual ones. A table
+// of several kinds has a KIND column first ("deployment.apps", as kubectl prefixes names) and the kinds' own
+// columns when they all have the same ones, else NAME, NAMESPACE and AGE (kindslayout.go); its rows name
+// their own resource, which the object keys act on (kindstable.go), and its state names the kind that
+// failed.
+//
 // # Writes
 //
 // The object keys (objectBindings in actions.go) are shared by every view that shows one object. A write is

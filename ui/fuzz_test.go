@@ -161,6 +161,8 @@ func FuzzCommandBar(f *testing.F) {
 		"ns", "ns data", "ns no-such-namespace", "ns \x1b[31m", "ctx", "ctx viewer", "ctx nosuch", "help",
 		"pods extra words", "", "   ", "[red]pods[-]", "pods\nns data", "ns\nns", "pods\nhelp\nsecrets",
 		":", "::", "\x00", "p\to", "événements", strings.Repeat("x", 300),
+		"deploy,rs,po", "all", "deploy,", ",", ",,", "deploy,podz", "deploy,po shop,data", "deploy,ns shop", "po,po",
+		"deploy,tokenreviews", "deploy,re", "deploy, rs ,",
 	} {
 		f.Add(s)
 	}
@@ -173,7 +175,7 @@ func FuzzCommandBar(f *testing.F) {
 				if isQuit(line) {
 					continue
 				}
-				a.app.commandLine().Complete(line)
+				a.app.completeCommand(line)
 				a.app.openCommandBar()
 				a.submit(line)
 				if p := a.problem(); p != "" {

@@ -265,7 +265,7 @@ func (t *LiveTable) placeholder(snap watch.Snapshot) (string, tcell.Color) {
 	st := t.src.State()
 	switch {
 	case st.Phase == watch.Listing:
-		return "listing " + t.res.Name + " …", colorDimText
+		return "listing " + t.objects() + " …", colorDimText
 	case st.Phase.Terminal() && st.Phase != watch.Stopped:
 		msg := st.Message
 		if msg == "" && st.Err != nil {
@@ -275,7 +275,7 @@ func (t *LiveTable) placeholder(snap watch.Snapshot) (string, tcell.Color) {
 	case snap.Total > 0:
 		return "no rows match the filter (esc clears it)", colorDimText
 	}
-	return "no " + t.res.Name + " here", colorDimText
+	return "no " + t.objects() + " here", colorDimText
 }
 
 // selectedKey returns the key of the row under the cursor, or "".
@@ -355,11 +355,11 @@ func (t *LiveTable) status() string {
 // setNamespace restarts the table's source in namespace ns ("" = all).
 func (t *LiveTable) setNamespace(ns string) {
 	spec := t.src.Spec()
-	if spec.Namespace == ns {
+	if _, many := t.src.(interface{ Namespaces() []string }); spec.Namespace == ns && !many {
 		return
 	}
 	spec.Namespace = ns
-	src, err := t.app.cluster.NewSource(spec)
+	src, err := t.sourceIn(spec)
 	if err != nil {
 		t.app.errorf("open %s: %s", t.res.FullName(), err)
 		return

@@ -96,6 +96,7 @@ func (s *namespacesSource) gather(ctx context.Context, i int, part RowSource) {
 			}
 		}
 		s.columnsFrom(part.Columns())
+		age := ageIndex(part.Columns())
 		changes := part.Changes()
 		if !loaded {
 			snap := part.Snapshot(watch.Query{SortColumn: -1})
@@ -103,7 +104,7 @@ func (s *namespacesSource) gather(ctx context.Context, i int, part RowSource) {
 			rows := make([]*watch.Row, 0, len(snap.Rows))
 			for _, r := range snap.Rows {
 				now[r.Key] = true
-				rows = append(rows, withNamespaceCell(r))
+				rows = append(rows, withNamespaceCell(r, age))
 			}
 			var gone []string
 			for k := range mine {
@@ -116,19 +117,19 @@ func (s *namespacesSource) gather(ctx context.Context, i int, part RowSource) {
 			mine = now
 			loaded = part.State().Phase == watch.Synced
 		} else {
-			s.apply(part, changes, mine)
+			s.apply(part, changes, mine, age)
 		}
 		s.stateFrom(i, part.State())
 	}
 }
 
-// apply puts the rows changes added or updated and deletes those it deleted.
-func (s *namespacesSource) apply(part RowSource, changes watch.ChangeSet, mine map[string]bool) {
+// apply puts the rows changes added or updated and deletes those it deleted; age is the rows' Age cell.
+func (s *namespacesSource) apply(part RowSource, changes watch.ChangeSet, mine map[string]bool, age int) {
 	var rows []*watch.Row
 	for _, keys := range [][]string{changes.Added, changes.Updated} {
 		for _, k := range keys {
 			if r, ok := part.Row(k); ok {
-				rows = append(rows, withNamespaceCell(r))
+				rows = append(rows, withNamespaceCell(r, age))
 				mine[k] = true
 			}
 		}
@@ -142,11 +143,18 @@ func (s *namespacesSource) apply(part RowSource, changes watch.ChangeSet, mine m
 	s.Delete(gone...)
 }
 
-// withNamespaceCell returns a copy of r with its namespace as the first cell.
-func withNamespaceCell(r *watch.Row) *watch.Row {
-	c := *r
-	c.Cells = append(append(make([]string, 0, len(r.Cells)+1), r.Namespace), r.Cells...)
-	return &c
+// withNamespaceCell returns a copy of r with its namespace as the first cell (filtered by it too); age is
+// the index of r's Age cell, or -1.
+func withNamespaceCell(r *watch.Row, age int) *watch.Row {
+	if age >= 0 {
+		age++
+	}
+	return r.WithCells(append(append(make([]string, 0, len(r.Cells)+1), r.Namespace), r.Cells...), age)
+}
+
+// ageIndex returns the index of the Age column of cols, or -1.
+func ageIndex(cols []watch.Column) int {
+	return slices.IndexFunc(cols, func(c watch.Column) bool { return c.Age })
 }
 
 // columnsFrom makes the union's columns NAMESPACE and then cols, when cols are new.

@@ -57,6 +57,10 @@ func (explodingCatalog) Resolve(context.Context, string) (discovery.Resource, er
 	panic("resolver exploded")
 }
 
+func (explodingCatalog) ResolveList(context.Context, string) (discovery.List, error) {
+	panic("resolver exploded")
+}
+
 // explodingCluster wraps the fixture cluster: its catalog's Resolve panics, and Get of anything but a
 // namespace panics (on the goroutine the UI starts for the request).
 type explodingCluster struct{ *fakeCluster }

@@ -109,5 +109,6 @@ func (t *LiveTable) rowEnv(row *watch.Row) map[string]string {
 	for idx, col := range c.columns {
 		cols[col.Name] = c.shownText(row, idx)
 	}
-	return t.app.pluginEnv(t.res, row, cols, t.query.Filter.String())
+	res, _ := t.scope() // (the selected row's kind in a table of several)
+	return t.app.pluginEnv(res, row, cols, t.query.Filter.String())
 }

@@ -44,11 +44,15 @@ func (t *LiveTable) subject() (discovery.Resource, *watch.Row, bool) {
 		t.app.errorf("%s was deleted", row.Name)
 		return t.res, nil, false
 	}
-	return t.res, row, row != nil
+	res, row := t.rowKind(row)
+	return res, row, row != nil
 }
 
 // scope is the table's resource and the namespace its verbs act in: the table's, else the selected row's.
 func (t *LiveTable) scope() (discovery.Resource, string) {
+	if res, ns, ok := t.kindsScope(); ok {
+		return res, ns
+	}
 	if ns := t.src.Spec().Namespace; ns != "" || !t.res.Namespaced {
 		return t.res, ns
 	}
@@ -82,12 +86,12 @@ func (t *LiveTable) escape() bool {
 // enter opens the selected object's YAML; on a namespace it switches to that namespace (and, from the
 // resource picker, opens its pods).
 func (t *LiveTable) enter() {
-	_, row, ok := t.subject()
+	res, row, ok := t.subject()
 	if !ok {
 		return
 	}
 	if !t.picksNamespace() {
-		t.app.openYAML(t.res, row)
+		t.app.openYAML(res, row)
 		return
 	}
 	t.app.setNamespace(row.Name)

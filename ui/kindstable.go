@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+
+	"kscope/discovery"
+	"kscope/ui/prompt"
+	"kscope/watch"
+)
+
+// A table of several kinds (`:deploy,sts,ds`, `:all`, `kscope all`) is a LiveTable over a kindsSource. Its
+// resource is unionResource's: it names the list (so that the history can open it again) and is served by no
+// API; each row's own resource comes from the source (rowKind), and the object keys act on it.
+
+// unionResource is the resource of a table of l's kinds: named by l's canonical form, namespaced when a kind
+// is, listable and watchable, with neither version nor kind (which no served resource lacks).
+func unionResource(l discovery.List) discovery.Resource {
+	r := discovery.Resource{Name: l.Canonical(), Verbs: []string{"list", "watch"}}
+	for _, k := range l.Resources {
+		r.Namespaced = r.Namespaced || k.Namespaced
+	}
+	return r
+}
+
+// isUnion tells whether res is a unionResource.
+func isUnion(res discovery.Resource) bool {
+	return res.Version == "" && res.Kind == "" && res.Name != ""
+}
+
+// unionTitle names l's kinds for the crumbs and the title: a category as named, a resource by its plural.
+func unionTitle(l discovery.List) string {
+	names := make([]string, 0, len(l.Entries))
+	for _, e := range l.Entries {
+		if e.Category || len(e.Resources) != 1 {
+			names = append(names, e.Input)
+		} else {
+			names = append(names, e.Resources[0].Name)
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// openNamed opens what input names (one resource, a comma-separated list, a category), resolved off the
+// UI goroutine, in the namespaces nsText lists ("": the current one). One resource opens as it always has;
+// several in one table.
+func (a *App) openNamed(catalog Catalog, input, nsText string) {
+	input = a.expandListAliases(input)
+	a.goSafe(func() {
+		l, err := catalog.ResolveList(a.ctx, input)
+		a.tv.QueueUpdateDraw(func() {
+			switch {
+			case err != nil:
+				a.errorf("%s", err.Error())
+			case !l.Union() && nsText != "":
+				a.openInNamespaces(l.Resources[0], nsText)
+			case !l.Union():
+				a.openTop(l.Resources[0])
+			default:
+				a.openKinds(l, nsText)
+			}
+		})
+	})
+}
+
+// expandListAliases replaces each name of a comma-separated list that is an alias of one resource name.
+func (a *App) expandListAliases(input string) string {
+	if !strings.Contains(input, ",") {
+		return input
+	}
+	names := strings.Split(input, ",")
+	for i, n := range names {
+		if target, ok := a.opts.Aliases[strings.TrimSpace(n)]; ok && !strings.ContainsAny(target, " ,") {
+			names[i] = target
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// openKinds opens one table of l's kinds above the picker, in the namespaces nsText lists ("": the current
+// one), and records it in the history.
+func (a *App) openKinds(l discovery.List, nsText string) {
+	res := unionResource(l)
+	var unlistable []string
+	for _, k := range l.Resources {
+		if reason := unlistableReason(k); reason != "" {
+			unlistable = append(unlistable, k.FullName()+": "+reason)
+		}
+	}
+	if len(unlistable) > 0 {
+		a.errorf("cannot be listed and watched: %s", strings.Join(unlistable, "; "))
+		return
+	}
+	namespace := a.namespace
+	var namespaces []string
+	if nsText != "" {
+		var err error
+		if namespaces, err = parseNamespaces(nsText); err != nil {
+			a.errorf("%s", err.Error())
+			return
+		}
+		if !res.Namespaced {
+			a.errorf("%s: cluster-scoped, no namespaces", unionTitle(l))
+			return
+		}
+		if len(namespaces) == 1 {
+			a.setNamespace(namespaces[0])
+			namespace = namespaces[0]
+		}
+	}
+	src, err := newKindsSource(a.cluster, res, l.Resources, namespace, namespaces)
+	if err != nil {
+		a.errorf("open %s: %s", unionTitle(l), err)
+		return
+	}
+	var rows RowSource = src
+	if len(src.namespaces) > 1 {
+		rows = kindsInNamespaces{src}
+	}
+	a.popTo(1)
+	a.push(NewLiveTable(a, res, rows, unionTitle(l)))
+	a.history.record(res)
+}
+
+// kindedSource is a source whose rows are of several kinds (a kindsSource).
+type kindedSource interface {
+	kindOf(row *watch.Row) (discovery.Resource, *watch.Row, bool)
+	inNamespace(ns string) (RowSource, error)
+}
+
+// rowKind returns the resource of row, a row of the table, and the row as that resource's own table keys it:
+// the table's resource and row itself, unless the table shows several kinds.
+func (t *LiveTable) rowKind(row *watch.Row) (discovery.Resource, *watch.Row) {
+	if k, ok := t.src.(kindedSource); ok && row != nil {
+		if res, own, ok := k.kindOf(row); ok {
+			return res, own
+		}
+	}
+	return t.res, row
+}
+
+// kindsScope is scope for a table of several kinds: the selected row's resource and the namespace its verbs
+// act in (none for a cluster-scoped kind); ok is false for other tables.
+func (t *LiveTable) kindsScope() (res discovery.Resource, ns string, ok bool) {
+	if _, ok := t.src.(kindedSource); !ok {
+		return discovery.Resource{}, "", false
+	}
+	r, _ := t.table.GetSelection()
+	row, _ := t.content.RowAt(r)
+	if row == nil {
+		return t.res, t.src.Spec().Namespace, true
+	}
+	res, _ = t.rowKind(row)
+	if !res.Namespaced {
+		return res, "", true
+	}
+	return res, row.Namespace, true
+}
+
+// sourceIn returns a new source for spec, the table's spec in another namespace: of the same kinds for a
+// table of several.
+func (t *LiveTable) sourceIn(spec watch.Spec) (RowSource, error) {
+	if k, ok := t.src.(kindedSource); ok {
+		return k.inNamespace(spec.Namespace)
+	}
+	return t.app.cluster.NewSource(spec)
+}
+
+// completeCommand answers Tab in the command bar: the last name of a comma-separated list (`deploy,st`) is
+// completed from the resource names and the catalog's categories, anything else as commandLine completes it
+// (with the categories among the names).
+func (a *App) completeCommand(line string) (string, []string) {
+	cl := a.commandLine()
+	words := cl.Words
+	cl.Words = func() []string { return append(words(), a.categoryNames()...) }
+	i := strings.LastIndex(line, ",")
+	if i < 0 || strings.Contains(line, " ") {
+		return cl.Complete(line)
+	}
+	word, matches := prompt.CompleteWord(line[i+1:], cl.Words())
+	return line[:i+1] + word, matches
+}
+
+// categoryNames are the categories of the catalog's resources (`all`), each once.
+func (a *App) categoryNames() []string {
+	var names []string
+	for _, r := range a.cluster.Catalog().Resources() {
+		for _, c := range r.Categories {
+			if !slices.Contains(names, c) {
+				names = append(names, c)
+			}
+		}
+	}
+	return names
+}
+
+// objects names the table's objects for its placeholder: the resource ("pods"), or for a table of several
+// kinds "objects of" its title ("objects of all").
+func (t *LiveTable) objects() string {
+	if isUnion(t.res) {
+		return "objects of " + t.title
+	}
+	return t.res.Name
+}
