@@ -263,3 +263,6 @@ type kindsInNamespaces struct{ *kindsSource }
 
 // Namespaces returns the namespaces the source shows, for the table's title.
 func (s kindsInNamespaces) Namespaces() []string { return s.namespaces }
+
+// partSources returns each kind's source with its label (partedSource), for the pulse view.
+func (s *kindsSource) partSources() ([]string, []RowSource) { return s.labels, s.parts }
