@@ -48,6 +48,8 @@ type LiveTable struct {
 	access *accessCache
 	// metrics adds the CPU and memory columns of a pods or nodes table (nil for other tables).
 	metrics *tableMetrics
+	// layout is the table's views.yaml entry (nil for none).
+	layout *viewLayout
 }
 
 // NewLiveTable returns a table over src (not started until shown).
@@ -211,6 +213,7 @@ func (t *LiveTable) refresh() {
 		want = t.selectKey
 	}
 	t.content.SetColumns(t.columns(), t.wide)
+	t.arrangeColumns()
 	t.content.SetExtra(t.metrics.cells(), len(t.src.Columns()))
 	t.content.SetSort(t.query.SortColumn, t.query.Descending)
 	changes := t.src.Changes()
