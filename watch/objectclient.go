@@ -95,3 +95,10 @@ func watchEventError(ev watch.Event) error {
 	}
 	return apierrors.FromObject(ev.Object)
 }
+
+// IsWatchListSemanticsUnSupported passes on what the wrapped client tells the reflector about streaming lists
+// (a client that says nothing supports them).
+func (c observedClient) IsWatchListSemanticsUnSupported() bool {
+	u, ok := c.Interface.(interface{ IsWatchListSemanticsUnSupported() bool })
+	return ok && u.IsWatchListSemanticsUnSupported()
+}
