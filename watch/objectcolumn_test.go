@@ -156,4 +156,6 @@ func TestJSONPathColumnBad(t *testing.T) {
 	}
 }
 
-func podsGVR() schema.GroupVersionResource { return schema.GroupVersionResource{Version: "v1", Resource: "pods"} }
+func podsGVR() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+}

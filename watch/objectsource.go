@@ -18,7 +18,8 @@ import (
 // ObjectSource is the live row set of one Spec whose Columns are computed from the objects themselves (kubectl's
 // custom columns): a dynamicinformer SharedIndexInformer over unstructured objects, each cut down by the
 // informer's transform to what the columns read and the metadata rows need (managedFields, annotations and
-// every other field dropped), and rows computed from it. It has the methods of Source (the same row store,
+// every other field dropped), and rows computed from it. The first list streams as a watch-list where the
+// server and client offer it: each object is cut down as it arrives, and the whole list is never held. It has the methods of Source (the same row store,
 // change feed, snapshots, phase and errors), so that a table reads it as it reads a Source. All methods are
 // safe for concurrent use; informer callbacks never block on a reader.
 type ObjectSource struct {
