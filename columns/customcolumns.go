@@ -45,7 +45,7 @@ func FromOutput(value string) ([]watch.ObjectColumn, error) {
 func FromSpec(spec string) ([]watch.ObjectColumn, error) {
 	p, err := get.NewCustomColumnsPrinterFromSpec(spec, nil, true)
 	if err != nil {
-		return nil, fmt.Errorf("custom-columns: %w", err)
+		return nil, err // kubectl's own words, which name custom-columns
 	}
 	return compile(p.Columns)
 }

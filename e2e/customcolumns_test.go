@@ -49,8 +49,8 @@ func customColumnRows(t *testing.T, ns, spec string) map[string][]string {
 // screenCells is the cells of the table row whose first cell is name ("" for none).
 func screenCells(screen, name string) []string {
 	for _, line := range strings.Split(screen, "\n") {
-		cells := strings.Fields(strings.Trim(line, "│ "))
-		if len(cells) > 0 && strings.Trim(cells[0], "│") == name {
+		cells := strings.Fields(strings.Trim(line, "│║ "))
+		if len(cells) > 0 && cells[0] == name {
 			return cells
 		}
 	}
@@ -60,7 +60,7 @@ func screenCells(screen, name string) []string {
 // rowLine is the screen line number of the row whose first cell is name (-1 for none).
 func rowLine(screen, name string) int {
 	for i, line := range strings.Split(screen, "\n") {
-		if cells := strings.Fields(strings.Trim(line, "│ ")); len(cells) > 0 && cells[0] == name {
+		if cells := strings.Fields(strings.Trim(line, "│║ ")); len(cells) > 0 && cells[0] == name {
 			return i
 		}
 	}

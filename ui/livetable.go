@@ -60,7 +60,9 @@ func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *
 	t.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
 	t.table.SetBorder(true)
 	t.table.SetMouseCapture(t.doubleClick)
-	t.metrics = newTableMetrics(t, res)
+	if len(src.Spec().Columns) == 0 { // kubectl's custom columns are the columns asked for, no more
+		t.metrics = newTableMetrics(t, res)
+	}
 	return t
 }
 
