@@ -14,7 +14,6 @@ import (
 	"kscope/watch"
 )
 
-
 // addPod puts a second pod, with two containers and a node, among the cluster's objects.
 func addPod(h *harness) {
 	pod := podObject()
