@@ -67,6 +67,8 @@ func TestCustomColumnsCommand(t *testing.T) {
 	h.until("sorted by NAME", func() bool { return firstRowName(h) == "api-5c4b-zzzzz" })
 	h.typeText("N")
 	h.until("sorted by NAME, reversed", func() bool { return firstRowName(h) == "web-7d9f-abcde" })
+	h.typeText("y") // the object keys work on the rows as on any table's
+	h.eventually("kind: Pod")
 }
 
 // TestCustomColumnsBadSpec: a bad spec or format is one line, and the table shown stays.
