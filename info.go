@@ -49,10 +49,11 @@ func (o *infoOptions) Run() error {
 	_, aliases, aliasErr := config.LoadAliases(o.dirs)
 	_, hotkeys, hotkeyErr := config.LoadHotKeys(o.dirs)
 	_, plugins, pluginErr := config.LoadPlugins(o.dirs)
+	_, views, viewErr := loadViews(o.dirs)
 	for _, f := range []struct {
 		file config.File
 		err  error
-	}{{aliases, aliasErr}, {hotkeys, hotkeyErr}, {plugins, pluginErr}} {
+	}{{aliases, aliasErr}, {hotkeys, hotkeyErr}, {plugins, pluginErr}, {views, viewErr}} {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", f.file.Kind, f.file.Path, fileState(f.file, f.err))
 	}
 	fmt.Fprintf(w, "saved logs and tables (ctrl-s)\t%s\t%s\n", o.saveDir, "written (the default; --save-dir chooses another)")

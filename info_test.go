@@ -38,6 +38,7 @@ func TestInfoNamesEveryPath(t *testing.T) {
 		{"aliases", k9s + "/aliases.yaml", "read (k9s's file: kscope has none)"},
 		{"hotkeys", k9s + "/hotkeys.yaml", "unusable: " + k9s + "/hotkeys.yaml: line 1: did not find expected node content"},
 		{"plugins", root + "/kscope/plugins.yaml", "none"},
+		{"views", root + "/kscope/views.yaml", "none"},
 		{"saved logs and tables (ctrl-s)", ui.DefaultSaveDir(), "written (the default; --save-dir chooses another)"},
 	}
 	var got [][]string

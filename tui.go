@@ -15,9 +15,11 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
+	"kscope/columns"
 	"kscope/config"
 	"kscope/kube"
 	"kscope/ui"
+	"kscope/watch"
 )
 
 // tuiGCPercent is the UI's GOGC unless the environment sets one.
@@ -33,6 +35,8 @@ type tuiOptions struct {
 	mouse         bool
 	saveDir       string
 	resource      string
+	output        string
+	columns       []watch.ObjectColumn
 }
 
 // addTUI makes root run the terminal UI, with its arguments and flags.
@@ -51,6 +55,7 @@ func addTUI(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams g
 	root.Flags().BoolVar(&o.mouse, "mouse", false, "use the mouse: click selects, the wheel scrolls, a click on a header sorts")
 	root.Flags().IntVar(&o.logLines, "log-lines", 5000, "how many lines a logs view keeps (the oldest are dropped first)")
 	root.Flags().StringVar(&o.saveDir, "save-dir", "", "where ctrl-s saves (default: kscope-USER in the system's temporary folder)")
+	root.Flags().StringVarP(&o.output, "output", "o", "", "show RESOURCE with kubectl's custom columns: custom-columns=HEADER:JSONPATH,… or custom-columns-file=FILE")
 	root.Flags().BoolVar(&o.readOnly, "readonly", false, "refuse every change to the cluster (delete, edit, scale, restart), at the transport")
 }
 
@@ -70,6 +75,16 @@ func (o *tuiOptions) Validate() error {
 		if errs := validation.IsDNS1123Label(*ns); len(errs) > 0 {
 			return fmt.Errorf("invalid namespace %q: %s", *ns, errs[0])
 		}
+	}
+	if o.output != "" {
+		if o.resource == "" {
+			return errors.New("-o/--output needs a RESOURCE: kscope RESOURCE -o custom-columns=HEADER:JSONPATH,…")
+		}
+		cols, err := columns.FromOutput(o.output)
+		if err != nil {
+			return err
+		}
+		o.columns = cols
 	}
 	if o.logLines < 1 {
 		return fmt.Errorf("invalid --log-lines %d: a logs view keeps at least 1 line", o.logLines)
@@ -128,6 +143,8 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		Kubeconfig: kubeconfigPath(o.flags),
 		Cluster:    cluster,
 		Resource:   o.resource,
+		Columns:    o.columns,
+		Views:      cfg.views,
 		ReadOnly:   o.readOnly,
 		LogLines:   o.logLines,
 		Mouse:      o.mouse,
@@ -165,6 +182,7 @@ type configured struct {
 	aliases config.Aliases
 	hotkeys []config.HotKey
 	plugins []config.Plugin
+	views   columns.Views
 }
 
 // loadConfig reads the aliases, hotkeys and plugins files; a file that cannot be used is one line in problems.
@@ -183,7 +201,22 @@ func loadConfig(dirs config.Dirs) (configured, []string) {
 	note(err)
 	c.plugins, _, err = config.LoadPlugins(dirs)
 	note(err)
+	c.views, _, err = loadViews(dirs)
+	note(err)
 	return c, problems
+}
+
+// loadViews reads views.yaml and makes its entries ready; a bad entry is a problem of the file.
+func loadViews(dirs config.Dirs) (columns.Views, config.File, error) {
+	settings, f, err := config.LoadViews(dirs)
+	if err != nil {
+		return columns.Views{}, f, err
+	}
+	views, err := columns.NewViews(settings)
+	if err != nil {
+		return columns.Views{}, f, config.Problem{Path: f.Path, Text: err.Error()}
+	}
+	return views, f, nil
 }
 
 // kubeconfigPath is the kubeconfig the flags name, else $KUBECONFIG (what plugins get as $KUBECONFIG).

@@ -148,8 +148,16 @@ func (c *Cluster) Info() ui.ClusterInfo {
 // Catalog implements ui.Cluster with the *discovery.Catalog that Connect loaded.
 func (c *Cluster) Catalog() ui.Catalog { return c.catalog }
 
-// NewSource implements ui.Cluster with a watch.Source (not started).
+// NewSource implements ui.Cluster with a watch.Source (not started), or a watch.ObjectSource when spec has
+// Columns of its own.
 func (c *Cluster) NewSource(spec watch.Spec) (ui.RowSource, error) {
+	if len(spec.Columns) > 0 {
+		src, err := watch.NewObjectSource(c.dyn, spec)
+		if err != nil {
+			return nil, err
+		}
+		return src, nil
+	}
 	src, err := watch.NewSource(c.cfg, spec)
 	if err != nil {
 		return nil, err

@@ -236,7 +236,7 @@ func (a *App) attach(c Cluster) {
 	a.unsubscribe = c.Catalog().Subscribe(func() { a.tv.QueueUpdateDraw(picker.reload) })
 	a.push(picker)
 	if a.opts.Resource != "" {
-		a.openResolved(c.Catalog(), a.opts.Resource)
+		a.openStart(c.Catalog())
 	}
 }
 

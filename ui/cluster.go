@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 
+	"kscope/columns"
 	"kscope/config"
 	"kscope/discovery"
 	"kscope/watch"
@@ -214,6 +215,10 @@ type Options struct {
 	// SaveDir is where ctrl-s writes (logs under SaveDir/logs); default kscope-USER in the system's
 	// temporary folder.
 	SaveDir string
+	// Columns, when set, are the columns Resource opens with (`-o custom-columns`), computed from the objects.
+	Columns []watch.ObjectColumn
+	// Views lay out the tables of the resources views.yaml names (its columns and sort).
+	Views columns.Views
 }
 
 func (o *Options) defaults() {

@@ -89,6 +89,8 @@ func (a *App) command(text string) {
 	fields, ran := a.commandLine().Run(text)
 	switch {
 	case ran || len(fields) == 0:
+	case hasOutputFlag(fields):
+		a.commandWithOutput(fields)
 	case len(fields) == 2 && !strings.HasPrefix(fields[1], "-"):
 		a.openResolvedIn(a.cluster.Catalog(), fields[0], fields[1])
 	case len(fields) > 1:
@@ -138,7 +140,7 @@ func (a *App) openResource(res discovery.Resource, selectKey string) {
 	if res.Namespaced {
 		spec.Namespace = a.namespace
 	}
-	a.openSpec(res, spec, res.Name, selectKey)
+	a.openViewed(res, spec, selectKey)
 }
 
 // openSpec pushes a live table for spec titled title.

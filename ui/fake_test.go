@@ -48,6 +48,8 @@ type fakeCluster struct {
 	metrics fakeMetrics
 	// streams is what the shell and port-forward tests prepare and record (fake_streams_test.go).
 	streams fakeStreams
+	// dynamic serves the object sources of custom columns (fake_objects_test.go).
+	dynamic fakeObjects
 }
 
 func (c *fakeCluster) Info() ClusterInfo { return c.info }
@@ -55,6 +57,9 @@ func (c *fakeCluster) Catalog() Catalog  { return c.catalog }
 func (c *fakeCluster) Close()            {}
 
 func (c *fakeCluster) NewSource(spec watch.Spec) (RowSource, error) {
+	if len(spec.Columns) > 0 {
+		return c.newObjectSource(spec)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var rows []*watch.Row

@@ -50,6 +50,8 @@ type LiveTable struct {
 	access *accessCache
 	// metrics adds the CPU and memory columns of a pods or nodes table (nil for other tables).
 	metrics *tableMetrics
+	// layout is the table's views.yaml entry (nil for none).
+	layout *viewLayout
 }
 
 // NewLiveTable returns a table over src (not started until shown).
@@ -60,7 +62,9 @@ func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *
 	t.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
 	t.table.SetBorder(true)
 	t.table.SetMouseCapture(t.doubleClick)
-	t.metrics = newTableMetrics(t, res)
+	if len(src.Spec().Columns) == 0 { // kubectl's custom columns are the columns asked for, no more
+		t.metrics = newTableMetrics(t, res)
+	}
 	return t
 }
 
@@ -233,6 +237,7 @@ func (t *LiveTable) refresh() {
 		want = t.selectKey
 	}
 	t.content.SetColumns(t.columns(), t.wide)
+	t.arrangeColumns()
 	t.content.SetExtra(t.metrics.cells(), len(t.src.Columns()))
 	t.content.SetSort(t.query.SortColumn, t.query.Descending)
 	changes := t.src.Changes()

@@ -15,6 +15,14 @@
 // change replaced and the new one, in one ring of 5000 versions linked per row (50 a row), oldest dropped
 // first; the rows are the ones published anyway, so a version costs a slot, not a copy.
 //
+// A Spec with Columns of its own (kubectl's custom columns, a views.yaml entry with JSONPath columns) is watched
+// by an ObjectSource instead: a dynamicinformer SharedIndexInformer over the unstructured objects, whose
+// transform keeps of each object only the fields its columns read (Fields, worked out from the JSONPath
+// templates) and the metadata a Row holds; managedFields, annotations and the rest are dropped as each object
+// arrives (the first list streams as a watch-list where the server offers it, so that the whole list is never
+// held). Its rows are computed from the kept objects by the columns (ObjectColumn: a JSONPath, or any Go
+// function over the object) and go through the same row store, change feed and snapshots as a Source's.
+//
 // A Source's phase (State) changes only through one state machine, nextPhase, fed by the informer's events;
 // errors are classified by apierr, as discovery classifies them. StaticSource, for tests of code that reads
 // rows, runs the same row store, change feed and snapshots over rows put by hand.

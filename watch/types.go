@@ -19,6 +19,10 @@ type Spec struct {
 	// LabelSelector and FieldSelector are sent to the server as they are (kubectl's -l and --field-selector).
 	LabelSelector string
 	FieldSelector string
+	// Columns, when set, are computed from the objects themselves (kubectl's custom columns): such a Spec is
+	// watched by an ObjectSource, which shows these columns in place of the server's Table. The slice is
+	// shared by copies of the Spec and must not be modified.
+	Columns []ObjectColumn
 }
 
 // AllNamespaces tells whether the view spans every namespace (and so shows a NAMESPACE column).

@@ -1,0 +1,285 @@
+package watch
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/tools/cache"
+
+	"kscope/apierr"
+)
+
+// ObjectSource is the live row set of one Spec whose Columns are computed from the objects themselves (kubectl's
+// custom columns): a dynamicinformer SharedIndexInformer over unstructured objects, each cut down by the
+// informer's transform to what the columns read and the metadata rows need (managedFields, annotations and
+// every other field dropped), and rows computed from it. The first list streams as a watch-list where the
+// server and client offer it: each object is cut down as it arrives, and the whole list is never held. It has the methods of Source (the same row store,
+// change feed, snapshots, phase and errors), so that a table reads it as it reads a Source. All methods are
+// safe for concurrent use; informer callbacks never block on a reader.
+type ObjectSource struct {
+	spec   Spec
+	client dynamic.Interface
+	cols   []Column
+	keep   *Fields
+	ageIdx int // the Age column's index, -1 for none
+	labels labelSets
+	store  *rowStore
+	snaps  snapshotter
+	notify chan struct{}
+
+	mu      sync.Mutex
+	state   State
+	synced  bool
+	started bool
+	cancel  context.CancelFunc
+	done    chan struct{}
+}
+
+// rowMetadata are the metadata fields every object keeps: those a Row holds.
+var rowMetadata = []string{"name", "namespace", "uid", "resourceVersion", "creationTimestamp", "labels"}
+
+// NewObjectSource returns a source for spec (whose Columns must be set) reading objects with client. It does not
+// start it.
+func NewObjectSource(client dynamic.Interface, spec Spec) (*ObjectSource, error) {
+	if spec.GVR.Resource == "" || spec.GVR.Version == "" {
+		return nil, fmt.Errorf("watch: incomplete resource %q", spec.GVR.String())
+	}
+	if len(spec.Columns) == 0 {
+		return nil, fmt.Errorf("watch %s: no columns", spec.GVR.String())
+	}
+	s := &ObjectSource{spec: spec, client: client, keep: &Fields{}, ageIdx: -1, store: newSourceStore(),
+		notify: make(chan struct{}, 1), state: State{Phase: Listing}}
+	for _, name := range []string{"apiVersion", "kind"} {
+		s.keep.Add(name).Whole()
+	}
+	for _, name := range rowMetadata {
+		s.keep.Add("metadata", name).Whole()
+	}
+	for i, c := range spec.Columns {
+		s.cols = append(s.cols, c.Column)
+		if c.Column.Age && s.ageIdx < 0 {
+			s.ageIdx = i
+		}
+		s.keep.Merge(c.Fields)
+	}
+	s.store.ageCell = func() int { return s.ageIdx }
+	return s, nil
+}
+
+// Spec returns what the source watches.
+func (s *ObjectSource) Spec() Spec { return s.spec }
+
+// Start starts the informer and returns at once; as Source.Start.
+func (s *ObjectSource) Start(ctx context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return
+	}
+	s.started = true
+	ctx, s.cancel = context.WithCancel(ctx)
+	s.done = make(chan struct{})
+	client := observedClient{Interface: s.client, hooks: connectionHooks{connected: s.connected, disconnected: s.disconnected}}
+	spec := s.spec
+	inf := dynamicinformer.NewFilteredDynamicInformer(client, spec.GVR, spec.Namespace, 0, cache.Indexers{},
+		func(o *metav1.ListOptions) {
+			o.LabelSelector, o.FieldSelector = spec.LabelSelector, spec.FieldSelector
+		}).Informer()
+	// Errors here only mean the informer already started, which cannot be the case.
+	_ = inf.SetTransform(s.transform)
+	_ = inf.SetWatchErrorHandlerWithContext(s.watchError)
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
+		AddFunc:    s.onAdd,
+		UpdateFunc: func(_, obj any) { s.onAdd(obj, false) },
+		DeleteFunc: s.onDelete,
+	})
+	if err != nil {
+		s.transitionLocked(event{kind: evStopped}, err)
+		close(s.done)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		inf.RunWithContext(ctx)
+	}()
+	go func() {
+		defer wg.Done()
+		select {
+		case <-reg.HasSyncedChecker().Done():
+			s.setSynced()
+		case <-ctx.Done():
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(s.done)
+	}()
+}
+
+// Stop stops the informer, waits for it, and releases the rows; as Source.Stop.
+func (s *ObjectSource) Stop() {
+	s.mu.Lock()
+	s.started = true
+	if s.done == nil {
+		s.done = make(chan struct{})
+		close(s.done)
+	}
+	cancel, done := s.cancel, s.done
+	s.transitionLocked(event{kind: evStopped}, nil)
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+	s.snaps.reset()
+	s.store.clear()
+}
+
+// Done returns a channel closed once the informer has stopped; nil before Start and Stop.
+func (s *ObjectSource) Done() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.done
+}
+
+// State returns the current phase and error.
+func (s *ObjectSource) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// Columns returns the columns of spec.Columns, in order. The slice must not be modified.
+func (s *ObjectSource) Columns() []Column { return s.cols }
+
+// Notify returns a channel (capacity 1) that receives, coalesced, whenever rows or state changed.
+func (s *ObjectSource) Notify() <-chan struct{} { return s.notify }
+
+// Changes returns and resets the changes since the previous call; as Source.Changes.
+func (s *ObjectSource) Changes() ChangeSet { return s.store.drain() }
+
+// Snapshot returns the rows matching q.Filter sorted by q, as Source.Snapshot does.
+func (s *ObjectSource) Snapshot(q Query) Snapshot { return s.snaps.snapshot(s.store, q, s.cols, 1) }
+
+// Row returns the current row with key.
+func (s *ObjectSource) Row(key string) (*Row, bool) { return s.store.get(key) }
+
+// Len returns the number of rows.
+func (s *ObjectSource) Len() int { return s.store.len() }
+
+func (s *ObjectSource) signal() { wake(s.notify) }
+
+// transform is the informer's TransformFunc: an object keeps only the fields its columns read and the metadata
+// its row needs. A tombstone's object is cut down the same way.
+func (s *ObjectSource) transform(obj any) (any, error) {
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		return &unstructured.Unstructured{Object: s.keep.Keep(o.Object)}, nil
+	case cache.DeletedFinalStateUnknown:
+		if u, ok := o.Obj.(*unstructured.Unstructured); ok {
+			o.Obj = &unstructured.Unstructured{Object: s.keep.Keep(u.Object)}
+		}
+		return o, nil
+	}
+	return obj, nil
+}
+
+// row computes the row of an object as the transform left it.
+func (s *ObjectSource) row(u *unstructured.Unstructured) *Row {
+	cells := make([]string, len(s.spec.Columns))
+	for i, c := range s.spec.Columns {
+		if i != s.ageIdx {
+			cells[i] = c.Cell(u.Object)
+		}
+	}
+	created := u.GetCreationTimestamp().Time
+	return &Row{
+		Key:             rowKey(u.GetNamespace(), u.GetName()),
+		Namespace:       u.GetNamespace(),
+		Name:            u.GetName(),
+		UID:             types.UID(u.GetUID()),
+		ResourceVersion: u.GetResourceVersion(),
+		Created:         created,
+		Labels:          s.labels.share(u.GetLabels()),
+		Cells:           cells,
+		text:            searchText(cells, s.ageIdx),
+	}
+}
+
+// onAdd stores an added or updated object's row; the rows of the first list are not changes.
+func (s *ObjectSource) onAdd(obj any, initial bool) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return
+	}
+	if s.store.putObject(newRowObject(s.row(u), nil), !initial) {
+		s.signal()
+	}
+}
+
+func (s *ObjectSource) onDelete(obj any) {
+	var key string
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		key, obj = d.Key, d.Obj
+	}
+	var last *Row
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		last = s.row(u)
+		key = last.Key
+	}
+	if key != "" && s.store.remove(key, last) {
+		s.signal()
+	}
+}
+
+func (s *ObjectSource) setSynced() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.synced = true
+	s.transitionLocked(event{kind: evSynced}, nil)
+}
+
+func (s *ObjectSource) connected() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.transitionLocked(event{kind: evConnected}, nil)
+}
+
+func (s *ObjectSource) disconnected(err error) {
+	ev := event{kind: evDisconnected, class: apierr.Classify(err)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.transitionLocked(ev, err)
+}
+
+func (s *ObjectSource) watchError(_ context.Context, _ *cache.Reflector, err error) {
+	ev := event{kind: evWatchError, class: apierr.Classify(err)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.transitionLocked(ev, err)
+}
+
+// transitionLocked applies ev through nextPhase, as Source's; the caller holds s.mu.
+func (s *ObjectSource) transitionLocked(ev event, err error) {
+	next, ok := nextPhase(s.state.Phase, s.synced, ev)
+	if !ok {
+		return
+	}
+	st := State{Phase: next}
+	if err != nil {
+		st.Err, st.Message = err, apierr.Message(err)
+	}
+	s.state = st
+	s.signal()
+	if next.Terminal() && s.cancel != nil {
+		s.cancel()
+	}
+}
