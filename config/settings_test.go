@@ -145,8 +145,8 @@ func TestKeysFile(t *testing.T) {
 		t.Fatalf("got %v %+v %v, want %v", k, f, err, want)
 	}
 	for text, problem := range map[string]string{
-		"keys:\n  yaml: \"\"\n":      `keys: "yaml" → "": a key's name and its new key are both needed`,
-		"keys:\n  yaml: [a, b]\n":    "line 2: keys: want a string, not array",
+		"keys:\n  yaml: \"\"\n":     `keys: "yaml" → "": a key's name and its new key are both needed`,
+		"keys:\n  yaml: [a, b]\n":   "line 2: keys: want a string, not array",
 		"keys:\n  yaml: x\n y: z\n": "line 2: did not find expected key",
 	} {
 		write(t, d.KScope, "keys.yaml", text)
