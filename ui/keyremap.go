@@ -13,7 +13,7 @@ import (
 // rebind. TestBindingNamesKnown checks that every view's keys are here.
 var bindingNames = []string{
 	"all namespaces", "back", "command", "copy", "delete", "describe", "edit", "events", "filter", "follow",
-	"forward", "help", "history", "last view", "logs", "managedFields", "next match", "open", "owner",
+	"forward", "help", "last view", "logs", "managedFields", "next match", "open", "owner",
 	"port-forward", "previous logs", "previous match", "quit", "restart", "reveal", "reverse", "save", "scale",
 	"search", "shell", "sort age", "sort name", "sort next", "stop", "timestamps", "wide", "wrap", "yaml",
 }
@@ -71,9 +71,18 @@ func (k keyRemaps) apply(keys []Binding) ([]Binding, []string) {
 			if j < 0 {
 				continue
 			}
-			notes = append(notes, fmt.Sprintf("keys.yaml: %s → %s not applied here: %s is %s", out[i].Name, out[i].Label, out[i].Label, out[j].Name))
-			out[i] = remapped[i]
-			delete(remapped, i)
+			undo := []int{i}
+			if _, both := remapped[j]; both { // two remaps onto one key: neither
+				undo = append(undo, j)
+			}
+			for _, u := range undo {
+				o := out[collision(out, u)]
+				notes = append(notes, fmt.Sprintf("keys.yaml: %s → %s not applied here: %s is %s", out[u].Name, out[u].Label, out[u].Label, o.Name))
+			}
+			for _, u := range undo {
+				out[u] = remapped[u]
+				delete(remapped, u)
+			}
 			changed = true
 		}
 	}
