@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
-	"os"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"

@@ -71,7 +71,7 @@ func TestKeyRemapCollisions(t *testing.T) {
 
 // TestKeyRemapRefused: unknown names, the widget's keys and unreadable keys are one line each.
 func TestKeyRemapRefused(t *testing.T) {
-	r, bad := newKeyRemaps([]config.KeyRemap{{"describe", "Shift-D"}, {"descrbe", "x"}, {"move", "x"}, {"yaml", "Hyper-Y"}})
+	r, bad := newKeyRemaps([]config.KeyRemap{{Name: "describe", Key: "Shift-D"}, {Name: "descrbe", Key: "x"}, {Name: "move", Key: "x"}, {Name: "yaml", Key: "Hyper-Y"}})
 	want := []string{
 		`keys.yaml: no key is called "descrbe" (the names are the help's NAME column: describe, yaml, logs …)`,
 		"keys.yaml: move is the list's own keys (arrows, j k, pgup pgdn, g G): they cannot be rebound",
