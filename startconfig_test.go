@@ -48,6 +48,9 @@ func TestApplySettingsPrecedence(t *testing.T) {
 				t.Fatalf("readOnly %v ns %q view %q mouse %v logLines %d saveDir %q", o.readOnly, *o.flags.Namespace,
 					o.files.startView, o.mouse, o.logLines, o.saveDir)
 			}
+			if got, _, err := o.flags.ToRawKubeConfigLoader().Namespace(); tt.wantNS != "" && (err != nil || got != tt.wantNS) {
+				t.Errorf("the connection's namespace %q (%v), want %q", got, err, tt.wantNS)
+			}
 			if o.files.logTail != 50 {
 				t.Errorf("log tail %d, want 50", o.files.logTail)
 			}
