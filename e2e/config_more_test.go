@@ -21,7 +21,7 @@ func (s *tmuxUI) screenColors() string {
 	return string(out)
 }
 
-// skinRowColor is the skin's views.table.fgColor, as the SGR code a truecolor terminal gets.
+// skinRowColor is a skin's views.table.fgColor, as the SGR code a truecolor terminal gets.
 const skinRowColor = "38;2;255;0;1"
 
 // TestUIK9sConfigYAMLSkinKeys starts kscope with k9s's config.yaml (readOnly, logger buffer and tail, a skin),
@@ -53,7 +53,8 @@ func TestUIK9sConfigYAMLSkinKeys(t *testing.T) {
     cpu:
       critical: 90
 `)
-	writeFile(t, filepath.Join(k9s, "skins", "e2e.yaml"), "k9s:\n  views:\n    table:\n      fgColor: \"#ff0001\"\n      cursorFgColor: black\n      cursorBgColor: \"#00ff02\"\n")
+	writeFile(t, filepath.Join(k9s, "skins", "e2e.yaml"), "k9s:\n  views:\n    table:\n      fgColor: \"#ff0001\"\n      cursorFgColor: black\n"+
+		"      cursorBgColor: \"#00ff02\"\n      header:\n        fgColor: \"#ff0003\"\n")
 	writeFile(t, filepath.Join(home, "data", "k9s", "clusters", "devcluster", "admin", "config.yaml"),
 		"k9s:\n  cluster: devcluster\n  namespace:\n    active: "+ns+"\n    favorites: [default]\n  view:\n    active: v1/pods\n")
 	writeFile(t, filepath.Join(home, "config", "kscope", "keys.yaml"), "keys:\n  describe: Shift-D\n")
@@ -61,8 +62,12 @@ func TestUIK9sConfigYAMLSkinKeys(t *testing.T) {
 	s := startTmuxEnv(t, environ, env.kscope, "; sleep 600", "--context", "admin")
 	s.waitFor("READ-ONLY", "pods("+ns+")[1]", "two")
 
-	if line := lineWith(s.screenColors(), "Running"); !strings.Contains(line, skinRowColor) {
-		t.Errorf("the row is not in the skin's color %s: %q", skinRowColor, line)
+	colors := s.screenColors()
+	if line := lineWith(colors, "Running"); !strings.Contains(line, "48;2;0;255;2") { // the selected row
+		t.Errorf("the cursor is not in the skin's color: %q", line)
+	}
+	if line := lineWith(colors, "READY"); !strings.Contains(line, "38;2;255;0;3") {
+		t.Errorf("the table's header is not in the skin's color: %q", line)
 	}
 	s.keys("C-d")
 	s.waitFor("read-only mode: refusing to delete pods " + ns + "/two")
@@ -83,12 +88,14 @@ func TestUIK9sConfigYAMLSkinKeys(t *testing.T) {
 	s.waitFor("which container?")
 	s.keys("Enter")
 	s.waitFor("logs pods "+ns+"/two metrics", "5 of 7 lines kept") // tail 5, buffer 7
+	var markers []string
 	for i := 0; i < 3; i++ {
-		devcluster(t, "log", "metrics", "kscope-buffer-"+strconv.Itoa(i)+"-"+randomSuffix())
+		markers = append(markers, "kscope-buffer-"+strconv.Itoa(i)+"-"+randomSuffix())
+		devcluster(t, "log", "metrics", markers[i])
 	}
-	scr = s.waitFor("7 of 7 lines kept, 1 older dropped")
-	if n := len(regexp.MustCompile(`kscope-buffer-\d`).FindAllString(scr, -1)); n != 3 {
-		t.Errorf("%d appended lines on screen, want 3:\n%s", n, scr)
+	scr = s.waitFor(append(markers, "7 of 7 lines kept, 1 older dropped")...)
+	if n := len(regexp.MustCompile(`(?m)^║\S`).FindAllString(scr, -1)); n != 7 {
+		t.Errorf("%d log lines on screen, want the buffer's 7:\n%s", n, scr)
 	}
 }
 
@@ -122,7 +129,7 @@ func TestUIConfigBrokenFiles(t *testing.T) {
 			if strings.Contains(scr, "READ-ONLY") {
 				t.Errorf("a broken config.yaml was applied:\n%s", scr)
 			}
-			if line := lineWith(s.screenColors(), "kscope-broken-e2e"); strings.Contains(line, skinRowColor) {
+			if line := lineWith(s.screenColors(), "kube-root-ca.crt"); strings.Contains(line, skinRowColor) {
 				t.Errorf("the broken skin was applied: %q", line)
 			}
 			s.keys("y") // kscope works: the default keys, the YAML view
