@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"kscope/config"
@@ -14,13 +17,42 @@ import (
 
 // infoOptions prints every path kscope reads and writes: `kscope info`.
 type infoOptions struct {
+	flags   *genericclioptions.ConfigFlags // for the context kscope would start in
 	streams genericiooptions.IOStreams
 	dirs    config.Dirs
 	saveDir string
+	// saveDirState says where saveDir comes from.
+	saveDirState string
 }
 
-func newInfoCommand(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &infoOptions{streams: streams}
+// fileRow is one file of the listing and why it cannot be used (nil: it can).
+type fileRow struct {
+	file config.File
+	err  error
+}
+
+// settingsFiles are config.yaml, the starting context's file, keys.yaml and the skin that applies.
+func (o *infoOptions) settingsFiles() []fileRow {
+	s, settings, err := config.LoadSettings(o.dirs)
+	rows := []fileRow{{settings, err}}
+	var ctx config.ContextSettings
+	if cluster, context := currentContext(o.flags); context != "" {
+		var ctxFile config.File
+		ctx, ctxFile, err = config.LoadContextSettings(o.dirs, cluster, context)
+		ctxFile.Kind = "context " + context
+		rows = append(rows, fileRow{ctxFile, err})
+	}
+	_, keys, err := config.LoadKeys(o.dirs)
+	rows = append(rows, fileRow{keys, err})
+	if _, f, err := loadSkin(o.dirs, s.Skin, ctx.Skin); f.Kind != "" {
+		f.Kind += " " + strings.TrimSuffix(filepath.Base(f.Path), ".yaml")
+		rows = append(rows, fileRow{f, err})
+	}
+	return rows
+}
+
+func newInfoCommand(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &infoOptions{flags: flags, streams: streams}
 	return &cobra.Command{
 		Use:   "info",
 		Short: "Print the files and folders kscope reads and writes",
@@ -35,6 +67,10 @@ func newInfoCommand(streams genericiooptions.IOStreams) *cobra.Command {
 // Complete takes the folders from the environment.
 func (o *infoOptions) Complete() {
 	o.dirs = config.DefaultDirs()
+	o.saveDirState = "written (the default; --save-dir or config.yaml's screenDumpDir chooses another)"
+	if s, _, err := config.LoadSettings(o.dirs); err == nil && s.SaveDir != "" {
+		o.saveDir, o.saveDirState = s.SaveDir, "written (config.yaml's screenDumpDir; --save-dir chooses another)"
+	}
 	if o.saveDir == "" {
 		o.saveDir = ui.DefaultSaveDir()
 	}
@@ -50,13 +86,12 @@ func (o *infoOptions) Run() error {
 	_, hotkeys, hotkeyErr := config.LoadHotKeys(o.dirs)
 	_, plugins, pluginErr := config.LoadPlugins(o.dirs)
 	_, views, viewErr := loadViews(o.dirs)
-	for _, f := range []struct {
-		file config.File
-		err  error
-	}{{aliases, aliasErr}, {hotkeys, hotkeyErr}, {plugins, pluginErr}, {views, viewErr}} {
+	files := []fileRow{{aliases, aliasErr}, {hotkeys, hotkeyErr}, {plugins, pluginErr}, {views, viewErr}}
+	files = append(files, o.settingsFiles()...)
+	for _, f := range files {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", f.file.Kind, f.file.Path, fileState(f.file, f.err))
 	}
-	fmt.Fprintf(w, "saved logs and tables (ctrl-s)\t%s\t%s\n", o.saveDir, "written (the default; --save-dir chooses another)")
+	fmt.Fprintf(w, "saved logs and tables (ctrl-s)\t%s\t%s\n", o.saveDir, o.saveDirState)
 	return w.Flush()
 }
 

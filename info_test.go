@@ -29,17 +29,32 @@ func TestInfoNamesEveryPath(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(k9s, "hotkeys.yaml"), []byte("hotKeys: [\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv("XDG_DATA_HOME", filepath.Join(root, "data"))
+	t.Setenv("K9S_SKIN", "")
+	kubeconfig := filepath.Join(root, "kubeconfig")
+	if err := os.WriteFile(kubeconfig, []byte("apiVersion: v1\nkind: Config\ncurrent-context: prod\ncontexts:\n- name: prod\n  context: {cluster: c1, user: u}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBECONFIG", kubeconfig)
+	writeFile(t, filepath.Join(k9s, "config.yaml"), "k9s:\n  ui:\n    skin: night\n")
+	writeFile(t, filepath.Join(k9s, "skins", "night.yaml"), "k9s:\n  body:\n    fgColor: red\n")
+	writeFile(t, filepath.Join(root, "data", "k9s", "clusters", "c1", "prod", "config.yaml"), "k9s:\n  readOnly: true\n")
+	writeFile(t, filepath.Join(root, "kscope", "keys.yaml"), "keys: [\n")
 	var out, errOut bytes.Buffer
 	code := run([]string{"info"}, genericiooptions.IOStreams{Out: &out, ErrOut: &errOut})
 	want := [][]string{
 		{"WHAT", "PATH", "STATE"},
-		{"config folder", root + "/kscope", "absent"},
+		{"config folder", root + "/kscope", "present"},
 		{"k9s config folder", k9s, "read for the files kscope's lacks"},
 		{"aliases", k9s + "/aliases.yaml", "read (k9s's file: kscope has none)"},
 		{"hotkeys", k9s + "/hotkeys.yaml", "unusable: " + k9s + "/hotkeys.yaml: line 1: did not find expected node content"},
 		{"plugins", root + "/kscope/plugins.yaml", "none"},
 		{"views", root + "/kscope/views.yaml", "none"},
-		{"saved logs and tables (ctrl-s)", ui.DefaultSaveDir(), "written (the default; --save-dir chooses another)"},
+		{"config", k9s + "/config.yaml", "read (k9s's file: kscope has none)"},
+		{"context prod", root + "/data/k9s/clusters/c1/prod/config.yaml", "read (k9s's file: kscope has none)"},
+		{"keys", root + "/kscope/keys.yaml", "unusable: " + root + "/kscope/keys.yaml: line 1: did not find expected node content"},
+		{"skin night", k9s + "/skins/night.yaml", "read (k9s's file: kscope has none)"},
+		{"saved logs and tables (ctrl-s)", ui.DefaultSaveDir(), "written (the default; --save-dir or config.yaml's screenDumpDir chooses another)"},
 	}
 	var got [][]string
 	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
@@ -47,5 +62,15 @@ func TestInfoNamesEveryPath(t *testing.T) {
 	}
 	if code != 0 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s\nwant rows %q", code, errOut.String(), out.String(), want)
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -49,7 +49,7 @@ func newRootCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	addTUI(root, flags, streams)
 	root.AddCommand(newVersionCommand(flags, streams))
 	root.AddCommand(newAPIResourcesCommand(flags, streams))
-	root.AddCommand(newInfoCommand(streams))
+	root.AddCommand(newInfoCommand(flags, streams))
 	addProfiling(root)
 	return root
 }

@@ -37,11 +37,16 @@ type tuiOptions struct {
 	resource      string
 	output        string
 	columns       []watch.ObjectColumn
+	// changed tells whether a flag was given (config.yaml decides the others); files holds what the
+	// configuration files add.
+	changed func(name string) bool
+	files   fromFiles
 }
 
 // addTUI makes root run the terminal UI, with its arguments and flags.
 func addTUI(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) {
 	o := &tuiOptions{flags: flags, streams: streams}
+	o.changed = func(name string) bool { return root.Flags().Changed(name) }
 	root.Use = "kscope [RESOURCE]"
 	root.Args = cobra.MaximumNArgs(1)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
@@ -114,6 +119,8 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		// terminal tool that is idle most of the time (at 50k rows: RSS measured in bench/results).
 		debug.SetGCPercent(tuiGCPercent)
 	}
+	dirs := config.DefaultDirs()
+	problems := o.applySettings(dirs) // before read-only is decided
 	if o.readOnly {
 		kube.ReadOnly(o.flags) // every client refuses writes at its transport, whatever a key handler does
 	}
@@ -135,14 +142,19 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	cfg, problems := loadConfig(config.DefaultDirs())
+	cfg, more := loadConfig(dirs)
+	problems = append(problems, more...)
+	start := o.resource
+	if start == "" {
+		start = o.files.startView
+	}
 	app := ui.New(ui.Options{
 		Aliases:    cfg.aliases,
 		HotKeys:    cfg.hotkeys,
 		Plugins:    cfg.plugins,
 		Kubeconfig: kubeconfigPath(o.flags),
 		Cluster:    cluster,
-		Resource:   o.resource,
+		Resource:   start,
 		Columns:    o.columns,
 		Views:      cfg.views,
 		ReadOnly:   o.readOnly,
@@ -150,7 +162,17 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		Mouse:      o.mouse,
 		SaveDir:    o.saveDir,
 		Version:    version,
+		Skin:       o.files.skin,
+		Keys:       o.files.keys,
+		LogTail:    o.files.logTail,
+		LogWrap:    o.files.logWrap,
+		LogFollow:  o.files.logFollow,
+
+		LogTimestamps: o.files.logTimestamps,
 		Connect: func(ctx context.Context, name string) (ui.Cluster, error) {
+			if err := refuseReadOnlyContext(dirs, kube.ContextFlags(o.flags, name), o.readOnly); err != nil {
+				return nil, err
+			}
 			c, err := kube.Connect(ctx, kube.ContextFlags(o.flags, name))
 			if err != nil {
 				return nil, err // not a ui.Cluster holding a nil *kube.Cluster

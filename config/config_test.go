@@ -38,7 +38,7 @@ func TestAliasesK9sFormAndFallback(t *testing.T) {
 func TestBrokenFilesAreOneProblem(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"aliases.yaml", "aliases:\n  dp: apps/v1/deployments\n   bad: [\n", "aliases.yaml: line 3: mapping values are not allowed in this context"},
-		{"aliases.yaml", "aliases: [1, 2]\n", "aliases.yaml: json: cannot unmarshal array into Go struct field aliasesFile.aliases of type map[string]string"},
+		{"aliases.yaml", "aliases: [1, 2]\n", "aliases.yaml: line 1: aliases: want a mapping, not array"},
 		{"aliases.yaml", "aliases:\n  two words: pods\n", `aliases.yaml: alias "two words" → "pods": an alias is one word for a non-empty command`},
 		{"hotkeys.yaml", "hotKeys:\n  pods:\n    description: no key\n    command: pods\n", `hotkeys.yaml: hotkey "pods" needs a shortCut and a command`},
 	} {

@@ -4,4 +4,11 @@
 // read, and Files says so. Files are parsed with sigs.k8s.io/yaml into typed structs; a file that cannot be
 // read is reported as one Problem (its path, line where known, and what is wrong) and ignored, so that
 // kscope starts anyway. Nothing here keeps state between calls; every function is safe for concurrent use.
+//
+// The files: aliases.yaml, hotkeys.yaml, plugins.yaml (k9s's); config.yaml (k9s's, the fields kscope has a
+// counterpart for: readOnly, screenDumpDir, defaultView, ui.enableMouse, ui.skin, logger.*); the
+// per-context clusters/CLUSTER/CONTEXT/config.yaml (k9s keeps it under $XDG_DATA_HOME/k9s: readOnly, skin,
+// namespace.active, view.active); skins/NAME.yaml (k9s's skin format); and keys.yaml, kscope's own (k9s has
+// none), which rebinds kscope's keys by the names the help screen shows. A value of the wrong type is a
+// Problem naming its line (found with a YAML node tree; the JSON decoding sigs.k8s.io/yaml does has lost it).
 package config

@@ -16,6 +16,9 @@ import (
 type Dirs struct {
 	// KScope is kscope's own folder; K9s is k9s's, read for the files kscope's lacks.
 	KScope, K9s string
+	// K9sData is where k9s keeps its per-context files (clusters/CLUSTER/CONTEXT/config.yaml):
+	// $K9S_CONFIG_DIR, else $XDG_DATA_HOME/k9s (~/.local/share/k9s).
+	K9sData string
 }
 
 // DefaultDirs returns the folders the environment names: $KSCOPE_CONFIG_DIR or $XDG_CONFIG_HOME/kscope,
@@ -33,8 +36,20 @@ func DefaultDirs() Dirs {
 	}
 	if d.K9s == "" {
 		d.K9s = filepath.Join(base, "k9s")
+		d.K9sData = filepath.Join(dataHome(), "k9s")
+	} else {
+		d.K9sData = d.K9s
 	}
 	return d
+}
+
+// dataHome is $XDG_DATA_HOME, else ~/.local/share.
+func dataHome() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".local", "share")
 }
 
 // File is one configuration file kscope looks for: the path it read (or would write), and where it came from.
@@ -84,6 +99,9 @@ func read(f File, v any) error {
 		return Problem{Path: f.Path, Text: err.Error()}
 	}
 	if err := yaml.Unmarshal(data, v); err != nil {
+		if text, ok := typeProblem(data, err); ok {
+			return Problem{Path: f.Path, Text: text}
+		}
 		text := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
 		if m := yamlLine.FindStringSubmatch(text); m != nil {
 			text = fmt.Sprintf("line %s: %s", m[1], m[2])

@@ -73,6 +73,9 @@ type App struct {
 	versions *objectBook
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
 	hotkeysFirst, hotkeys []Binding
+	plugins               []pluginKey // plugins.yaml's, their keys read
+	remaps                keyRemaps   // keys.yaml
+	theme                 *theme      // the skin's colors, else kscope's
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -100,9 +103,9 @@ func New(opts Options) *App {
 	a.header = NewHeader()
 	a.status = NewStatusLine()
 	a.bar = newCommandBar(a)
-	var bad []string
-	a.hotkeysFirst, a.hotkeys, bad = hotkeyBindings(a, opts.HotKeys)
-	for _, line := range append(bad, pluginProblems(opts.Plugins)...) {
+	a.theme = newTheme(opts.Skin)
+	a.header.theme, a.status.theme = a.theme, a.theme
+	for _, line := range a.readKeys() {
 		a.Notice(line)
 	}
 	a.body = tview.NewPages()
@@ -111,6 +114,7 @@ func New(opts Options) *App {
 		AddItem(a.body, 0, 1, true).
 		AddItem(a.bar.Primitive(), 1, 0, false).
 		AddItem(a.status.view, 1, 0, false)
+	a.applyTheme()
 	a.tv.SetRoot(a.root, true).SetInputCapture(a.capture)
 	a.tv.SetBeforeDrawFunc(func(tcell.Screen) bool {
 		skip := a.skipDraw
@@ -276,6 +280,7 @@ func (a *App) popTo(n int) {
 func (a *App) show() {
 	v := a.top()
 	a.body.AddAndSwitchToPage("view", v.primitive(), true)
+	a.theme.paintView(v)
 	a.tv.SetFocus(v.primitive())
 	v.activate()
 	a.refreshChrome()
@@ -316,12 +321,13 @@ func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
 	}
 	a.bar.ClearMessage()
 	v := a.top()
+	own, global := a.keys(v)
 	b := findBinding(a.hotkeysFirst, ev)
 	if b == nil {
-		b = findBinding(v.bindings(), ev)
+		b = findBinding(own, ev)
 	}
 	if b == nil {
-		b = findBinding(a.globalBindings(), ev)
+		b = findBinding(global, ev)
 	}
 	if b != nil {
 		b.run()

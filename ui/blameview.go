@@ -89,7 +89,7 @@ func (v *BlameView) render() {
 		case !l.blank:
 			note = unownedNote
 		}
-		fmt.Fprintf(&b, "[%s]%-*s[-] │ %s\n", colour, width, tview.Escape(note), colourYAMLKey(l.text))
+		fmt.Fprintf(&b, "[%s]%-*s[-] │ %s\n", colour, width, tview.Escape(note), v.app.theme.yamlLine(l.text))
 	}
 	v.text.SetText(b.String())
 	v.text.SetTitle(fmt.Sprintf(" [aqua::b]blame[white] %s at resourceVersion %s ", tview.Escape(v.row.Key),

@@ -219,6 +219,15 @@ type Options struct {
 	Columns []watch.ObjectColumn
 	// Views lay out the tables of the resources views.yaml names (its columns and sort).
 	Views columns.Views
+	// Keys rebind kscope's own keys by name, from keys.yaml; one that cannot apply is said on the prompt line.
+	Keys []config.KeyRemap
+	// Skin, when set, colors the UI (a k9s skin); nil is kscope's own look.
+	Skin *config.Skin
+	// LogTail is how many of a container's last lines a logs view starts with (default 200).
+	LogTail int
+	// LogWrap, LogTimestamps and LogFollow, when set, are the logs view's toggles at start (default: wrap
+	// and follow on, timestamps off).
+	LogWrap, LogTimestamps, LogFollow *bool
 }
 
 func (o *Options) defaults() {

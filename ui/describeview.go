@@ -172,7 +172,7 @@ func (v *DescribeView) render() {
 	if v.described != "" {
 		v.text.show(v.described, colourDescribeKey)
 	}
-	title := fmt.Sprintf(" [aqua::b]describe %s[white] %s ", tview.Escape(v.res.Name), tview.Escape(v.row.Key))
+	title := fmt.Sprintf(" %sdescribe %s%s %s ", v.app.theme.title, tview.Escape(v.res.Name), v.app.theme.counter, tview.Escape(v.row.Key))
 	v.text.view.SetTitle(title + titleState(v.deleted, v.err) + v.text.title())
 	v.app.updateStatus(v)
 }

@@ -98,5 +98,13 @@
 //
 //	char('h').does("history", "the selected object's versions", t.withSelected(a.openHistory)),
 //
-// TestNoKeyBoundTwice then checks that the new keys collide with none of the view's or the global ones.
+// TestNoKeyBoundTwice then checks that the new keys collide with none of the view's or the global ones, and
+// TestBindingNamesKnown that the new name is in bindingNames (keyremap.go), the names keys.yaml may rebind.
+//
+// # Keys and colors from the configuration
+//
+// keys.yaml's remaps are applied where the bindings are consulted (App.keys: the key handling and the help
+// both go through it), so the one key table stays the truth: a remap onto a key the view already has is
+// not applied in that view, and said once. A k9s skin becomes a theme (theme.go) that the views read their
+// colors from; without one the theme is kscope's own look.
 package ui

@@ -10,12 +10,13 @@ import (
 // Header is the two lines at the top: the connection (context, cluster, user, server and kscope versions,
 // read-only mark), then the namespace and the breadcrumbs of the view stack. UI goroutine only.
 type Header struct {
-	view *tview.TextView
+	view  *tview.TextView
+	theme *theme
 }
 
 // NewHeader returns an empty header.
 func NewHeader() *Header {
-	return &Header{view: tview.NewTextView().SetDynamicColors(true).SetWrap(false)}
+	return &Header{view: tview.NewTextView().SetDynamicColors(true).SetWrap(false), theme: newTheme(nil)}
 }
 
 // Set rewrites the header.
@@ -32,17 +33,20 @@ func (h *Header) Set(info ClusterInfo, namespace, version string, readOnly bool,
 	if server == "" {
 		server = "?"
 	}
-	line1 := fmt.Sprintf("%s[orange]Context:[-] %s  [orange]Cluster:[-] %s  [orange]User:[-] %s  [orange]K8s:[-] %s  [orange]kscope:[-] %s",
-		ro, tview.Escape(info.Context), tview.Escape(info.Cluster), tview.Escape(info.User),
-		tview.Escape(server), tview.Escape(version))
+	th := h.theme
+	field := func(label, value string) string {
+		return th.infoLabel + label + ":[-] " + th.infoValue + tview.Escape(value) + reset(th.infoValue)
+	}
+	line1 := ro + strings.Join([]string{field("Context", info.Context), field("Cluster", info.Cluster),
+		field("User", info.User), field("K8s", server), field("kscope", version)}, "  ")
 	parts := make([]string, len(crumbs))
 	for i, c := range crumbs {
-		color := "gray"
+		color := th.crumb
 		if i == len(crumbs)-1 {
-			color = "aqua"
+			color = th.crumbActive
 		}
-		parts[i] = fmt.Sprintf("[%s]<%s>[-]", color, tview.Escape(c))
+		parts[i] = fmt.Sprintf("%s<%s>[-:-]", color, tview.Escape(c))
 	}
-	line2 := fmt.Sprintf("[orange]Namespace:[-] %s  %s", tview.Escape(ns), strings.Join(parts, " "))
+	line2 := field("Namespace", ns) + "  " + strings.Join(parts, " ")
 	h.view.SetText(line1 + "\n" + line2)
 }

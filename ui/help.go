@@ -16,24 +16,29 @@ type HelpView struct {
 // NewHelpView builds the help screen for a view called name with its own keys and the global ones.
 func NewHelpView(a *App, name string, own, global []Binding) *HelpView {
 	h := &HelpView{app: a, table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
-	h.table.SetBorder(true).SetTitle(" [aqua::b]help[white] " + tview.Escape(name) + " (esc: back) ")
-	h.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
+	th := a.theme
+	h.table.SetBorder(true).SetTitle(" " + th.title + "help" + th.counter + " " + tview.Escape(name) + " (esc: back) ")
+	h.table.SetSelectedStyle(th.cursor)
 	for c, title := range []string{"KEY", "NAME", "WHERE", "DESCRIPTION"} {
-		h.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(styleHeader).SetSelectable(false))
+		h.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(th.helpHeader).SetSelectable(false))
 	}
 	row := 1
 	for _, group := range []struct {
 		where string
 		keys  []Binding
 		color tcell.Color
-	}{{name, own, colorNormal}, {"everywhere", global, colorDimText}} {
+	}{{name, own, th.helpText}, {"everywhere", global, th.dim}} {
 		for _, b := range group.keys {
 			desc, color := b.Description, group.color
 			if b.denied != nil && b.denied() {
-				desc, color = "not permitted: "+desc, tcell.ColorRed
+				desc, color = "not permitted: "+desc, th.errorColor
 			}
 			for c, text := range []string{b.Label, b.Name, group.where, desc} {
-				h.table.SetCell(row, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(color))
+				cellColor := color
+				if c == 0 && color == th.helpText {
+					cellColor = th.helpKey
+				}
+				h.table.SetCell(row, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(cellColor))
 			}
 			row++
 		}
@@ -57,5 +62,6 @@ func (h *HelpView) bindings() []Binding {
 // showHelp pushes the help screen for the top view.
 func (a *App) showHelp() {
 	v := a.top()
-	a.push(NewHelpView(a, v.crumb(), v.bindings(), a.globalBindings()))
+	own, global := a.keys(v)
+	a.push(NewHelpView(a, v.crumb(), own, global))
 }

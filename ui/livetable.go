@@ -59,7 +59,7 @@ func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *
 	t := &LiveTable{app: a, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}, access: newAccessCache(a)}
 	t.content = t.newContent()
 	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
-	t.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
+	t.table.SetSelectedStyle(a.theme.cursor)
 	t.table.SetBorder(true)
 	t.table.SetMouseCapture(t.doubleClick)
 	if len(src.Spec().Columns) == 0 { // kubectl's custom columns are the columns asked for, no more
@@ -270,17 +270,17 @@ func (t *LiveTable) placeholder(snap watch.Snapshot) (string, tcell.Color) {
 	st := t.src.State()
 	switch {
 	case st.Phase == watch.Listing:
-		return "listing " + t.objects() + " …", colorDimText
+		return "listing " + t.objects() + " …", t.app.theme.dim
 	case st.Phase.Terminal() && st.Phase != watch.Stopped:
 		msg := st.Message
 		if msg == "" && st.Err != nil {
 			msg = st.Err.Error()
 		}
-		return st.Phase.String() + ": " + apierr.OneLine(msg), tcell.ColorRed
+		return st.Phase.String() + ": " + apierr.OneLine(msg), t.app.theme.errorColor
 	case snap.Total > 0:
-		return "no rows match the filter (esc clears it)", colorDimText
+		return "no rows match the filter (esc clears it)", t.app.theme.dim
 	}
-	return "no " + t.objects() + " here", colorDimText
+	return "no " + t.objects() + " here", t.app.theme.dim
 }
 
 // selectedKey returns the key of the row under the cursor, or "".
@@ -311,14 +311,15 @@ func (t *LiveTable) updateTitle() {
 	case spec.Namespaced:
 		scope = "(" + spec.Namespace + ")"
 	}
-	title := fmt.Sprintf(" [aqua::b]%s%s[white][%d] ", tview.Escape(t.title), tview.Escape(scope), t.shown)
+	th := t.app.theme
+	title := fmt.Sprintf(" %s%s%s%s[%d] ", th.title, tview.Escape(t.title), tview.Escape(scope), th.counter, t.shown)
 	if st := t.src.State(); st.Phase == watch.Listing && st.Expected > 0 {
 		// The first list arrives in pages: say how much of it is in, so that a partial table is never
 		// taken for the whole one.
 		title += fmt.Sprintf("[yellow::-]listing %d of %d… ", t.total, st.Expected)
 	}
 	if f := t.query.Filter.String(); f != "" {
-		title += fmt.Sprintf("[orange::b]</%s> ", tview.Escape(f))
+		title += fmt.Sprintf("%s</%s> ", th.filter, tview.Escape(f))
 	}
 	t.table.SetTitle(title)
 }
@@ -346,7 +347,7 @@ func (t *LiveTable) status() string {
 		if msg == "" {
 			msg = st.Err.Error()
 		}
-		text += "  [red]" + tview.Escape(apierr.OneLine(msg)) + "[-]"
+		text += "  " + t.app.theme.errorTag + tview.Escape(apierr.OneLine(msg)) + "[-]"
 	}
 	if st.Note != "" {
 		text += "  [yellow]" + tview.Escape(apierr.OneLine(st.Note)) + "[-]"
@@ -386,6 +387,7 @@ func (t *LiveTable) setQuery(q watch.Query) {
 // newContent returns empty rows for the table; a click on a header sorts by that column.
 func (t *LiveTable) newContent() *RowContent {
 	c := NewRowContent(t.app.opts.Clock.Now, t.app.opts.FlashFor, t.app.opts.GhostFor)
+	c.theme = t.app.theme
 	c.headerClicked = t.sortByColumn
 	return c
 }

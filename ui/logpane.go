@@ -25,6 +25,8 @@ type logPane struct {
 	topRow int
 	// focus is the line of the current search match (-1: none).
 	focus int64
+	// fg is the lines' color.
+	fg tcell.Color
 	// width and height are the inner size at the last draw; drawnFrom and drawnTo the lines it showed
 	// (drawnTo excluded; the first and last may be shown in part).
 	width, height      int
@@ -34,7 +36,7 @@ type logPane struct {
 }
 
 func newLogPane(ring *logRing) *logPane {
-	p := &logPane{Box: tview.NewBox(), ring: ring, follow: true, wrap: true, focus: -1}
+	p := &logPane{Box: tview.NewBox(), ring: ring, follow: true, wrap: true, focus: -1, fg: tview.Styles.PrimaryTextColor}
 	p.SetBorder(true)
 	return p
 }
@@ -116,7 +118,7 @@ func (p *logPane) Draw(screen tcell.Screen) {
 			if row >= h {
 				break
 			}
-			tview.Print(screen, markup(text, s, spans), x, y+row, w, tview.AlignLeft, tview.Styles.PrimaryTextColor)
+			tview.Print(screen, markup(text, s, spans), x, y+row, w, tview.AlignLeft, p.fg)
 			row++
 		}
 	}

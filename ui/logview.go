@@ -57,6 +57,14 @@ type logSubject struct {
 	previous bool
 }
 
+// tailLines is how many of a container's last lines the view starts with (Options.LogTail, else 200).
+func (v *LogView) tailLines() int64 {
+	if n := v.app.opts.LogTail; n > 0 {
+		return int64(n)
+	}
+	return logTailLines
+}
+
 // prefixed tells whether the lines carry a [pod/NAME/CONTAINER] prefix.
 func (s logSubject) prefixed() bool { return s.selector != "" || len(s.containers) > 1 }
 
@@ -69,6 +77,15 @@ func NewLogView(a *App, s logSubject) *LogView {
 	v := &LogView{app: a, logs: s, ring: newLogRing(capacity), sink: newLogSink(capacity),
 		run: map[string]context.CancelFunc{}, state: map[string]logState{}}
 	v.pane = newLogPane(v.ring)
+	v.pane.fg = a.theme.logFg
+	for _, o := range []struct {
+		set *bool
+		to  *bool
+	}{{a.opts.LogWrap, &v.pane.wrap}, {a.opts.LogTimestamps, &v.pane.timestamps}, {a.opts.LogFollow, &v.pane.follow}} {
+		if o.set != nil {
+			*o.to = *o.set
+		}
+	}
 	v.pane.scrolled = v.render
 	return v
 }
@@ -143,7 +160,7 @@ func (v *LogView) follow(pod, container string) {
 	cluster, ns := v.app.cluster, v.logs.namespace
 	f := &logFollower{
 		key:   key,
-		req:   LogRequest{Namespace: ns, Pod: pod, Container: container, Previous: v.logs.previous, Follow: !v.logs.previous, TailLines: logTailLines},
+		req:   LogRequest{Namespace: ns, Pod: pod, Container: container, Previous: v.logs.previous, Follow: !v.logs.previous, TailLines: v.tailLines()},
 		open:  cluster.Logs,
 		sink:  v.sink,
 		clock: v.app.opts.Clock,
@@ -205,9 +222,10 @@ func (v *LogView) pull() {
 // render sets the title and the status line.
 func (v *LogView) render() {
 	s := v.logs
-	title := fmt.Sprintf(" [aqua::b]logs[white] %s/%s", tview.Escape(s.kind), tview.Escape(s.name))
+	th := v.app.theme
+	title := fmt.Sprintf(" %slogs%s %s/%s", th.title, th.counter, tview.Escape(s.kind), tview.Escape(s.name))
 	if s.namespace != "" {
-		title = fmt.Sprintf(" [aqua::b]logs[white] %s %s/%s", tview.Escape(s.kind), tview.Escape(s.namespace), tview.Escape(s.name))
+		title = fmt.Sprintf(" %slogs%s %s %s/%s", th.title, th.counter, tview.Escape(s.kind), tview.Escape(s.namespace), tview.Escape(s.name))
 	}
 	if s.selector == "" && len(s.containers) == 1 {
 		title += " [gray]" + tview.Escape(s.containers[0])
@@ -215,9 +233,9 @@ func (v *LogView) render() {
 	if s.previous {
 		title += " [yellow](previous)"
 	}
-	title += "[white] "
+	title += th.counter + " "
 	if v.search != "" {
-		title += fmt.Sprintf("[orange::b]</%s> %s[-::-] ", tview.Escape(v.search), v.matchCount())
+		title += fmt.Sprintf("%s</%s> %s[-::-] ", th.filter, tview.Escape(v.search), v.matchCount())
 	}
 	v.pane.SetTitle(title + v.stateText())
 	v.app.updateStatus(v)
@@ -263,12 +281,7 @@ func (v *LogView) matchCount() string {
 
 // status says how the view follows and what it keeps.
 func (v *LogView) status() string {
-	on := func(b bool) string {
-		if b {
-			return "on"
-		}
-		return "off"
-	}
+	on := v.app.theme.on
 	text := fmt.Sprintf("follow %s (s)  timestamps %s (t)  wrap %s (w)  %d of %d lines kept",
 		on(v.pane.follow), on(v.pane.timestamps), on(v.pane.wrap), v.ring.len(), v.ring.capacity)
 	if n := v.ring.dropped(); n > 0 {

@@ -28,7 +28,7 @@ type ResourcePicker struct {
 func NewResourcePicker(a *App) *ResourcePicker {
 	p := &ResourcePicker{app: a, table: tview.NewTable()}
 	p.table.SetFixed(1, 0).SetSelectable(true, false).SetBorder(true)
-	p.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
+	p.table.SetSelectedStyle(a.theme.cursor)
 	p.table.SetSelectionChangedFunc(func(int, int) { a.updateStatus(p) })
 	p.reload()
 	return p
@@ -114,15 +114,15 @@ func (p *ResourcePicker) reload() {
 	p.table.Clear()
 	headers := append(discovery.ResourceColumns(p.wide), "NOTE")
 	for c, h := range headers {
-		p.table.SetCell(0, c, tview.NewTableCell(h+columnGap).SetStyle(styleHeader).SetSelectable(false))
+		p.table.SetCell(0, c, tview.NewTableCell(h+columnGap).SetStyle(p.app.theme.header).SetSelectable(false))
 	}
 	exact, kept := -1, -1
 	for i, r := range p.shown {
 		note := unlistableReason(r)
 		cells := append(discovery.ResourceCells(r, p.wide), note)
-		color := colorNormal
+		color := p.app.theme.rowFg
 		if note != "" {
-			color = colorDimText
+			color = p.app.theme.dim
 		}
 		for c, text := range cells {
 			p.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)+columnGap).SetTextColor(color))
@@ -140,9 +140,10 @@ func (p *ResourcePicker) reload() {
 	}
 	p.snap = false
 	p.table.Select(sel+1, 0)
-	title := fmt.Sprintf(" [aqua::b]resources[white][%d] ", len(p.shown))
+	th := p.app.theme
+	title := fmt.Sprintf(" %sresources%s[%d] ", th.title, th.counter, len(p.shown))
 	if p.filter != "" {
-		title += fmt.Sprintf("[orange::b]</%s> ", tview.Escape(p.filter))
+		title += fmt.Sprintf("%s</%s> ", th.filter, tview.Escape(p.filter))
 	}
 	p.table.SetTitle(title)
 }

@@ -27,17 +27,20 @@ func pluginApplies(p config.Plugin, res discovery.Resource) bool {
 	return false
 }
 
+// pluginKey is a configured plugin and its key, read once at start.
+type pluginKey struct {
+	plugin config.Plugin
+	key    Binding
+}
+
 // pluginBindings are the configured plugins that apply to res, as keys acting on the object subject returns;
-// env gives the variables of that object's row. A plugin whose key cannot be read is left out (said once at
-// start by hotkeyBindings' sibling, pluginProblems).
+// env gives the variables of that object's row. A plugin whose key cannot be read is not among a.plugins
+// (parsePlugins said so at start).
 func (a *App) pluginBindings(res discovery.Resource, subject subjectFunc, env func(*watch.Row) map[string]string) []Binding {
 	var out []Binding
-	for _, p := range a.opts.Plugins {
+	for _, pk := range a.plugins {
+		p, b := pk.plugin, pk.key
 		if !pluginApplies(p, res) {
-			continue
-		}
-		b, err := parseShortCut(p.ShortCut)
-		if err != nil {
 			continue
 		}
 		desc := p.Description
@@ -53,15 +56,18 @@ func (a *App) pluginBindings(res discovery.Resource, subject subjectFunc, env fu
 	return out
 }
 
-// pluginProblems says which plugins' keys cannot be read (once, at start).
-func pluginProblems(plugins []config.Plugin) []string {
-	var bad []string
+// parsePlugins reads the plugins' keys (once, at start); those that cannot be read are left out and said
+// in bad.
+func parsePlugins(plugins []config.Plugin) (keys []pluginKey, bad []string) {
 	for _, p := range plugins {
-		if _, err := parseShortCut(p.ShortCut); err != nil {
+		b, err := parseShortCut(p.ShortCut)
+		if err != nil {
 			bad = append(bad, fmt.Sprintf("plugin %s: %s", p.Name, err))
+			continue
 		}
+		keys = append(keys, pluginKey{plugin: p, key: b})
 	}
-	return bad
+	return keys, bad
 }
 
 // pluginEnv is the variables of row, an object of res, as k9s names them.

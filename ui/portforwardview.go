@@ -19,7 +19,7 @@ type PortForwardView struct {
 func NewPortForwardView(a *App) *PortForwardView {
 	v := &PortForwardView{app: a, table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
 	v.table.SetBorder(true)
-	v.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
+	v.table.SetSelectedStyle(a.theme.cursor)
 	v.render()
 	return v
 }
@@ -53,14 +53,14 @@ func (v *PortForwardView) status() string {
 func (v *PortForwardView) render() {
 	row, _ := v.table.GetSelection()
 	v.table.Clear()
-	v.table.SetTitle(fmt.Sprintf(" [aqua::b]portforwards[white][%d] ", len(v.app.forwards)))
+	v.table.SetTitle(fmt.Sprintf(" %sportforwards%s[%d] ", v.app.theme.title, v.app.theme.counter, len(v.app.forwards)))
 	for c, title := range []string{"LOCAL", "TARGET", "SINCE", "STATE"} {
-		v.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(styleHeader).SetSelectable(false).SetExpansion(1))
+		v.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(v.app.theme.header).SetSelectable(false).SetExpansion(1))
 	}
 	for i, f := range v.app.forwards {
-		color := colorNormal
+		color := v.app.theme.rowFg
 		if f.ended {
-			color = tcell.ColorRed
+			color = v.app.theme.errorColor
 		}
 		for c, text := range []string{f.local, "→ " + f.target, f.since.Format("15:04:05"), f.state()} {
 			v.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(color).SetExpansion(1))

@@ -56,6 +56,9 @@ type RowContent struct {
 	// extra holds the cells of the columns after the first serverColumns (the view's own, SetExtra).
 	extra         *watch.Extra
 	serverColumns int
+
+	// theme gives the colors (kscope's unless the table's app has a skin).
+	theme *theme
 }
 
 // SetPlaceholder sets the line shown when there are no rows ("" for none).
@@ -68,7 +71,7 @@ func (c *RowContent) showsPlaceholder() bool { return len(c.rows) == 0 && c.plac
 // NewRowContent returns empty content using now for AGE and expiry.
 func NewRowContent(now func() time.Time, flashFor, ghostFor time.Duration) *RowContent {
 	return &RowContent{
-		now: now, flashFor: flashFor, ghostFor: ghostFor, sortColumn: -1,
+		theme: newTheme(nil), now: now, flashFor: flashFor, ghostFor: ghostFor, sortColumn: -1,
 		flashes: map[string]time.Time{}, ghosts: map[string]*ghost{}, ghosted: map[*watch.Row]bool{},
 	}
 }
@@ -234,7 +237,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	idx := c.visible[column]
 	col := c.columns[idx]
 	if row == 0 {
-		cell := tview.NewTableCell(tview.Escape(c.header(idx)) + columnGap).SetStyle(styleHeader).SetSelectable(false)
+		cell := tview.NewTableCell(c.headerText(idx) + columnGap).SetStyle(c.theme.header).SetSelectable(false)
 		if c.headerClicked != nil {
 			cell.SetClickedFunc(func() bool { c.headerClicked(idx); return true })
 		}
@@ -242,12 +245,12 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	}
 	r := c.rows[row-1]
 	text := c.shownText(r, idx)
-	cell := tview.NewTableCell(tview.Escape(text) + columnGap).SetTextColor(colorNormal)
+	cell := tview.NewTableCell(tview.Escape(text) + columnGap).SetTextColor(c.theme.rowFg)
 	switch {
 	case c.ghosted[r]:
-		cell.SetTextColor(colorGhost).SetAttributes(tcell.AttrDim)
+		cell.SetTextColor(c.theme.rowGhost).SetAttributes(tcell.AttrDim)
 	case c.flashing(r.Key):
-		cell.SetTextColor(colorFlash).SetAttributes(tcell.AttrBold)
+		cell.SetTextColor(c.theme.rowFlash).SetAttributes(tcell.AttrBold)
 	}
 	if col.Type == "integer" || col.Type == "number" || col.Type == "quantity" {
 		cell.SetAlign(tview.AlignRight)
@@ -264,6 +267,16 @@ func (c *RowContent) header(idx int) string {
 	return name
 }
 
+// headerText is header(idx) as markup: the sort arrow in the skin's sorter color.
+func (c *RowContent) headerText(idx int) string {
+	text := tview.Escape(c.header(idx))
+	if idx != c.sortColumn || c.theme.sorter == "" {
+		return text
+	}
+	arrow := len("↑") // as long as ↓
+	return text[:len(text)-arrow] + c.theme.sorter + text[len(text)-arrow:] + "[-]"
+}
+
 // placeholderCell is the cell at row, column while the placeholder shows: the header line, then the text.
 func (c *RowContent) placeholderCell(row, column int) *tview.TableCell {
 	switch {
@@ -274,7 +287,7 @@ func (c *RowContent) placeholderCell(row, column int) *tview.TableCell {
 		for i, idx := range c.visible {
 			names[i] = tview.Escape(c.header(idx))
 		}
-		return tview.NewTableCell(strings.Join(names, columnGap+" ")).SetStyle(styleHeader).SetSelectable(false)
+		return tview.NewTableCell(strings.Join(names, columnGap+" ")).SetStyle(c.theme.header).SetSelectable(false)
 	case row == 1:
 		return tview.NewTableCell(tview.Escape(c.placeholder)).SetTextColor(c.placeholderColor).SetSelectable(false)
 	}

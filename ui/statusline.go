@@ -12,12 +12,13 @@ import (
 // StatusLine is the bottom line: the view's sync state, rows shown/total, sort and filter, the last error,
 // and the API groups discovery could not read. UI goroutine only.
 type StatusLine struct {
-	view *tview.TextView
+	view  *tview.TextView
+	theme *theme
 }
 
 // NewStatusLine returns an empty status line.
 func NewStatusLine() *StatusLine {
-	return &StatusLine{view: tview.NewTextView().SetDynamicColors(true).SetWrap(false)}
+	return &StatusLine{view: tview.NewTextView().SetDynamicColors(true).SetWrap(false), theme: newTheme(nil)}
 }
 
 // SetView shows the view's own status text followed by the unavailable API groups.
@@ -37,5 +38,5 @@ func (s *StatusLine) SetView(text string, unavailable []discovery.Unavailable) {
 
 // ShowCandidates shows a Tab's candidates (grey) in place of the view's text, until the next SetView.
 func (s *StatusLine) ShowCandidates(candidates []string) {
-	s.view.SetText("[gray]" + tview.Escape(strings.Join(candidates, "  ")) + "[-]")
+	s.view.SetText(s.theme.suggest + tview.Escape(strings.Join(candidates, "  ")) + "[-]")
 }

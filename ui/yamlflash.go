@@ -70,14 +70,14 @@ func (v *YAMLView) expireFlash(ctx context.Context, timer clock.Timer) {
 func (v *YAMLView) showYAML(text string) {
 	f := &v.flash
 	if f.text != text || !v.app.opts.Clock.Now().Before(f.until) {
-		v.text.show(text, colourYAMLKey)
+		v.text.show(text, v.app.theme.yamlLine)
 		return
 	}
 	v.text.showIndexed(text, func(i int, line string) string {
 		if body := strings.TrimSuffix(line, "\n"); i < len(f.changed) && f.changed[i] {
-			return "[:" + flashBackground + "]" + colourYAMLKey(body) + "[:-]" + line[len(body):]
+			return "[:" + flashBackground + "]" + v.app.theme.yamlLine(body) + "[:-]" + line[len(body):]
 		}
-		return colourYAMLKey(line)
+		return v.app.theme.yamlLine(line)
 	})
 }
 

@@ -118,7 +118,7 @@ func (v *YAMLView) render() {
 		}
 		v.showYAML(text)
 	}
-	title := fmt.Sprintf(" [aqua::b]%s[white] %s ", tview.Escape(v.res.Name), tview.Escape(v.row.Key))
+	title := fmt.Sprintf(" %s%s%s %s ", v.app.theme.title, tview.Escape(v.res.Name), v.app.theme.counter, tview.Escape(v.row.Key))
 	v.text.view.SetTitle(title + titleState(v.deleted, v.err) + v.text.title())
 	v.app.updateStatus(v)
 }

@@ -50,6 +50,14 @@ func New(hooks Hooks) *Bar {
 	return b
 }
 
+// SetColors colors the bar: the label (":", "/"), the typed text, and the background (tcell.ColorDefault:
+// the terminal's).
+func (b *Bar) SetColors(label, text, background tcell.Color) {
+	b.input.SetLabelColor(label).SetFieldTextColor(text).SetFieldBackgroundColor(background)
+	b.input.SetBackgroundColor(background)
+	b.text.SetBackgroundColor(background)
+}
+
 // Primitive is the line to lay out (one row high).
 func (b *Bar) Primitive() tview.Primitive { return b.line }
 

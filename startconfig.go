@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"kscope/config"
+)
+
+// fromFiles is what the configuration files add to the command line's options at start.
+type fromFiles struct {
+	startView                         string
+	skin                              *config.Skin
+	keys                              []config.KeyRemap
+	logTail                           int
+	logWrap, logTimestamps, logFollow *bool
+}
+
+// applySettings takes config.yaml's defaults, and those of the per-context file of the context kscope
+// starts in, where the command line does not set them (a flag given always wins; the context's file wins
+// over config.yaml, as in k9s). It returns one line per file that could not be used.
+func (o *tuiOptions) applySettings(dirs config.Dirs) []string {
+	var problems []string
+	note := func(err error) {
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
+	s, _, err := config.LoadSettings(dirs)
+	note(err)
+	cluster, context := currentContext(o.flags)
+	ctx, _, err := config.LoadContextSettings(dirs, cluster, context)
+	note(err)
+	readOnly := s.ReadOnly
+	if ctx.ReadOnly != nil {
+		readOnly = ctx.ReadOnly
+	}
+	if readOnly != nil && !o.changed("readonly") {
+		o.readOnly = *readOnly
+	}
+	if s.Mouse != nil && !o.changed("mouse") {
+		o.mouse = *s.Mouse
+	}
+	if s.SaveDir != "" && !o.changed("save-dir") {
+		o.saveDir = s.SaveDir
+	}
+	if s.LogLines > 0 && !o.changed("log-lines") {
+		o.logLines = s.LogLines
+	}
+	o.files.logTail, o.files.logWrap, o.files.logTimestamps, o.files.logFollow = s.LogTail, s.LogWrap, s.LogTimestamps, s.LogFollow
+	o.files.startView = s.StartView
+	if o.files.startView == "" {
+		o.files.startView = ctx.View
+	}
+	if p := o.contextNamespace(ctx.Namespace); p != "" {
+		problems = append(problems, p)
+	}
+	o.files.skin, _, err = loadSkin(dirs, s.Skin, ctx.Skin)
+	note(err)
+	o.files.keys, _, err = config.LoadKeys(dirs)
+	note(err)
+	return problems
+}
+
+// contextNamespace starts in the context file's namespace ("all": every one) when neither the command
+// line nor the kubeconfig context names one, as k9s does. It returns a problem line, or "".
+func (o *tuiOptions) contextNamespace(ns string) string {
+	if ns == "" || o.allNamespaces || (o.flags.Namespace != nil && *o.flags.Namespace != "") || kubeconfigNamespace(o.flags) != "" {
+		return ""
+	}
+	if ns == "all" {
+		o.allNamespaces = true
+		return ""
+	}
+	if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
+		return fmt.Sprintf("context config: namespace.active %q: %s", ns, errs[0])
+	}
+	o.flags.Namespace = &ns
+	return ""
+}
+
+// loadSkin reads the skin that applies, k9s's way: $K9S_SKIN, else the context's, else config.yaml's
+// ui.skin; nil (and a File without a Kind) when none is named.
+func loadSkin(dirs config.Dirs, global, context string) (*config.Skin, config.File, error) {
+	name := global
+	if context != "" {
+		name = context
+	}
+	if env := os.Getenv("K9S_SKIN"); env != "" {
+		name = env
+	}
+	if name == "" {
+		return nil, config.File{}, nil
+	}
+	return config.LoadSkin(dirs, name)
+}
+
+// currentContext is the kubeconfig context kscope starts in (--context, else the current one) and its
+// cluster; empty when the kubeconfig cannot be read (connecting then says why).
+func currentContext(flags *genericclioptions.ConfigFlags) (cluster, context string) {
+	raw, err := rawKubeconfig(flags)
+	if err != nil {
+		return "", ""
+	}
+	context = raw.CurrentContext
+	if flags.Context != nil && *flags.Context != "" {
+		context = *flags.Context
+	}
+	if c, ok := raw.Contexts[context]; ok {
+		cluster = c.Cluster
+	}
+	return cluster, context
+}
+
+// rawKubeconfig reads the kubeconfig the flags name (else $KUBECONFIG's files, else ~/.kube/config) as
+// kubectl merges it. It does not use flags' own loader, which keeps the flags' values from its first use:
+// the namespace chosen here must reach it afterwards.
+func rawKubeconfig(flags *genericclioptions.ConfigFlags) (*clientcmdapi.Config, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	if flags.KubeConfig != nil && *flags.KubeConfig != "" {
+		rules.ExplicitPath = *flags.KubeConfig
+	}
+	return rules.Load()
+}
+
+// kubeconfigNamespace is the namespace the kubeconfig context names ("" for none).
+func kubeconfigNamespace(flags *genericclioptions.ConfigFlags) string {
+	raw, err := rawKubeconfig(flags)
+	if err != nil {
+		return ""
+	}
+	_, context := currentContext(flags)
+	if c, ok := raw.Contexts[context]; ok {
+		return c.Namespace
+	}
+	return ""
+}
+
+// refuseReadOnlyContext is the error for `:ctx NAME` when NAME's context file says readOnly and kscope
+// runs writable: the transport of a running kscope cannot become read-only, so it does not switch.
+func refuseReadOnlyContext(dirs config.Dirs, flags *genericclioptions.ConfigFlags, readOnly bool) error {
+	if readOnly {
+		return nil // already refuses every write
+	}
+	cluster, context := currentContext(flags)
+	s, f, err := config.LoadContextSettings(dirs, cluster, context)
+	if err != nil {
+		return fmt.Errorf("context %s: %w", context, err)
+	}
+	if s.ReadOnly != nil && *s.ReadOnly {
+		return fmt.Errorf("context %s is read-only (%s): start kscope with --context %s to use it", context, f.Path, context)
+	}
+	return nil
+}

@@ -1,0 +1,124 @@
+package ui
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"kscope/config"
+)
+
+// bindingNames are the names of kscope's own keys (the help screen's NAME column), the names keys.yaml may
+// rebind. TestBindingNamesKnown checks that every view's keys are here.
+var bindingNames = []string{
+	"all namespaces", "back", "blame", "command", "copy", "delete", "describe", "edit", "events", "filter",
+	"follow", "forward", "help", "history", "last view", "logs", "managedFields", "next match", "open", "owner",
+	"port-forward", "previous logs", "previous match", "pulse", "quit", "restart", "reveal", "reverse", "save", "scale",
+	"search", "shell", "sort age", "sort name", "sort next", "stop", "timestamps", "wide", "wrap", "yaml",
+}
+
+// keyRemaps are the keys keys.yaml gives kscope's own bindings, by name. The remap happens where the
+// bindings are consulted (App.keys), so the one key table still drives both the handling and the help.
+// UI goroutine only (warned).
+type keyRemaps struct {
+	to map[string]Binding // name → the new key (Key, Rune, Label)
+	// warned holds the remaps already said not to apply in a view (said once per session).
+	warned map[string]bool
+}
+
+// newKeyRemaps reads keys.yaml's entries; one that names no binding or a key that cannot be read is left
+// out and said in bad.
+func newKeyRemaps(remaps []config.KeyRemap) (keyRemaps, []string) {
+	k := keyRemaps{to: map[string]Binding{}, warned: map[string]bool{}}
+	var bad []string
+	for _, r := range remaps {
+		b, err := parseShortCut(r.Key)
+		switch {
+		case r.Name == "move":
+			bad = append(bad, "keys.yaml: move is the list's own keys (arrows, j k, pgup pgdn, g G): they cannot be rebound")
+		case !slices.Contains(bindingNames, r.Name):
+			bad = append(bad, fmt.Sprintf("keys.yaml: no key is called %q (the names are the help's NAME column: describe, yaml, logs …)", r.Name))
+		case err != nil:
+			bad = append(bad, fmt.Sprintf("keys.yaml: %s: %s", r.Name, err))
+		default:
+			k.to[r.Name] = b
+		}
+	}
+	return k, bad
+}
+
+// apply returns keys (a view's own, then the global ones) with the remaps applied, and the lines saying
+// which remaps were not applied because their key is another binding's in the same keys. The first
+// binding of a name is the one remapped (the view's own `quit` before the global ctrl-c).
+func (k keyRemaps) apply(keys []Binding) ([]Binding, []string) {
+	if len(k.to) == 0 {
+		return keys, nil
+	}
+	out := slices.Clone(keys)
+	remapped := map[int]Binding{} // index → its default key
+	for name, to := range k.to {
+		if i := slices.IndexFunc(out, func(b Binding) bool { return b.Name == name && b.run != nil }); i >= 0 {
+			remapped[i] = out[i]
+			out[i].Key, out[i].Rune, out[i].Label = to.Key, to.Rune, to.Label
+		}
+	}
+	var notes []string
+	for changed := true; changed; { // undoing one remap may make another collide with the key it frees
+		changed = false
+		for _, i := range slices.Sorted(maps.Keys(remapped)) {
+			j := collision(out, i)
+			if j < 0 {
+				continue
+			}
+			undo := []int{i}
+			if _, both := remapped[j]; both { // two remaps onto one key: neither
+				undo = append(undo, j)
+			}
+			for _, u := range undo {
+				o := out[collision(out, u)]
+				notes = append(notes, fmt.Sprintf("keys.yaml: %s → %s not applied here: %s is %s", out[u].Name, out[u].Label, out[u].Label, o.Name))
+			}
+			for _, u := range undo {
+				out[u] = remapped[u]
+				delete(remapped, u)
+			}
+			changed = true
+		}
+	}
+	return out, notes
+}
+
+// readKeys reads the configured keys (hotkeys, plugins, keys.yaml's remaps) once, at start; it returns a
+// line for each that cannot be used.
+func (a *App) readKeys() []string {
+	var bad, badPlugins, badRemaps []string
+	a.hotkeysFirst, a.hotkeys, bad = hotkeyBindings(a, a.opts.HotKeys)
+	a.plugins, badPlugins = parsePlugins(a.opts.Plugins)
+	a.remaps, badRemaps = newKeyRemaps(a.opts.Keys)
+	return append(append(bad, badPlugins...), badRemaps...)
+}
+
+// keys returns the keys of v, then the global keys, as keys.yaml remaps them; the first time a remap cannot
+// apply in a view, it says so on the prompt line. UI goroutine only.
+func (a *App) keys(v view) (own, global []Binding) {
+	viewKeys := v.bindings()
+	all, notes := a.remaps.apply(append(slices.Clip(viewKeys), a.globalBindings()...))
+	for _, n := range notes {
+		if !a.remaps.warned[n] {
+			a.remaps.warned[n] = true
+			a.Notice(strings.Replace(n, " here:", " in "+v.crumb()+":", 1))
+		}
+	}
+	return all[:len(viewKeys)], all[len(viewKeys):]
+}
+
+// collision is the index of another binding in keys with the key of keys[i], or -1.
+func collision(keys []Binding, i int) int {
+	for j := range keys {
+		if j != i && keys[i].same(keys[j]) {
+			return j
+		}
+	}
+	return -1
+}
