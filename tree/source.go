@@ -109,6 +109,14 @@ func (s *Source) Stop() {
 	}
 }
 
+// Done returns a channel closed once every informer has returned (after Stop, or when the Start context
+// ended); nil before Start.
+func (s *Source) Done() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.done
+}
+
 // Notify receives (coalesced) after objects arrived, changed or went, or a kind's listing ended or failed.
 func (s *Source) Notify() <-chan struct{} { return s.notify }
 

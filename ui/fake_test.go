@@ -48,6 +48,8 @@ type fakeCluster struct {
 	metrics fakeMetrics
 	// streams is what the shell and port-forward tests prepare and record (fake_streams_test.go).
 	streams fakeStreams
+	// tree is the metadata the relationship tree lists (fake_tree_test.go).
+	tree fakeTree
 }
 
 func (c *fakeCluster) Info() ClusterInfo { return c.info }
