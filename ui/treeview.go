@@ -195,6 +195,7 @@ func (v *TreeView) render() {
 		v.table.SetCell(r, 2, tview.NewTableCell(age))
 		v.setHealthCells(r, n)
 	}
+	v.renderNotVisible(len(v.nodes) + 2)
 	switch {
 	case !v.chosen && focusRow > 0:
 		v.table.Select(focusRow, 0)
@@ -296,7 +297,9 @@ func (v *TreeView) renderHead() {
 	if v.built && v.nodes == nil {
 		parts = append(parts, fmt.Sprintf("[red]%s %s not found[-]", tview.Escape(v.res.Name), tview.Escape(v.row.Key)))
 	}
-	if len(p.NotVisible) > 0 {
+	if n := len(p.NotVisible); n > notVisibleInHead {
+		parts = append(parts, fmt.Sprintf("[red]not visible: %d kinds you may not list, named under the tree[-]", n))
+	} else if n > 0 {
 		parts = append(parts, "[red]not visible: "+tview.Escape(strings.Join(p.NotVisible, ", "))+"[-]")
 	}
 	if len(p.Failed) > 0 {
@@ -313,6 +316,21 @@ func (v *TreeView) renderHead() {
 		lines = min(max(1, (tview.TaggedStringWidth(text)+width-1)/width), 4)
 	}
 	v.root.ResizeItem(v.head, lines, 0)
+}
+
+// notVisibleInHead is how many kinds not visible the head line names; more are named under the tree.
+const notVisibleInHead = 8
+
+// renderNotVisible names, from table row r on, the kinds the user may not list, when the head line does not.
+func (v *TreeView) renderNotVisible(r int) {
+	if len(v.progress.NotVisible) <= notVisibleInHead {
+		return
+	}
+	for _, name := range v.progress.NotVisible {
+		v.table.SetCell(r, 0, tview.NewTableCell("not visible: "+tview.Escape(name)).SetSelectable(false).
+			SetTextColor(tcell.ColorRed))
+		r++
+	}
 }
 
 // byteSize is n bytes as "12.3 MB" (decimal units).
