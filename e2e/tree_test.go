@@ -192,7 +192,7 @@ func TestTreeForbiddenKindAsViewer(t *testing.T) {
 	s.typeText("t")
 	scr := s.waitFor("tree pods "+ns+"/"+pod, "kinds listed in", "ReplicaSet "+rs+" (not visible)", "└─ Pod "+pod,
 		"not visible:", "named under the tree")
-	s.waitFor("not visible: replicasets.apps")
+	s.waitFor("not visible: configmaps", "not visible: secrets")
 	if strings.Contains(scr, "not visible: pods ") {
 		t.Errorf("pods, which the viewer may list, are named not visible:\n%s", scr)
 	}

@@ -168,7 +168,10 @@ func (v *TreeView) render() {
 	if r, _ := v.table.GetSelection(); r >= 1 && r-1 < len(v.nodes) {
 		selected = v.nodes[r-1].Object.UID
 	}
+	rowOffset, colOffset := v.table.GetOffset()
 	v.table.Clear()
+	// A tree that grows keeps its scroll position (tview would follow the end of a table that once fit).
+	v.table.SetOffset(rowOffset, colOffset)
 	for c, h := range []string{"OBJECT", "HEALTH", "AGE", "MESSAGE"} {
 		v.table.SetCell(0, c, tview.NewTableCell(h).SetSelectable(false).SetTextColor(tcell.ColorYellow).
 			SetAttributes(tcell.AttrBold))
@@ -198,6 +201,7 @@ func (v *TreeView) render() {
 	v.renderNotVisible(len(v.nodes) + 2)
 	switch {
 	case !v.chosen && focusRow > 0:
+		v.table.ScrollToBeginning() // the owners above the focus in view
 		v.table.Select(focusRow, 0)
 		v.chosen = true
 	case selected != "":

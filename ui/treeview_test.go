@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -70,6 +71,12 @@ func TestTreeView(t *testing.T) {
 	// Live: a new pod of the replica set appears.
 	c.addMeta(podsGVR, "Pod", "shop", "web-7d9f-newone", "ReplicaSet/web-7d9f")
 	waitFor(t, h, "Pod web-7d9f-newone")
+	// A tree that grows past the screen keeps its top in view (tview would follow the table's end).
+	for i := range 40 {
+		c.addMeta(podsGVR, "Pod", "shop", fmt.Sprintf("web-7d9f-more%02d", i), "ReplicaSet/web-7d9f")
+	}
+	h.until("the 46 nodes", func() bool { return len(h.app.top().(*TreeView).nodes) == 46 })
+	h.contains("ClusterWidget big")
 
 	// Enter opens the selected node's YAML (the focus is selected: down goes to its first pod).
 	h.press(tcell.KeyDown, 0)
@@ -103,6 +110,28 @@ func TestTreeViewMissingOwner(t *testing.T) {
 	h.contains("ReplicaSet web-7d9f (not visible)")
 	h.contains("not visible: replicasets.apps")
 	h.contains("└─ Pod web-7d9f-abcde")
+}
+
+// TestTreeViewManyNotVisible: beyond a few kinds, those not visible are named one a line under the tree,
+// and the tree above them still starts at its root.
+func TestTreeViewManyNotVisible(t *testing.T) {
+	h := start(t, 120, 16, func(o *Options) {
+		o.Resource = "pods"
+		c := o.Cluster.(*fakeCluster)
+		c.tree.forbidden = []string{"replicasets", "configmaps", "events", "namespaces", "secrets", "deployments",
+			"widgets", "clusterwidgets", "leases"}
+		c.catalog.Add(discovery.Resource{Group: "shop.example.com", Version: "v1", Name: "clusterwidgets",
+			SingularName: "clusterwidget", Kind: "ClusterWidget", Verbs: []string{"get", "list", "watch"}},
+			discovery.Resource{Group: "coordination.k8s.io", Version: "v1", Name: "leases", SingularName: "lease",
+				Kind: "Lease", Verbs: []string{"get", "list", "watch"}, Namespaced: true})
+		c.addMeta(podsGVR, "Pod", "shop", "web-7d9f-abcde", "ReplicaSet/web-7d9f")
+	})
+	h.press(tcell.KeyDown, 0)
+	h.press(tcell.KeyRune, 't')
+	waitFor(t, h, "not visible: 9 kinds you may not list, named under the tree")
+	h.contains("ReplicaSet web-7d9f (not visible)")
+	h.contains("└─ Pod web-7d9f-abcde")
+	h.contains("not visible: configmaps")
 }
 
 func TestHealthPanel(t *testing.T) {
