@@ -60,7 +60,7 @@ func (c *fakeCluster) NewTreeSource(kinds []tree.Kind, namespace string) (TreeSo
 // whose UID is "uid-name", the first one the controller.
 func (c *fakeCluster) addMeta(gvr schema.GroupVersionResource, kind, ns, name string, owners ...string) {
 	m := &metav1.PartialObjectMetadata{
-		TypeMeta:   metav1.TypeMeta{APIVersion: gvr.GroupVersion().String(), Kind: kind},
+		TypeMeta: metav1.TypeMeta{APIVersion: gvr.GroupVersion().String(), Kind: kind},
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("uid-" + name), ResourceVersion: "1",
 			CreationTimestamp: metav1.NewTime(t0.Add(-time.Hour))},
 	}

@@ -62,6 +62,15 @@ func (th *treeHealth) start(ctx context.Context, cluster Cluster) {
 
 // want queues the nodes (the first treeHealthNodes) whose health is not known at their resourceVersion.
 func (th *treeHealth) want(nodes []tree.Node) {
+	shown := make(map[types.UID]bool, min(len(nodes), treeHealthNodes))
+	for i := 0; i < len(nodes) && i < treeHealthNodes; i++ {
+		shown[nodes[i].Object.UID] = true
+	}
+	for uid := range th.entries { // objects gone from the tree
+		if !shown[uid] {
+			delete(th.entries, uid)
+		}
+	}
 	th.mu.Lock()
 	defer th.mu.Unlock()
 	for i, n := range nodes {

@@ -19,19 +19,23 @@ type TreeSource interface {
 }
 
 // treeKinds are the kinds a tree of an object lists: every resource the catalog says can be listed and
-// watched, each once. Events of events.k8s.io are the core events again (the same objects), so they are
-// listed once, as core events, when both are served.
-func treeKinds(resources []discovery.Resource) ([]tree.Kind, map[tree.Kind]discovery.Resource) {
+// watched, each once, by resource. Events of events.k8s.io are the core events again (the same objects), so
+// they are listed once, as core events, when both are served. unwatched names the resources that can be
+// listed but not watched (metrics.k8s.io's), which a live tree cannot follow: the view names them.
+func treeKinds(resources []discovery.Resource) (kinds []tree.Kind, byKind map[tree.Kind]discovery.Resource, unwatched []string) {
 	coreEvents := false
 	for _, r := range resources {
 		if r.Group == "" && r.Name == "events" && r.Has("list") && r.Has("watch") {
 			coreEvents = true
 		}
 	}
-	var kinds []tree.Kind
-	byKind := map[tree.Kind]discovery.Resource{}
+	byKind = map[tree.Kind]discovery.Resource{}
 	for _, r := range resources {
-		if !r.Has("list") || !r.Has("watch") || (coreEvents && r.Group == "events.k8s.io" && r.Name == "events") {
+		switch {
+		case !r.Has("list"), coreEvents && r.Group == "events.k8s.io" && r.Name == "events":
+			continue
+		case !r.Has("watch"):
+			unwatched = append(unwatched, r.FullName())
 			continue
 		}
 		k := tree.Kind{GVR: r.GVR(), Kind: r.Kind, Namespaced: r.Namespaced}
@@ -41,5 +45,5 @@ func treeKinds(resources []discovery.Resource) ([]tree.Kind, map[tree.Kind]disco
 		kinds = append(kinds, k)
 		byKind[k] = r
 	}
-	return kinds, byKind
+	return kinds, byKind, unwatched
 }

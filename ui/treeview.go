@@ -28,7 +28,9 @@ type TreeView struct {
 	row    *watch.Row
 	src    TreeSource
 	byKind map[tree.Kind]discovery.Resource
-	health *treeHealth
+	// unwatched names the resources that can be listed but not watched (not in the tree).
+	unwatched []string
+	health    *treeHealth
 
 	head  *tview.TextView
 	table *tview.Table
@@ -44,7 +46,7 @@ type TreeView struct {
 
 // openTree pushes the relationship tree of row, an object of res.
 func (a *App) openTree(res discovery.Resource, row *watch.Row) {
-	kinds, byKind := treeKinds(a.cluster.Catalog().Resources())
+	kinds, byKind, unwatched := treeKinds(a.cluster.Catalog().Resources())
 	ns := ""
 	if res.Namespaced {
 		ns = row.Namespace
@@ -54,7 +56,9 @@ func (a *App) openTree(res discovery.Resource, row *watch.Row) {
 		a.errorf("tree of %s: %s", row.Name, err)
 		return
 	}
-	a.push(newTreeView(a, res, row, src, byKind))
+	v := newTreeView(a, res, row, src, byKind)
+	v.unwatched = unwatched
+	a.push(v)
 }
 
 func newTreeView(a *App, res discovery.Resource, row *watch.Row, src TreeSource, byKind map[tree.Kind]discovery.Resource) *TreeView {
@@ -308,6 +312,9 @@ func (v *TreeView) renderHead() {
 	}
 	if len(p.Failed) > 0 {
 		parts = append(parts, "[red]failed: "+tview.Escape(strings.Join(p.Failed, "; "))+"[-]")
+	}
+	if len(v.unwatched) > 0 {
+		parts = append(parts, "[gray]not in the tree (cannot be watched): "+tview.Escape(strings.Join(v.unwatched, ", "))+"[-]")
 	}
 	if len(p.Retrying) > 0 {
 		parts = append(parts, "[yellow]retrying: "+tview.Escape(strings.Join(p.Retrying, "; "))+"[-]")

@@ -103,6 +103,8 @@ func TestTreeViewMissingOwner(t *testing.T) {
 		c := o.Cluster.(*fakeCluster)
 		c.tree.forbidden = []string{"replicasets"}
 		c.addMeta(podsGVR, "Pod", "shop", "web-7d9f-abcde", "ReplicaSet/web-7d9f")
+		c.catalog.Add(discovery.Resource{Group: "metrics.k8s.io", Version: "v1beta1", Name: "pods", SingularName: "pod",
+			Kind: "PodMetrics", Verbs: []string{"get", "list"}, Namespaced: true})
 	})
 	h.press(tcell.KeyDown, 0)
 	h.press(tcell.KeyRune, 't')
@@ -110,6 +112,8 @@ func TestTreeViewMissingOwner(t *testing.T) {
 	h.contains("ReplicaSet web-7d9f (not visible)")
 	h.contains("not visible: replicasets.apps")
 	h.contains("└─ Pod web-7d9f-abcde")
+	h.contains("not in the tree (cannot be watched):")
+	h.contains("pods.metrics.k8s.io")
 }
 
 // TestTreeViewManyNotVisible: beyond a few kinds, those not visible are named one a line under the tree,
