@@ -168,7 +168,8 @@ type Progress struct {
 	// Total is the number of kinds; Listed those listed or ended (not visible or failed).
 	Total, Listed int
 	// NotVisible names the kinds the user may not list (403), Failed the others that ended with an error,
-	// Retrying those whose last request failed and is being retried ("pods: connection refused").
+	// Retrying those not listed yet whose last request failed and is being retried ("pods: connection
+	// refused").
 	NotVisible []string
 	Failed     []string
 	Retrying   []string
@@ -190,7 +191,7 @@ func (s *Source) Progress() Progress {
 			p.NotVisible = append(p.NotVisible, name)
 		case st.class.Terminal():
 			p.Failed = append(p.Failed, name+": "+st.err)
-		case st.err != "":
+		case st.err != "" && !st.listed: // (once listed, the reflector relists and rewatches on its own)
 			p.Retrying = append(p.Retrying, name+": "+st.err)
 		}
 		if st.listed || st.class.Terminal() {

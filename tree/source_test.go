@@ -2,6 +2,8 @@ package tree
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,7 +56,13 @@ func TestSourceListsWatchesAndNamesForbiddenKinds(t *testing.T) {
 	client.PrependReactor("list", "secrets", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(secrets.GVR.GroupResource(), "", nil)
 	})
-	src := NewSource(client, []Kind{deployments, replicasets, pods, secrets}, "ns", nil)
+	client.PrependReactor("list", "clusterwidgets", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewNotFound(widgets.GVR.GroupResource(), "")
+	})
+	client.PrependReactor("list", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewInternalError(errors.New("etcd is away"))
+	})
+	src := NewSource(client, []Kind{deployments, replicasets, pods, secrets, widgets}, "ns", nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	src.Start(ctx)
@@ -62,7 +70,20 @@ func TestSourceListsWatchesAndNamesForbiddenKinds(t *testing.T) {
 
 	waitFor(t, src, "a complete listing", func() bool { return src.Progress().Complete > 0 })
 	p := src.Progress()
-	if p.Total != 4 || p.Listed != 4 || len(p.NotVisible) != 1 || p.NotVisible[0] != "secrets" || len(p.Failed) != 0 {
+	if p.Total != 5 || p.Listed != 5 || len(p.NotVisible) != 1 || p.NotVisible[0] != "secrets" ||
+		len(p.Failed) != 1 || !strings.HasPrefix(p.Failed[0], "clusterwidgets.example.com: ") {
+		t.Fatalf("progress %+v", p)
+	}
+
+	// A kind whose list fails for a while is retried, and named meanwhile; the listing is not complete.
+	retry := NewSource(client, []Kind{pods, configmaps}, "ns", nil)
+	retry.Start(ctx)
+	defer retry.Stop()
+	waitFor(t, retry, "pods listed, configmaps retried", func() bool {
+		p := retry.Progress()
+		return len(p.Retrying) == 1 && p.Listed == 1
+	})
+	if p := retry.Progress(); p.Complete != 0 || p.Listed != 1 || !strings.Contains(p.Retrying[0], "etcd is away") {
 		t.Fatalf("progress %+v", p)
 	}
 	nodes := Build(src.Objects(), dep.UID)
