@@ -119,7 +119,9 @@ spec:
 		"spec: {containers: [{name: c, image: nginx:1.27}]}\n")
 	role := "tree-e2e-" + ns
 	kubectl(t, "create", "clusterrole", role, "--verb=get", "--resource=pods")
-	t.Cleanup(func() { _ = exec.Command("kubectl", "--kubeconfig", env.kubeconfig, "delete", "clusterrole", role).Run() })
+	t.Cleanup(func() {
+		_ = exec.Command("kubectl", "--kubeconfig", env.kubeconfig, "delete", "clusterrole", role).Run()
+	})
 	roleUID := uidOf(t, "clusterrole/"+role)
 	applyYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: held\n  namespace: "+ns+"\n"+
 		ownedBy("rbac.authorization.k8s.io/v1", "ClusterRole", role, roleUID)+"---\n"+
