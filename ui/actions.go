@@ -24,7 +24,7 @@ type subjectFunc func() (discovery.Resource, *watch.Row, bool)
 type scopeFunc func() (discovery.Resource, string)
 
 // objectBindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a
-// pod: shell), restart, delete, logs, port-forward (pods, services, deployments), owner, events. The writes
+// pod: shell), restart, delete, logs, port-forward (pods, services, deployments), owner, events, tree. The writes
 // are asked about in access before they are offered. The keys depend on scope's resource, never on the
 // object.
 func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *accessCache) []Binding {
@@ -71,6 +71,7 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 	return append(keys,
 		shifted('J').does("owner", "jump to the object's controller (was o)", with(a.jumpToOwner)),
 		shifted('E').does("events", "the object's events, live (was e)", with(a.openEvents)),
+		char('t').does("tree", "the object's owners up to the root and everything it owns, with their health, live", with(a.openTree)),
 	)
 }
 

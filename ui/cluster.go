@@ -18,6 +18,7 @@ import (
 	"kscope/columns"
 	"kscope/config"
 	"kscope/discovery"
+	"kscope/tree"
 	"kscope/watch"
 )
 
@@ -125,6 +126,11 @@ type Cluster interface {
 	// read-only mode). ended then receives one value when the forward is over (nil when ctx ended, else
 	// why) and is closed.
 	PortForward(ctx context.Context, req PortForwardRequest) (local int, ended <-chan error, err error)
+
+	// NewTreeSource builds (does not start) the metadata-only lists and watches, one per kind, of every
+	// object of kinds (namespaced kinds in namespace, "" for all; cluster-scoped ones everywhere) that a
+	// relationship tree is drawn from.
+	NewTreeSource(kinds []tree.Kind, namespace string) (TreeSource, error)
 }
 
 // ExecRequest is one command to run in a container (see Cluster.Exec). Exec uses its streams from goroutines

@@ -25,6 +25,8 @@ type DescribeView struct {
 	row    *watch.Row
 	text   *searchText
 	access *accessCache
+	// health is the header with the object's health and conditions.
+	health *healthPanel
 
 	described string
 	deleted   bool
@@ -34,11 +36,13 @@ type DescribeView struct {
 
 // NewDescribeView returns the describe view of row, an object of res.
 func NewDescribeView(a *App, res discovery.Resource, row *watch.Row) *DescribeView {
-	return &DescribeView{app: a, res: res, row: row, text: newSearchText(), access: newAccessCache(a)}
+	v := &DescribeView{app: a, res: res, row: row, text: newSearchText(), access: newAccessCache(a)}
+	v.health = newHealthPanel(a, v.text.view)
+	return v
 }
 
 func (v *DescribeView) crumb() string              { return "describe " + v.row.Name }
-func (v *DescribeView) primitive() tview.Primitive { return v.text.view }
+func (v *DescribeView) primitive() tview.Primitive { return v.health.primitive() }
 
 // bindings are the describe view's keys: search, YAML, and the object's other actions.
 func (v *DescribeView) bindings() []Binding {
@@ -48,6 +52,7 @@ func (v *DescribeView) bindings() []Binding {
 		char('n').does("next match", "go to the next search match", func() { v.text.next(v.render) }),
 		char('y').does("yaml", "show the object's YAML, live", func() { v.app.openYAML(v.res, v.row) }),
 		char('c').does("copy", "copy the text to the clipboard", func() { v.app.copyToClipboard("the description of "+v.row.Name, v.described) }),
+		v.health.binding(),
 	}
 	subject := func() (discovery.Resource, *watch.Row, bool) { return v.res, v.row, true }
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
@@ -79,6 +84,7 @@ func (v *DescribeView) activate() {
 		ctx, cancel := context.WithCancel(v.app.ctx)
 		v.cancel = cancel
 		cluster, res, ns, name := v.app.cluster, v.res, v.row.Namespace, v.row.Name
+		v.health.follow(ctx, v.res, v.row)
 		v.app.goSafe(func() {
 			v.describeLoop(ctx, cluster, res, ns, name, func(d describedText) {
 				v.app.tv.QueueUpdateDraw(func() {

@@ -50,6 +50,8 @@ type fakeCluster struct {
 	streams fakeStreams
 	// dynamic serves the object sources of custom columns (fake_objects_test.go).
 	dynamic fakeObjects
+	// tree is the metadata the relationship tree lists (fake_tree_test.go).
+	tree fakeTree
 }
 
 func (c *fakeCluster) Info() ClusterInfo { return c.info }

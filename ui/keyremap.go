@@ -13,9 +13,9 @@ import (
 // rebind. TestBindingNamesKnown checks that every view's keys are here.
 var bindingNames = []string{
 	"all namespaces", "back", "blame", "command", "copy", "delete", "describe", "edit", "events", "filter",
-	"follow", "forward", "help", "history", "last view", "logs", "managedFields", "next match", "open", "owner",
+	"follow", "forward", "health", "help", "history", "last view", "logs", "managedFields", "next match", "open", "owner",
 	"port-forward", "previous logs", "previous match", "pulse", "quit", "restart", "reveal", "reverse", "save", "scale",
-	"search", "shell", "sort age", "sort name", "sort next", "stop", "timestamps", "wide", "wrap", "yaml",
+	"search", "shell", "sort age", "sort name", "sort next", "stop", "timestamps", "tree", "wide", "wrap", "yaml",
 }
 
 // keyRemaps are the keys keys.yaml gives kscope's own bindings, by name. The remap happens where the

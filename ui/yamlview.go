@@ -22,6 +22,8 @@ type YAMLView struct {
 	text *searchText
 	// access keeps the server's answers about the object's verbs.
 	access *accessCache
+	// health is the header with the object's health and conditions.
+	health *healthPanel
 
 	obj         *unstructured.Unstructured
 	deleted     bool
@@ -36,11 +38,12 @@ type YAMLView struct {
 func NewYAMLView(a *App, res discovery.Resource, row *watch.Row) *YAMLView {
 	v := &YAMLView{app: a, res: res, row: row, access: newAccessCache(a)}
 	v.text = newSearchText()
+	v.health = newHealthPanel(a, v.text.view)
 	return v
 }
 
 func (v *YAMLView) crumb() string              { return v.row.Name }
-func (v *YAMLView) primitive() tview.Primitive { return v.text.view }
+func (v *YAMLView) primitive() tview.Primitive { return v.health.primitive() }
 
 // bindings are the YAML view's keys: search, toggles and the object's actions.
 func (v *YAMLView) bindings() []Binding {
@@ -53,6 +56,7 @@ func (v *YAMLView) bindings() []Binding {
 		char('x').does("reveal", "reveal or mask Secret data", v.toggleReveal),
 		char('h').does("history", "the versions seen of the object: who changed what (enter: diff)", func() { v.app.openHistory(v.res, v.row) }),
 		char('b').does("blame", "each line's field manager and the time of its last write (managedFields)", func() { v.app.openBlame(v.row, v.obj) }),
+		v.health.binding(),
 	}
 	subject := func() (discovery.Resource, *watch.Row, bool) { return v.res, v.row, true }
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
@@ -105,6 +109,7 @@ func (v *YAMLView) apply(ev watch.ObjectEvent) {
 		v.noteChange(ev.Object)
 		v.obj, v.deleted, v.err = ev.Object, false, nil
 	}
+	v.health.set(v.obj, v.deleted)
 	v.render()
 }
 
