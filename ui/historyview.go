@@ -59,27 +59,9 @@ func (v *HistoryView) bindings() []Binding {
 // activate reads the versions, and starts reading them again every tick.
 func (v *HistoryView) activate() {
 	v.reload()
-	if v.cancel != nil || v.app.opts.Tick <= 0 {
-		return
+	if v.cancel == nil {
+		v.cancel = v.app.everyTickWhileOnTop(v, v.reload)
 	}
-	ctx, cancel := context.WithCancel(v.app.ctx)
-	v.cancel = cancel
-	ticker := v.app.opts.Clock.NewTicker(v.app.opts.Tick)
-	v.app.goSafe(func() {
-		defer ticker.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-ticker.C():
-				v.app.tv.QueueUpdateDraw(func() {
-					if ctx.Err() == nil && v.app.top() == v {
-						v.reload()
-					}
-				})
-			}
-		}
-	})
 }
 
 func (v *HistoryView) close() {

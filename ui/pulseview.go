@@ -76,30 +76,35 @@ func (v *PulseView) bindings() []Binding {
 // activate draws the figures and reads them again every second until the view closes.
 func (v *PulseView) activate() {
 	v.render()
-	if v.cancel != nil {
-		return
+	if v.cancel == nil {
+		v.cancel = v.app.everyTickWhileOnTop(v, v.render)
 	}
-	ctx, cancel := context.WithCancel(v.app.ctx)
-	v.cancel = cancel
-	if v.app.opts.Tick <= 0 {
-		return
+}
+
+// everyTickWhileOnTop runs fn on the UI goroutine once every Options.Tick (none when Tick is off) while v is
+// the top view, until the returned cancel is called.
+func (a *App) everyTickWhileOnTop(v view, fn func()) context.CancelFunc {
+	ctx, cancel := context.WithCancel(a.ctx)
+	if a.opts.Tick <= 0 {
+		return cancel
 	}
-	v.app.goSafe(func() {
-		ticker := v.app.opts.Clock.NewTicker(v.app.opts.Tick)
+	ticker := a.opts.Clock.NewTicker(a.opts.Tick)
+	a.goSafe(func() {
 		defer ticker.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-ticker.C():
-				v.app.tv.QueueUpdateDraw(func() {
-					if ctx.Err() == nil && v.app.top() == v {
-						v.render()
+				a.tv.QueueUpdateDraw(func() {
+					if ctx.Err() == nil && a.top() == v {
+						fn()
 					}
 				})
 			}
 		}
 	})
+	return cancel
 }
 
 func (v *PulseView) close() {
