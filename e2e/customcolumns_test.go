@@ -68,7 +68,7 @@ func rowLine(screen, name string) int {
 }
 
 // runKscopeEnv is runKscope with environment variables added.
-func runKscopeEnv(t *testing.T, environ []string, args ...string) (stdout, stderr string, exitCode int) {
+func runKscopeEnv(t testing.TB, environ []string, args ...string) (stdout, stderr string, exitCode int) {
 	t.Helper()
 	cmd := exec.Command(env.kscope, append([]string{"--kubeconfig", env.kubeconfig}, args...)...)
 	cmd.Env = append(os.Environ(), environ...)

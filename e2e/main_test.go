@@ -10,7 +10,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -220,18 +219,7 @@ func kubectl(t testing.TB, args ...string) string {
 // runKscope runs the built kscope binary against the devcluster and returns its output and exit code.
 func runKscope(t testing.TB, args ...string) (stdout, stderr string, exitCode int) {
 	t.Helper()
-	cmd := exec.Command(env.kscope, append([]string{"--kubeconfig", env.kubeconfig}, args...)...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var exitErr *exec.ExitError
-	switch {
-	case errors.As(err, &exitErr):
-		exitCode = exitErr.ExitCode()
-	case err != nil:
-		t.Fatalf("run kscope: %v", err)
-	}
-	return out.String(), errOut.String(), exitCode
+	return runKscopeEnv(t, nil, args...)
 }
 
 func sanitize(s string) string {
