@@ -166,6 +166,11 @@ func (c *converter) convert(t *wireTable) ([]*rowObject, error) {
 
 // tableRow builds the row of one Table row.
 func (c *converter) tableRow(m *wireMeta, cells []wireCell) *rowObject {
+	return c.tableRowShared(m, cells, intern)
+}
+
+// tableRowShared is tableRow, sharing the texts of repeated cells through share.
+func (c *converter) tableRowShared(m *wireMeta, cells []wireCell, share func(string) string) *rowObject {
 	c.mu.Lock()
 	n, nameCol, ageCol := len(c.server), c.nameCol, c.ageCol
 	c.mu.Unlock()
@@ -181,12 +186,12 @@ func (c *converter) tableRow(m *wireMeta, cells []wireCell) *rowObject {
 	}
 	out := make([]string, n+off)
 	if off == 1 {
-		out[0] = intern(m.Namespace)
+		out[0] = share(m.Namespace)
 	}
 	for i := 0; i < n && i < len(cells); i++ {
 		s := string(cells[i])
 		if i != nameCol {
-			s = intern(s)
+			s = share(s)
 		}
 		out[i+off] = s
 	}

@@ -74,6 +74,11 @@ func FuzzDecodeList(f *testing.F) {
 		for _, o := range rows {
 			checkRow(t, o, allNamespaces)
 		}
+		if want, err := reflectDecodeList(body, allNamespaces); err == nil && bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
+			if d := sameRows(rows, want); d != "" {
+				t.Fatalf("the row decoder and the reflection path differ: %s", d)
+			}
+		}
 	})
 }
 

@@ -377,13 +377,13 @@ func decodeRows(r io.Reader, conv *converter, onMeta func(wireMeta), onRow func(
 	for key := iter.ReadObject(); key != "" && iter.Error == nil; key = iter.ReadObject() {
 		switch key {
 		case "rows":
-			var wr wireRow
+			d := newRowDecoder(conv)
 			for iter.ReadArray() {
-				wr = wireRow{}
-				if iter.ReadVal(&wr); iter.Error != nil {
+				o := d.readRow(iter)
+				if iter.Error != nil {
 					break
 				}
-				add(conv.tableRow(&wr.Object.Metadata, wr.Cells))
+				add(o)
 			}
 		case "items":
 			conv.setColumns(plainColumnDefs, true)
