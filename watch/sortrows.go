@@ -3,6 +3,7 @@ package watch
 import (
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -10,10 +11,24 @@ import (
 // is reading each row's cell (a cache miss or two a row) and parsing it, which parts do side by side.
 const parallelSortRows = 8192
 
-// keyedRow is a row with its precomputed sort key.
+// keyedRow is a row with its precomputed sort key and its Key (the tie-break), so that comparisons read
+// neither the row nor its cells.
 type keyedRow struct {
-	k sortKey
-	r *Row
+	k   sortKey
+	key string
+	r   *Row
+}
+
+// compareKeyedRows orders a and b as order.compareKeyed does.
+func compareKeyedRows(order rowOrder, a, b *keyedRow) int {
+	c := a.k.compare(b.k)
+	if order.desc {
+		c = -c
+	}
+	if c == 0 {
+		c = strings.Compare(a.key, b.key)
+	}
+	return c
 }
 
 // sortRows returns rows sorted by order in a new slice, parsing each cell once. Large inputs are cut into one
@@ -48,9 +63,9 @@ func sortRows(rows []*Row, order rowOrder) []*Row {
 func sortKeyed(rows []*Row, order rowOrder) []keyedRow {
 	ks := make([]keyedRow, len(rows))
 	for i, r := range rows {
-		ks[i] = keyedRow{k: order.key(r), r: r}
+		ks[i] = keyedRow{k: order.key(r), key: r.Key, r: r}
 	}
-	slices.SortFunc(ks, func(a, b keyedRow) int { return order.compareKeyed(a.r, a.k, b.r, b.k) })
+	slices.SortFunc(ks, func(a, b keyedRow) int { return compareKeyedRows(order, &a, &b) })
 	return ks
 }
 
@@ -59,7 +74,7 @@ func mergeKeyed(a, b []keyedRow, order rowOrder) []keyedRow {
 	out := make([]keyedRow, 0, len(a)+len(b))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
-		if order.compareKeyed(a[i].r, a[i].k, b[j].r, b[j].k) <= 0 {
+		if compareKeyedRows(order, &a[i], &b[j]) <= 0 {
 			out = append(out, a[i])
 			i++
 		} else {
