@@ -30,7 +30,9 @@ type fakeCluster struct {
 	rows    map[string][]*watch.Row   // by resource name, filtered by namespace on NewSource
 	objects map[string]*unstructured.Unstructured
 	sources []*watch.StaticSource
-	deletes []string
+	// firstState, when set, is the state new sources start in (else Synced).
+	firstState *watch.State
+	deletes    []string
 	// calls records every write and describe, in order ("scale deployments/ns/web 3").
 	calls []string
 	// denied lists the access queries ("verb resource[/sub] ns") the server answers with not allowed.
@@ -84,6 +86,9 @@ func (c *fakeCluster) NewSource(spec watch.Spec) (RowSource, error) {
 		}
 	}
 	s := watch.NewStaticSource(spec, cols, rows...)
+	if c.firstState != nil {
+		s.SetState(*c.firstState)
+	}
 	c.sources = append(c.sources, s)
 	return s, nil
 }

@@ -50,6 +50,10 @@ type LiveTable struct {
 	access *accessCache
 	// metrics adds the CPU and memory columns of a pods or nodes table (nil for other tables).
 	metrics *tableMetrics
+	// startMetrics, while set, starts the metrics poll of the current source: at the first refresh that finds
+	// the source synced, so that the poll (and, for pods, the list of every pod's requests and limits) never
+	// competes with the table's own first list.
+	startMetrics func()
 	// layout is the table's views.yaml entry (nil for none).
 	layout *viewLayout
 }
@@ -85,7 +89,8 @@ func (t *LiveTable) start() {
 	t.src.Start(ctx)
 	src := t.src
 	t.app.goSafe(func() { t.loop(ctx, src) })
-	t.metrics.start(ctx, src.Spec())
+	t.metrics.announce()
+	t.startMetrics = func() { t.metrics.start(ctx, src.Spec()) }
 }
 
 // close cancels the refresh loop and stops the source off the UI goroutine (Stop waits for the informer
@@ -261,6 +266,11 @@ func (t *LiveTable) refresh() {
 	}
 	t.table.Select(max(row, 1), 0)
 	t.synced = t.src.State().Phase == watch.Synced
+	if t.synced && t.startMetrics != nil {
+		start := t.startMetrics
+		t.startMetrics = nil
+		start()
+	}
 	t.updateTitle()
 	t.app.updateStatus(t)
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"kscope/watch"
 )
 
 func TestMetricsFormats(t *testing.T) {
@@ -292,4 +294,25 @@ func TestMetricsPollStopsWithView(t *testing.T) {
 	if n := h.cluster.metrics.watches; n != 1 {
 		t.Errorf("pod resources watched %d times, want 1", n)
 	}
+}
+
+// TestMetricsPollWaitsForTheList: a pods table starts its metrics poll, and the watch of its pods' requests
+// and limits, only once its own first list is complete, so that neither competes with it.
+func TestMetricsPollWaitsForTheList(t *testing.T) {
+	h := start(t, 160, 30, func(o *Options) {
+		c := o.Cluster.(*fakeCluster)
+		withMetrics(c)
+		c.firstState = &watch.State{Phase: watch.Listing, Expected: 4}
+		o.Resource = "pods"
+	})
+	src := h.cluster.lastSource()
+	h.refresh()
+	h.advance(time.Minute) // a poll started would have polled again
+	h.refresh()
+	if n, w := h.cluster.metricsCalls(), h.cluster.metrics.watches; n != 0 || w != 0 {
+		t.Fatalf("%d metrics polls and %d watches of pod resources while the table was listing", n, w)
+	}
+	src.SetState(watch.State{Phase: watch.Synced})
+	h.until("a metrics poll once the table is listed", func() bool { return h.cluster.metricsCalls() == 1 })
+	h.eventually("%CPU/R")
 }

@@ -44,6 +44,14 @@ func newTableMetrics(t *LiveTable, res discovery.Resource) *tableMetrics {
 	return &tableMetrics{t: t, nodes: res.Name == "nodes"}
 }
 
+// announce says at once, on a table just started, that the metrics are not served (the table's first screen
+// is the one it keeps, and the poll, which starts once the table is listed, has nothing to add). UI goroutine.
+func (m *tableMetrics) announce() {
+	if m != nil && !metricsServed(m.t.app.cluster.Catalog(), m.resource()) {
+		m.extra, m.note = nil, notServedNote
+	}
+}
+
 // start polls the metrics of spec's rows until ctx ends. UI goroutine.
 func (m *tableMetrics) start(ctx context.Context, spec watch.Spec) {
 	if m == nil {
@@ -53,7 +61,6 @@ func (m *tableMetrics) start(ctx context.Context, spec watch.Spec) {
 	cluster := a.cluster
 	served := metricsServed(cluster.Catalog(), m.resource())
 	if !served {
-		// Said at once: the table's first screen is the one it keeps, and the poll has nothing to add.
 		m.extra, m.note = nil, notServedNote
 	}
 	done := make(chan struct{})
