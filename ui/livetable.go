@@ -50,6 +50,10 @@ type LiveTable struct {
 	access *accessCache
 	// metrics adds the CPU and memory columns of a pods or nodes table (nil for other tables).
 	metrics *tableMetrics
+	// health is the optional HEALTH column (the health key).
+	health *tableHealth
+	// extras joins HEALTH and the metrics into the table's own columns.
+	extras tableExtra
 	// layout is the table's views.yaml entry (nil for none).
 	layout *viewLayout
 }
@@ -57,6 +61,7 @@ type LiveTable struct {
 // NewLiveTable returns a table over src (not started until shown).
 func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *LiveTable {
 	t := &LiveTable{app: a, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}, access: newAccessCache(a)}
+	t.health = &tableHealth{t: t}
 	t.content = t.newContent()
 	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
 	t.table.SetSelectedStyle(a.theme.cursor)
@@ -95,6 +100,7 @@ func (t *LiveTable) close() {
 		t.cancel()
 		t.cancel = nil
 	}
+	t.health.stop()
 	t.app.goSafe(t.src.Stop)
 }
 
@@ -238,12 +244,12 @@ func (t *LiveTable) refresh() {
 	}
 	t.content.SetColumns(t.columns(), t.wide)
 	t.arrangeColumns()
-	t.content.SetExtra(t.metrics.cells(), len(t.src.Columns()))
+	t.content.SetExtra(t.extra(), len(t.src.Columns()))
 	t.content.SetSort(t.query.SortColumn, t.query.Descending)
 	changes := t.src.Changes()
 	q := t.query
 	q.Now = t.app.opts.Clock.Now() // a filter matches the ages as this table shows them
-	q.Extra = t.metrics.cells()
+	q.Extra = t.extra()
 	snap := t.src.Snapshot(q)
 	t.total = snap.Total
 	t.content.Update(snap, changes, t.query.Filter.Match)
@@ -355,7 +361,7 @@ func (t *LiveTable) status() string {
 	if note := pulseNote(t.src); note != "" {
 		text += "  [gray]" + note + "[-]"
 	}
-	return text + t.metrics.statusNote(st) + notPermitted(t.bindings())
+	return text + t.health.statusNote() + t.metrics.statusNote(st) + notPermitted(t.bindings())
 }
 
 // setNamespace restarts the table's source in namespace ns ("" = all).
@@ -370,11 +376,15 @@ func (t *LiveTable) setNamespace(ns string) {
 		t.app.errorf("open %s: %s", t.res.FullName(), err)
 		return
 	}
+	healthOn := t.health.on()
 	t.close()
 	t.src = src
 	t.content = t.newContent()
 	t.table.SetContent(t.content)
 	t.start()
+	if healthOn {
+		t.health.startOrSay()
+	}
 	t.refresh()
 }
 

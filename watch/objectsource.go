@@ -28,6 +28,8 @@ type ObjectSource struct {
 	cols   []Column
 	keep   *Fields
 	ageIdx int // the Age column's index, -1 for none
+	// whole are the indexes of the columns computed from whole objects (ObjectColumn.Whole).
+	whole  []int
 	labels labelSets
 	store  *rowStore
 	snaps  snapshotter
@@ -65,6 +67,10 @@ func NewObjectSource(client dynamic.Interface, spec Spec) (*ObjectSource, error)
 		s.cols = append(s.cols, c.Column)
 		if c.Column.Age && s.ageIdx < 0 {
 			s.ageIdx = i
+		}
+		if c.Whole != nil {
+			s.whole = append(s.whole, i)
+			continue
 		}
 		s.keep.Merge(c.Fields)
 	}
@@ -182,22 +188,49 @@ func (s *ObjectSource) signal() { wake(s.notify) }
 func (s *ObjectSource) transform(obj any) (any, error) {
 	switch o := obj.(type) {
 	case *unstructured.Unstructured:
-		return &unstructured.Unstructured{Object: s.keep.Keep(o.Object)}, nil
+		return &unstructured.Unstructured{Object: s.cut(o.Object)}, nil
 	case cache.DeletedFinalStateUnknown:
 		if u, ok := o.Obj.(*unstructured.Unstructured); ok {
-			o.Obj = &unstructured.Unstructured{Object: s.keep.Keep(u.Object)}
+			o.Obj = &unstructured.Unstructured{Object: s.cut(u.Object)}
 		}
 		return o, nil
 	}
 	return obj, nil
 }
 
+// wholeCells is the field under which a cut-down object keeps the cells of the columns computed from the
+// whole object (a list of strings, in the order of ObjectSource.whole). No Kubernetes object has a top-level
+// field of that name.
+const wholeCells = "kscope.cells"
+
+// cut returns the part of obj the source keeps: the fields the columns read, and the cells of the columns
+// computed from the whole object.
+func (s *ObjectSource) cut(obj map[string]any) map[string]any {
+	kept := s.keep.Keep(obj) // a new map: s.keep names fields below the root (apiVersion, kind, metadata)
+	if len(s.whole) == 0 {
+		return kept
+	}
+	cells := make([]any, len(s.whole))
+	for j, i := range s.whole {
+		cells[j] = s.spec.Columns[i].Whole(obj)
+	}
+	kept[wholeCells] = cells
+	return kept
+}
+
 // row computes the row of an object as the transform left it.
 func (s *ObjectSource) row(u *unstructured.Unstructured) *Row {
 	cells := make([]string, len(s.spec.Columns))
 	for i, c := range s.spec.Columns {
-		if i != s.ageIdx {
+		if i != s.ageIdx && c.Whole == nil {
 			cells[i] = c.Cell(u.Object)
+		}
+	}
+	if kept, ok := u.Object[wholeCells].([]any); ok {
+		for j, i := range s.whole {
+			if j < len(kept) {
+				cells[i], _ = kept[j].(string)
+			}
 		}
 	}
 	created := u.GetCreationTimestamp().Time
