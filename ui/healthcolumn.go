@@ -9,24 +9,13 @@ import (
 	"time"
 
 	"github.com/rivo/tview"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"kscope/apierr"
-	"kscope/health"
 	"kscope/watch"
 )
 
 // healthColumns is the column a table shows while its health is on.
-var healthColumns = []watch.Column{{Name: "HEALTH", Type: "string",
-	Description: "the object's health as kstatus computes it: Current, InProgress, Failed, Terminating, Unknown"}}
-
-// healthColumn computes HEALTH from each object as the server sends it, in the informer's transform: the
-// health source keeps the status word and the row's metadata, never the object's spec or status.
-func healthColumn() watch.ObjectColumn {
-	return watch.WholeColumn(healthColumns[0], func(obj map[string]any) string {
-		return string(health.StatusOf(&unstructured.Unstructured{Object: obj}))
-	})
-}
+var healthColumns = []watch.Column{watch.HealthColumn().Column}
 
 // errSeveralKinds is why a table of several kinds has no HEALTH column.
 var errSeveralKinds = errors.New("not available in a table of several kinds: open one kind (:deploy) for its HEALTH column")
@@ -87,7 +76,7 @@ func (h *tableHealth) start() error {
 	spec := t.src.Spec()
 	hs := watch.Spec{GVR: spec.GVR, Namespaced: spec.Namespaced, Namespace: spec.Namespace,
 		LabelSelector: spec.LabelSelector, FieldSelector: spec.FieldSelector,
-		Columns: []watch.ObjectColumn{healthColumn()}}
+		Columns: []watch.ObjectColumn{watch.HealthColumn()}}
 	var src RowSource
 	var err error
 	if many, ok := t.src.(interface{ Namespaces() []string }); ok {
@@ -158,7 +147,7 @@ func (h *tableHealth) apply() bool {
 	switch {
 	case !h.complete:
 		// Until the source has synced, its rows are not changes: take them all.
-		h.col = slices.IndexFunc(h.src.Columns(), func(c watch.Column) bool { return c.Name == healthColumns[0].Name })
+		h.col = slices.IndexFunc(h.src.Columns(), func(c watch.Column) bool { return c.Name == watch.HealthColumnName })
 		snap := h.src.Snapshot(watch.Query{SortColumn: -1})
 		cells = make(map[string][]string, len(snap.Rows))
 		for _, r := range snap.Rows {

@@ -210,6 +210,12 @@ func (s *ObjectSource) cut(obj map[string]any) map[string]any {
 	if len(s.whole) == 0 {
 		return kept
 	}
+	if cells, done := obj[wholeCells]; done {
+		// Cut down already: the informer may transform an object twice (a watch-list's objects are
+		// transformed as they arrive, then again when they replace the store), so cut must be idempotent.
+		kept[wholeCells] = cells
+		return kept
+	}
 	cells := make([]any, len(s.whole))
 	for j, i := range s.whole {
 		cells[j] = s.spec.Columns[i].Whole(obj)
