@@ -46,8 +46,14 @@ type ObjectSource struct {
 // rowMetadata are the metadata fields every object keeps: those a Row holds.
 var rowMetadata = []string{"name", "namespace", "uid", "resourceVersion", "creationTimestamp", "labels"}
 
+// identityMetadata are the metadata fields the objects of a source of whole-object columns only keep: what
+// keys a row and tells its versions apart.
+var identityMetadata = rowMetadata[:4]
+
 // NewObjectSource returns a source for spec (whose Columns must be set) reading objects with client. It does not
-// start it.
+// start it. When every column is computed from the whole object (ObjectColumn.Whole: a table's HEALTH, whose
+// cells another table shows by row key), the objects keep only their name, namespace, uid and resourceVersion:
+// such a source's rows have no Labels and no Created time.
 func NewObjectSource(client dynamic.Interface, spec Spec) (*ObjectSource, error) {
 	if spec.GVR.Resource == "" || spec.GVR.Version == "" {
 		return nil, fmt.Errorf("watch: incomplete resource %q", spec.GVR.String())
@@ -60,9 +66,7 @@ func NewObjectSource(client dynamic.Interface, spec Spec) (*ObjectSource, error)
 	for _, name := range []string{"apiVersion", "kind"} {
 		s.keep.Add(name).Whole()
 	}
-	for _, name := range rowMetadata {
-		s.keep.Add("metadata", name).Whole()
-	}
+	meta := identityMetadata
 	for i, c := range spec.Columns {
 		s.cols = append(s.cols, c.Column)
 		if c.Column.Age && s.ageIdx < 0 {
@@ -72,7 +76,11 @@ func NewObjectSource(client dynamic.Interface, spec Spec) (*ObjectSource, error)
 			s.whole = append(s.whole, i)
 			continue
 		}
+		meta = rowMetadata
 		s.keep.Merge(c.Fields)
+	}
+	for _, name := range meta {
+		s.keep.Add("metadata", name).Whole()
 	}
 	s.store.ageCell = func() int { return s.ageIdx }
 	return s, nil

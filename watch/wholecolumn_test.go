@@ -9,7 +9,7 @@ import (
 
 // TestWholeColumnCutsTheObject: a column computed from the whole object (HEALTH) gets its cell from the
 // object as the server sent it, beside a JSONPath column; the source keeps the cell, not the fields it read
-// (no status), and transforming the kept object again (the informer may) keeps the cell as it was.
+// (no spec, no status; of the metadata only what identifies the row and its version), and transforming the kept object again (the informer may) keeps the cell as it was.
 func TestWholeColumnCutsTheObject(t *testing.T) {
 	pods := podFixtures(t)
 	ready := pods[0].DeepCopy()
@@ -30,6 +30,19 @@ func TestWholeColumnCutsTheObject(t *testing.T) {
 	}
 	if _, has := u.Object["spec"]; has {
 		t.Errorf("the kept object has a spec: %v", u.Object)
+	}
+	if u.GetLabels() == nil {
+		t.Errorf("kept metadata %v, want the row's (labels too) beside a JSONPath column", u.Object["metadata"])
+	}
+	// A source of HEALTH alone keeps only what identifies the row and its version.
+	lean, err := NewObjectSource(fakePodsClient(), Spec{GVR: podsGVR(), Namespaced: true, Columns: []ObjectColumn{HealthColumn()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leanObj, _ := lean.transform(ready.DeepCopy())
+	if m, _ := leanObj.(*unstructured.Unstructured).Object["metadata"].(map[string]any); len(m) != 4 ||
+		m["name"] != ready.GetName() || m["resourceVersion"] != ready.GetResourceVersion() || m["uid"] == nil || m["namespace"] == nil {
+		t.Errorf("kept metadata %v, want the name, namespace, uid and resourceVersion only", m)
 	}
 	again, _ := src.transform(u)
 	if r := src.row(again.(*unstructured.Unstructured)); r.Cells[0] != ready.GetName() || r.Cells[1] != "Current" {
