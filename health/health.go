@@ -58,6 +58,16 @@ func Of(obj *unstructured.Unstructured) Health {
 	return h
 }
 
+// StatusOf computes only obj's status, as Of does but without its message and conditions: the form a table
+// cell needs, once per version of every object listed. obj is not modified.
+func StatusOf(obj *unstructured.Unstructured) Status {
+	res, err := status.Compute(obj)
+	if err != nil || res == nil {
+		return Unknown
+	}
+	return Status(res.Status)
+}
+
 // Conditions reads status.conditions of obj, of any kind; entries that are not objects are skipped.
 func Conditions(obj *unstructured.Unstructured) []Condition {
 	list, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")

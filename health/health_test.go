@@ -61,6 +61,11 @@ func TestOf(t *testing.T) {
 			if h.Status != tt.want {
 				t.Fatalf("status %s (%q), want %s", h.Status, h.Message, tt.want)
 			}
+			if tt.obj != nil {
+				if s := StatusOf(tt.obj); s != tt.want {
+					t.Errorf("StatusOf = %s, want %s", s, tt.want)
+				}
+			}
 			if h.Message == "" && tt.want != Current {
 				t.Errorf("no message for %s", h.Status)
 			}

@@ -54,6 +54,10 @@ type LiveTable struct {
 	// the source synced, so that the poll (and, for pods, the list of every pod's requests and limits) never
 	// competes with the table's own first list.
 	startMetrics func()
+	// health is the optional HEALTH column (the health key).
+	health *tableHealth
+	// extras joins HEALTH and the metrics into the table's own columns.
+	extras tableExtra
 	// layout is the table's views.yaml entry (nil for none).
 	layout *viewLayout
 }
@@ -61,6 +65,7 @@ type LiveTable struct {
 // NewLiveTable returns a table over src (not started until shown).
 func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *LiveTable {
 	t := &LiveTable{app: a, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}, access: newAccessCache(a)}
+	t.health = &tableHealth{t: t}
 	t.content = t.newContent()
 	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
 	t.table.SetSelectedStyle(a.theme.cursor)
@@ -100,6 +105,7 @@ func (t *LiveTable) close() {
 		t.cancel()
 		t.cancel = nil
 	}
+	t.health.stop()
 	t.app.goSafe(t.src.Stop)
 }
 
@@ -243,12 +249,12 @@ func (t *LiveTable) refresh() {
 	}
 	t.content.SetColumns(t.columns(), t.wide)
 	t.arrangeColumns()
-	t.content.SetExtra(t.metrics.cells(), len(t.src.Columns()))
+	t.content.SetExtra(t.extra(), len(t.src.Columns()))
 	t.content.SetSort(t.query.SortColumn, t.query.Descending)
 	changes := t.src.Changes()
 	q := t.query
 	q.Now = t.app.opts.Clock.Now() // a filter matches the ages as this table shows them
-	q.Extra = t.metrics.cells()
+	q.Extra = t.extra()
 	snap := t.src.Snapshot(q)
 	t.total = snap.Total
 	t.content.Update(snap, changes, t.query.Filter.Match)
@@ -365,7 +371,7 @@ func (t *LiveTable) status() string {
 	if note := pulseNote(t.src); note != "" {
 		text += "  [gray]" + note + "[-]"
 	}
-	return text + t.metrics.statusNote(st) + notPermitted(t.bindings())
+	return text + t.health.statusNote() + t.metrics.statusNote(st) + notPermitted(t.bindings())
 }
 
 // setNamespace restarts the table's source in namespace ns ("" = all).
@@ -380,11 +386,15 @@ func (t *LiveTable) setNamespace(ns string) {
 		t.app.errorf("open %s: %s", t.res.FullName(), err)
 		return
 	}
+	healthOn := t.health.on()
 	t.close()
 	t.src = src
 	t.content = t.newContent()
 	t.table.SetContent(t.content)
 	t.start()
+	if healthOn {
+		t.health.startOrSay()
+	}
 	t.refresh()
 }
 

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -209,13 +208,4 @@ func (m *tableMetrics) statusNote(st watch.State) string {
 		}
 	}
 	return "  [yellow]" + tview.Escape(m.note) + "[-]"
-}
-
-// columns returns the table's columns: the server's, then the metrics' while they are shown. UI goroutine.
-func (t *LiveTable) columns() []watch.Column {
-	cols := t.src.Columns()
-	if e := t.metrics.cells(); e != nil {
-		return append(slices.Clip(cols), e.Columns...)
-	}
-	return cols
 }

@@ -29,6 +29,7 @@ func (t *LiveTable) bindings() []Binding {
 		char('>').does("sort next", "sort by the next column (was s)", t.sortNextColumn),
 		char('!').does("reverse", "reverse the sort direction (was r)", t.reverseSort),
 		char('0').does("all namespaces", "show every namespace", func() { a.setNamespace("") }),
+		t.health.binding(),
 		char('i').does("pulse", "the table's informer at work: lists, watch, events per second, relists and reconnects", t.openPulse),
 	)
 	keys = append(keys, a.historyBindings()...)

@@ -23,18 +23,51 @@ type Extra struct {
 	Cells map[string][]string
 	// Version identifies these cells; it is never 0 and only grows for one view.
 	Version uint64
+	// More, when set, holds the cells of further columns, after Columns: another part of the view's own
+	// columns with cells of its own (the HEALTH column beside the metrics). Its Version is not read: the
+	// view gives the whole a new Version when any part changes.
+	More *Extra
 }
 
-// extraColumn returns the index into e.Columns of query column col, given the n server columns, or -1.
+// AllColumns returns Columns, then those of More and beyond. The slice is new.
+func (e *Extra) AllColumns() []Column {
+	var out []Column
+	for ; e != nil; e = e.More {
+		out = append(out, e.Columns...)
+	}
+	return out
+}
+
+// width is the number of columns of e and its More.
+func (e *Extra) width() int {
+	n := 0
+	for ; e != nil; e = e.More {
+		n += len(e.Columns)
+	}
+	return n
+}
+
+// column returns extra column i, counted across More.
+func (e *Extra) column(i int) Column {
+	for i >= len(e.Columns) && e.More != nil {
+		i, e = i-len(e.Columns), e.More
+	}
+	return e.Columns[i]
+}
+
+// extraColumn returns the index into AllColumns of query column col, given the n server columns, or -1.
 func (e *Extra) extraColumn(col, n int) int {
-	if e == nil || col < n || col >= n+len(e.Columns) {
+	if e == nil || col < n || col >= n+e.width() {
 		return -1
 	}
 	return col - n
 }
 
-// Cell returns row key's cell in extra column i ("" when the row has none).
+// Cell returns row key's cell in extra column i, counted across More ("" when the row has none).
 func (e *Extra) Cell(key string, i int) string {
+	for i >= len(e.Columns) && e.More != nil {
+		i, e = i-len(e.Columns), e.More
+	}
 	if cells := e.Cells[key]; i < len(cells) {
 		return cells[i]
 	}

@@ -93,3 +93,36 @@ func TestClassifyQuantity(t *testing.T) {
 		t.Errorf("1024Mi and 1Gi compare %d, want 0", c)
 	}
 }
+
+// TestExtraMore: an Extra whose More holds further columns reads and sorts each column from its own part.
+func TestExtraMore(t *testing.T) {
+	cols := []Column{{Name: "NAME", Type: "string", Format: "name"}}
+	store := newRowStore()
+	for _, n := range []string{"a", "b", "c"} {
+		store.put(&Row{Key: "ns/" + n, Namespace: "ns", Name: n, ResourceVersion: "1", Cells: []string{n}})
+	}
+	metrics := &Extra{Columns: []Column{{Name: "CPU", Type: "quantity"}}, Version: 7,
+		Cells: map[string][]string{"ns/a": {"5m"}, "ns/b": {"1m"}, "ns/c": {"3m"}}}
+	joined := &Extra{Columns: []Column{{Name: "HEALTH", Type: "string"}}, Version: 1, More: metrics,
+		Cells: map[string][]string{"ns/a": {"InProgress"}, "ns/b": {"Terminating"}, "ns/c": {"Current"}}}
+	if got := joined.AllColumns(); len(got) != 2 || got[0].Name != "HEALTH" || got[1].Name != "CPU" {
+		t.Fatalf("AllColumns %v", got)
+	}
+	if joined.Cell("ns/a", 0) != "InProgress" || joined.Cell("ns/a", 1) != "5m" || joined.Cell("ns/a", 2) != "" {
+		t.Errorf("cells of ns/a: %q %q %q", joined.Cell("ns/a", 0), joined.Cell("ns/a", 1), joined.Cell("ns/a", 2))
+	}
+	var snaps snapshotter
+	names := func(q Query) []string {
+		var out []string
+		for _, r := range snaps.snapshot(store, q, cols, 1).Rows {
+			out = append(out, r.Name)
+		}
+		return out
+	}
+	if got := names(Query{SortColumn: 1, Extra: joined}); !slices.Equal(got, []string{"c", "a", "b"}) {
+		t.Errorf("by HEALTH: %v", got)
+	}
+	if got := names(Query{SortColumn: 2, Extra: joined}); !slices.Equal(got, []string{"b", "c", "a"}) {
+		t.Errorf("by CPU (in More): %v", got)
+	}
+}

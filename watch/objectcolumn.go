@@ -20,6 +20,17 @@ type ObjectColumn struct {
 	Cell func(obj map[string]any) string
 	// Fields are the paths Cell reads; nil reads no field of the object.
 	Fields *Fields
+	// Whole, when set, computes the cell from the whole object as the server sent it, in the informer's
+	// transform, before the object is cut down (Cell and Fields are then unused): the source keeps the cell's
+	// text, not the fields it read. It suits cells that read much of an object (a health computed from its
+	// spec, status and metadata). It must be safe for concurrent use and must not modify obj.
+	Whole func(obj map[string]any) string
+}
+
+// WholeColumn returns a column computed by cell from the whole object, once per version of it, in the
+// informer's transform (see ObjectColumn.Whole).
+func WholeColumn(col Column, cell func(obj map[string]any) string) ObjectColumn {
+	return ObjectColumn{Column: col, Whole: cell}
 }
 
 // FuncColumn returns a column computed by cell from the fields paths name (each a list of field names from the

@@ -28,6 +28,8 @@ type ObjectSource struct {
 	cols   []Column
 	keep   *Fields
 	ageIdx int // the Age column's index, -1 for none
+	// whole are the indexes of the columns computed from whole objects (ObjectColumn.Whole).
+	whole  []int
 	labels labelSets
 	store  *rowStore
 	snaps  snapshotter
@@ -44,8 +46,14 @@ type ObjectSource struct {
 // rowMetadata are the metadata fields every object keeps: those a Row holds.
 var rowMetadata = []string{"name", "namespace", "uid", "resourceVersion", "creationTimestamp", "labels"}
 
+// identityMetadata are the metadata fields the objects of a source of whole-object columns only keep: what
+// keys a row and tells its versions apart.
+var identityMetadata = rowMetadata[:4]
+
 // NewObjectSource returns a source for spec (whose Columns must be set) reading objects with client. It does not
-// start it.
+// start it. When every column is computed from the whole object (ObjectColumn.Whole: a table's HEALTH, whose
+// cells another table shows by row key), the objects keep only their name, namespace, uid and resourceVersion:
+// such a source's rows have no Labels and no Created time.
 func NewObjectSource(client dynamic.Interface, spec Spec) (*ObjectSource, error) {
 	if spec.GVR.Resource == "" || spec.GVR.Version == "" {
 		return nil, fmt.Errorf("watch: incomplete resource %q", spec.GVR.String())
@@ -58,15 +66,21 @@ func NewObjectSource(client dynamic.Interface, spec Spec) (*ObjectSource, error)
 	for _, name := range []string{"apiVersion", "kind"} {
 		s.keep.Add(name).Whole()
 	}
-	for _, name := range rowMetadata {
-		s.keep.Add("metadata", name).Whole()
-	}
+	meta := identityMetadata
 	for i, c := range spec.Columns {
 		s.cols = append(s.cols, c.Column)
 		if c.Column.Age && s.ageIdx < 0 {
 			s.ageIdx = i
 		}
+		if c.Whole != nil {
+			s.whole = append(s.whole, i)
+			continue
+		}
+		meta = rowMetadata
 		s.keep.Merge(c.Fields)
+	}
+	for _, name := range meta {
+		s.keep.Add("metadata", name).Whole()
 	}
 	s.store.ageCell = func() int { return s.ageIdx }
 	return s, nil
@@ -182,22 +196,55 @@ func (s *ObjectSource) signal() { wake(s.notify) }
 func (s *ObjectSource) transform(obj any) (any, error) {
 	switch o := obj.(type) {
 	case *unstructured.Unstructured:
-		return &unstructured.Unstructured{Object: s.keep.Keep(o.Object)}, nil
+		return &unstructured.Unstructured{Object: s.cut(o.Object)}, nil
 	case cache.DeletedFinalStateUnknown:
 		if u, ok := o.Obj.(*unstructured.Unstructured); ok {
-			o.Obj = &unstructured.Unstructured{Object: s.keep.Keep(u.Object)}
+			o.Obj = &unstructured.Unstructured{Object: s.cut(u.Object)}
 		}
 		return o, nil
 	}
 	return obj, nil
 }
 
+// wholeCells is the field under which a cut-down object keeps the cells of the columns computed from the
+// whole object (a list of strings, in the order of ObjectSource.whole). No Kubernetes object has a top-level
+// field of that name.
+const wholeCells = "kscope.cells"
+
+// cut returns the part of obj the source keeps: the fields the columns read, and the cells of the columns
+// computed from the whole object.
+func (s *ObjectSource) cut(obj map[string]any) map[string]any {
+	kept := s.keep.Keep(obj) // a new map: s.keep names fields below the root (apiVersion, kind, metadata)
+	if len(s.whole) == 0 {
+		return kept
+	}
+	if cells, done := obj[wholeCells]; done {
+		// Cut down already: the informer may transform an object twice (a watch-list's objects are
+		// transformed as they arrive, then again when they replace the store), so cut must be idempotent.
+		kept[wholeCells] = cells
+		return kept
+	}
+	cells := make([]any, len(s.whole))
+	for j, i := range s.whole {
+		cells[j] = s.spec.Columns[i].Whole(obj)
+	}
+	kept[wholeCells] = cells
+	return kept
+}
+
 // row computes the row of an object as the transform left it.
 func (s *ObjectSource) row(u *unstructured.Unstructured) *Row {
 	cells := make([]string, len(s.spec.Columns))
 	for i, c := range s.spec.Columns {
-		if i != s.ageIdx {
+		if i != s.ageIdx && c.Whole == nil {
 			cells[i] = c.Cell(u.Object)
+		}
+	}
+	if kept, ok := u.Object[wholeCells].([]any); ok {
+		for j, i := range s.whole {
+			if j < len(kept) {
+				cells[i], _ = kept[j].(string)
+			}
 		}
 	}
 	created := u.GetCreationTimestamp().Time

@@ -24,7 +24,7 @@ func newRowOrder(q Query, cols []Column) rowOrder {
 	o := rowOrder{col: q.SortColumn, desc: q.Descending}
 	if i := q.Extra.extraColumn(o.col, len(cols)); i >= 0 {
 		o.extra, o.extraCol, o.extraVersion = q.Extra, i, q.Extra.Version
-		o.typ = q.Extra.Columns[i].Type
+		o.typ = q.Extra.column(i).Type
 		return o
 	}
 	if o.col < 0 || o.col >= len(cols) {

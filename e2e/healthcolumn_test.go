@@ -1,0 +1,102 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// headerHas tells whether the table's header line (the one with NAME) names col.
+func headerHas(scr, col string) bool {
+	return strings.Contains(lineWith(scr, "NAME "), col)
+}
+
+// TestHealthColumnRollout: shift-h on a table of Deployments adds HEALTH, which reads InProgress while a
+// Deployment rolls out (its new pod must stay ready 15 s before it counts as available) and Current after;
+// a second rollout goes through both again; shift-h drops the column.
+func TestHealthColumnRollout(t *testing.T) {
+	ns := testNamespace(t)
+	applyYAML(t, `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: slow, namespace: `+ns+`}
+spec:
+  replicas: 1
+  minReadySeconds: 15
+  selector: {matchLabels: {app: slow}}
+  template:
+    metadata: {labels: {app: slow}}
+    spec: {containers: [{name: web, image: nginx:1.27}]}
+`)
+	s := startUI(t, "-n", ns, "deploy")
+	s.waitFor("deployments("+ns+")[1]", "slow")
+	s.typeText("H")
+	health := func(want string) {
+		t.Helper()
+		s.waitUntil("slow "+want, func(scr string) bool {
+			return headerHas(scr, "HEALTH") && strings.HasSuffix(strings.TrimRight(lineWith(scr, "slow "), " ║│"), " "+want)
+		})
+	}
+	health("InProgress")
+	health("Current")
+	kubectl(t, "-n", ns, "set", "image", "deployment/slow", "web=nginx:1.28")
+	health("InProgress")
+	health("Current")
+	s.typeText(">>>>>>") // NAME READY UP-TO-DATE AVAILABLE AGE, then HEALTH (CONTAINERS, IMAGES, SELECTOR are wide)
+	s.waitFor("sort:HEALTH↑")
+	s.typeText("H")
+	s.waitUntil("no HEALTH column", func(scr string) bool {
+		return !headerHas(scr, "HEALTH") && strings.Contains(scr, "slow")
+	})
+}
+
+// TestHealthColumnFailedJob: a Job whose pod can never be scheduled and whose deadline passes reads Failed
+// in the HEALTH column of the jobs table.
+func TestHealthColumnFailedJob(t *testing.T) {
+	ns := testNamespace(t)
+	applyYAML(t, `apiVersion: batch/v1
+kind: Job
+metadata: {name: doomed, namespace: `+ns+`}
+spec:
+  activeDeadlineSeconds: 2
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      nodeSelector: {kscope-e2e/no-such-node: "true"}
+      containers: [{name: c, image: busybox}]
+`)
+	s := startUI(t, "-n", ns, "jobs")
+	s.waitFor("jobs("+ns+")[1]", "doomed")
+	s.typeText("H")
+	s.waitUntil("doomed Failed", func(scr string) bool {
+		return headerHas(scr, "HEALTH") && strings.Contains(lineWith(scr, "doomed "), " Failed")
+	})
+}
+
+// TestHealthColumnTerminating: a ConfigMap held by a finalizer after its deletion reads Terminating in the
+// HEALTH column, beside one that is Current; once the finalizer goes, so does its row.
+func TestHealthColumnTerminating(t *testing.T) {
+	ns := testNamespace(t)
+	applyYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: held\n  namespace: "+ns+
+		"\n  finalizers: [kscope.example.com/hold]\ndata: {a: b}\n---\n"+
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: free, namespace: "+ns+"}\ndata: {a: b}\n")
+	release := func() {
+		_ = exec.Command("kubectl", "--kubeconfig", env.kubeconfig, "-n", ns, "patch", "configmap", "held",
+			"--type=merge", "-p", `{"metadata":{"finalizers":null}}`).Run()
+	}
+	t.Cleanup(release)
+	kubectl(t, "-n", ns, "delete", "configmap", "held", "--wait=false")
+	s := startUI(t, "-n", ns, "cm")
+	s.waitFor("configmaps("+ns+")", "held", "free")
+	s.typeText("H")
+	s.waitUntil("held Terminating, free Current", func(scr string) bool {
+		return headerHas(scr, "HEALTH") && strings.Contains(lineWith(scr, "held "), " Terminating") &&
+			strings.Contains(lineWith(scr, "free "), " Current")
+	})
+	release()
+	s.waitUntil("held gone", func(scr string) bool {
+		return !strings.Contains(scr, "Terminating") && strings.Contains(lineWith(scr, "free "), " Current")
+	})
+}

@@ -1,0 +1,211 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/rivo/tview"
+
+	"kscope/apierr"
+	"kscope/watch"
+)
+
+// healthColumns is the column a table shows while its health is on.
+var healthColumns = []watch.Column{watch.HealthColumn().Column}
+
+// errSeveralKinds is why a table of several kinds has no HEALTH column.
+var errSeveralKinds = errors.New("not available in a table of several kinds: open one kind (:deploy) for its HEALTH column")
+
+// tableHealth is a table's optional HEALTH column (the `health` key): while on, a second informer lists and
+// watches the table's objects themselves (same resource, namespaces and selectors; a watch.ObjectSource whose
+// transform computes kstatus and drops the object), and a goroutine hands its changes to the UI goroutine in
+// batches (at most one per Options.MinRedraw), where they become the column's cells by row key, as the
+// metrics' are. It stops when toggled off or the table closes. An error (the list forbidden) stops it and is
+// one line on the status line. The fields belong to the UI goroutine; loop touches none of them.
+type tableHealth struct {
+	t *LiveTable
+	// src is the health source while on (nil while off); cancel ends its loop.
+	src    RowSource
+	cancel context.CancelFunc
+	// cells is the column's cells by row key; extra holds them for the table (nil until the first batch).
+	cells   map[string][]string
+	extra   *watch.Extra
+	version uint64
+	// complete is set once cells were built from the synced source: from then on they follow its changes.
+	complete bool
+	// col is the HEALTH column's index in the source's rows (a union of namespaces puts NAMESPACE first).
+	col  int
+	note string
+}
+
+// binding is the key that shows or hides the column.
+func (h *tableHealth) binding() Binding {
+	return shifted('H').does("health", "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)", h.toggle)
+}
+
+// on tells whether the column is on (it may still be listing).
+func (h *tableHealth) on() bool { return h.src != nil }
+
+func (h *tableHealth) toggle() {
+	h.note = ""
+	if h.on() {
+		h.stop()
+	} else {
+		h.startOrSay()
+	}
+	h.t.refresh()
+}
+
+// startOrSay starts the column, or notes why it cannot. UI goroutine.
+func (h *tableHealth) startOrSay() {
+	if err := h.start(); err != nil {
+		h.note = "no health: " + apierr.OneLine(err.Error())
+	}
+}
+
+// start lists and watches the table's objects for their health. UI goroutine.
+func (h *tableHealth) start() error {
+	t, a := h.t, h.t.app
+	if _, ok := t.src.(kindedSource); ok {
+		return errSeveralKinds
+	}
+	spec := t.src.Spec()
+	hs := watch.Spec{GVR: spec.GVR, Namespaced: spec.Namespaced, Namespace: spec.Namespace,
+		LabelSelector: spec.LabelSelector, FieldSelector: spec.FieldSelector,
+		Columns: []watch.ObjectColumn{watch.HealthColumn()}}
+	var src RowSource
+	var err error
+	if many, ok := t.src.(interface{ Namespaces() []string }); ok {
+		src, err = newNamespacesSource(a.cluster, hs, many.Namespaces())
+	} else {
+		src, err = a.cluster.NewSource(hs)
+	}
+	if err != nil {
+		return fmt.Errorf("health of %s: %w", t.res.FullName(), err)
+	}
+	ctx, cancel := context.WithCancel(a.ctx)
+	h.src, h.cancel = src, cancel
+	h.version++ // the column is there at once, empty until the first rows are in
+	h.cells, h.extra, h.complete = nil, &watch.Extra{Columns: healthColumns, Version: h.version}, false
+	src.Start(ctx)
+	a.goSafe(func() { h.loop(ctx, src) })
+	return nil
+}
+
+// stop stops the health source (off the UI goroutine: Stop waits for the informer) and drops the column.
+// UI goroutine; a no-op while off.
+func (h *tableHealth) stop() {
+	if h.src == nil {
+		return
+	}
+	h.cancel()
+	h.t.app.goSafe(h.src.Stop)
+	h.src, h.cancel, h.cells, h.extra = nil, nil, nil, nil
+}
+
+// loop turns the health source's notifications into batched updates of the column, until ctx ends. It runs
+// on its own goroutine and never touches tview or h.
+func (h *tableHealth) loop(ctx context.Context, src RowSource) {
+	a := h.t.app
+	var last time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-src.Notify():
+			if !a.spaceRedraw(ctx, &last) {
+				return
+			}
+			a.tv.QueueUpdate(func() {
+				if ctx.Err() != nil || h.src != src || !h.apply() {
+					return
+				}
+				h.t.refresh()
+				if a.top() == h.t && h.t.screenChanged() {
+					a.tv.ForceDraw()
+				}
+			})
+		}
+	}
+}
+
+// apply takes the health source's state and changes into the column; it tells whether the table must be
+// refreshed. UI goroutine.
+func (h *tableHealth) apply() bool {
+	st := h.src.State()
+	if st.Phase.Terminal() && st.Phase != watch.Stopped {
+		h.stop()
+		h.note = "no health: " + apierr.OneLine(stateMessage(st))
+		return true
+	}
+	changes := h.src.Changes() // drained first: whatever changes after it is in the next batch
+	var cells map[string][]string
+	switch {
+	case !h.complete:
+		// Until the source has synced, its rows are not changes: take them all.
+		h.col = slices.IndexFunc(h.src.Columns(), func(c watch.Column) bool { return c.Name == watch.HealthColumnName })
+		snap := h.src.Snapshot(watch.Query{SortColumn: -1})
+		cells = make(map[string][]string, len(snap.Rows))
+		for _, r := range snap.Rows {
+			cells[r.Key] = h.cell(r)
+		}
+		h.complete = st.Phase == watch.Synced
+	case changes.Empty():
+		return false
+	default:
+		cells = maps.Clone(h.cells) // the table's snapshots may still read the old cells
+		for _, r := range changes.Deleted {
+			delete(cells, r.Key)
+		}
+		for _, keys := range [][]string{changes.Added, changes.Updated} {
+			for _, k := range keys {
+				if r, ok := h.src.Row(k); ok {
+					cells[k] = h.cell(r)
+				}
+			}
+		}
+	}
+	h.cells = cells
+	h.version++
+	h.extra = &watch.Extra{Columns: healthColumns, Cells: cells, Version: h.version}
+	return true
+}
+
+// cell is the HEALTH cell of one of the health source's rows (rows are immutable: their cells are shared).
+func (h *tableHealth) cell(r *watch.Row) []string {
+	if h.col < 0 || h.col >= len(r.Cells) {
+		return nil
+	}
+	return r.Cells[h.col : h.col+1 : h.col+1]
+}
+
+// cellsOf returns the column's cells while it is on (nil for none). UI goroutine; h may be nil.
+func (h *tableHealth) cellsOf() *watch.Extra {
+	if h == nil {
+		return nil
+	}
+	return h.extra
+}
+
+// statusNote is the status line's note about the column ("" for none). UI goroutine.
+func (h *tableHealth) statusNote() string {
+	switch {
+	case h.note != "":
+		return "  " + h.t.app.theme.errorTag + tview.Escape(h.note) + "[-]"
+	case h.on() && !h.complete:
+		return "  [yellow]health: listing the objects …[-]"
+	}
+	return ""
+}
+
+// stateMessage is a source state's message, else its error's text.
+func stateMessage(st watch.State) string {
+	if st.Message == "" && st.Err != nil {
+		return st.Err.Error()
+	}
+	return st.Message
+}
