@@ -90,41 +90,8 @@ func TestObjectBytesPerRow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates a 10k-pod list")
 	}
-	list, stream := benchPodList(objectRows), benchPodStream(objectRows)
-	t.Logf("pod list: %d bytes, %d a pod", len(list), len(list)/objectRows)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if r.URL.Query().Get("watch") == "true" {
-			w.WriteHeader(http.StatusOK)
-			if r.URL.Query().Get("sendInitialEvents") == "true" {
-				_, _ = w.Write(stream)
-			}
-			w.(http.Flusher).Flush()
-			<-r.Context().Done()
-			return
-		}
-		_, _ = w.Write(list)
-	}))
-	defer srv.Close()
-	client, err := dynamic.NewForConfig(&rest.Config{Host: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	src, err := NewObjectSource(client, Spec{GVR: podsGVR(), Namespaced: true, Namespace: "bench", Columns: objectColumns(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	src.Start(context.Background())
+	src, snap, per := syncedObjectSource(t, objectColumns(t), true)
 	defer src.Stop()
-	waitForRows(t, src.Notify(), func() bool { return src.State().Phase == Synced && src.Len() == objectRows })
-	snap := src.Snapshot(Query{SortColumn: -1})
-	runtime.GC()
-	var after runtime.MemStats
-	runtime.ReadMemStats(&after)
-	per := float64(after.HeapAlloc-before.HeapAlloc) / objectRows
 	t.Logf("%.0f bytes per row held by a synced ObjectSource (NAME, IMAGE) at %d pods", per, len(snap.Rows))
 	if r, _ := src.Row("bench/bench-pod-3"); r == nil || r.Cells[1] != "registry.example.com/team/bench:1.3" {
 		t.Fatalf("row %+v", r)
@@ -135,6 +102,7 @@ func TestObjectBytesPerRow(t *testing.T) {
 	runtime.KeepAlive(snap)
 	src.Stop()
 
+	var before, after runtime.MemStats
 	table := benchPodTable(objectRows, true)
 	tsrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -162,8 +130,6 @@ func TestObjectBytesPerRow(t *testing.T) {
 	t.Logf("%.0f bytes per row held by a synced Table Source (the server's 9 pod columns, all namespaces) at %d pods",
 		float64(after.HeapAlloc-before.HeapAlloc)/objectRows, len(tsnap.Rows))
 	runtime.KeepAlive(tsnap)
-	runtime.KeepAlive(list)
-	runtime.KeepAlive(stream)
 	runtime.KeepAlive(table)
 }
 
@@ -180,4 +146,48 @@ func waitForRows(t *testing.T, notify <-chan struct{}, cond func() bool) {
 			t.Fatal("not synced after five minutes")
 		}
 	}
+}
+
+// syncedObjectSource starts an ObjectSource of columns on a server of objectRows realistic pods (a LIST, or
+// a streamed watch-list), waits until it holds them all, and returns it (to be stopped), its snapshot and the
+// heap it grew by per row. logList logs the size of the list.
+func syncedObjectSource(t *testing.T, columns []ObjectColumn, logList bool) (*ObjectSource, Snapshot, float64) {
+	t.Helper()
+	list, stream := benchPodList(objectRows), benchPodStream(objectRows)
+	if logList {
+		t.Logf("pod list: %d bytes, %d a pod", len(list), len(list)/objectRows)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Query().Get("watch") == "true" {
+			w.WriteHeader(http.StatusOK)
+			if r.URL.Query().Get("sendInitialEvents") == "true" {
+				_, _ = w.Write(stream)
+			}
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			return
+		}
+		_, _ = w.Write(list)
+	}))
+	t.Cleanup(srv.Close)
+	client, err := dynamic.NewForConfig(&rest.Config{Host: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	src, err := NewObjectSource(client, Spec{GVR: podsGVR(), Namespaced: true, Namespace: "bench", Columns: columns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Start(context.Background())
+	waitForRows(t, src.Notify(), func() bool { return src.State().Phase == Synced && src.Len() == objectRows })
+	snap := src.Snapshot(Query{SortColumn: -1})
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(list)
+	runtime.KeepAlive(stream)
+	return src, snap, float64(after.HeapAlloc-before.HeapAlloc) / objectRows
 }
