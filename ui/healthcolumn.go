@@ -121,12 +121,8 @@ func (h *tableHealth) loop(ctx context.Context, src RowSource) {
 				return
 			}
 			a.tv.QueueUpdate(func() {
-				if ctx.Err() != nil || h.src != src || !h.apply() {
-					return
-				}
-				h.t.refresh()
-				if a.top() == h.t && h.t.screenChanged() {
-					a.tv.ForceDraw()
+				if ctx.Err() == nil && h.src == src && h.apply() {
+					h.t.refreshAndDraw()
 				}
 			})
 		}

@@ -109,6 +109,15 @@ func (t *LiveTable) close() {
 	t.app.goSafe(t.src.Stop)
 }
 
+// refreshAndDraw refreshes the table and draws it when what it shows changed. A table under the YAML view, or
+// changes to rows off screen, need no drawing. UI goroutine.
+func (t *LiveTable) refreshAndDraw() {
+	t.refresh()
+	if t.app.top() == t && t.screenChanged() {
+		t.app.tv.ForceDraw()
+	}
+}
+
 // loop turns the source's notifications into batched refreshes, and ticks AGE once a second.
 func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 	clk := t.app.opts.Clock
@@ -129,11 +138,7 @@ func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 			}
 			t.app.tv.QueueUpdate(func() {
 				if ctx.Err() == nil && t.src == src {
-					t.refresh()
-					// A table under the YAML view, or changes to rows off screen, need no drawing.
-					if t.app.top() == t && t.screenChanged() {
-						t.app.tv.ForceDraw()
-					}
+					t.refreshAndDraw()
 				}
 			})
 		case <-tick:
