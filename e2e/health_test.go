@@ -13,17 +13,7 @@ import (
 // Current; its tree shows the same.
 func TestHealthRollout(t *testing.T) {
 	ns := testNamespace(t)
-	applyYAML(t, `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: slow, namespace: `+ns+`}
-spec:
-  replicas: 1
-  minReadySeconds: 15
-  selector: {matchLabels: {app: slow}}
-  template:
-    metadata: {labels: {app: slow}}
-    spec: {containers: [{name: web, image: nginx:1.27}]}
-`)
+	applySlowDeployment(t, ns)
 	s := startUI(t, "-n", ns, "deploy")
 	s.waitFor("deployments("+ns+")[1]", "slow")
 	s.typeText("y")
@@ -48,18 +38,7 @@ spec:
 // deadline passes is Failed, with its Failed condition (DeadlineExceeded).
 func TestHealthFailedJob(t *testing.T) {
 	ns := testNamespace(t)
-	applyYAML(t, `apiVersion: batch/v1
-kind: Job
-metadata: {name: doomed, namespace: `+ns+`}
-spec:
-  activeDeadlineSeconds: 2
-  backoffLimit: 0
-  template:
-    spec:
-      restartPolicy: Never
-      nodeSelector: {kscope-e2e/no-such-node: "true"}
-      containers: [{name: c, image: busybox}]
-`)
+	applyDoomedJob(t, ns)
 	s := startUI(t, "-n", ns, "jobs")
 	s.waitFor("jobs("+ns+")[1]", "doomed")
 	s.typeText("y")
@@ -122,4 +101,39 @@ func TestHealthTerminating(t *testing.T) {
 	s.waitFor("health Terminating")
 	release()
 	s.waitFor("health NotFound", "(deleted)")
+}
+
+// applySlowDeployment creates Deployment slow in ns: one nginx pod that must stay ready for 15 s before it
+// counts as available, so a rollout reads InProgress long enough to be seen.
+func applySlowDeployment(t *testing.T, ns string) {
+	t.Helper()
+	applyYAML(t, `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: slow, namespace: `+ns+`}
+spec:
+  replicas: 1
+  minReadySeconds: 15
+  selector: {matchLabels: {app: slow}}
+  template:
+    metadata: {labels: {app: slow}}
+    spec: {containers: [{name: web, image: nginx:1.27}]}
+`)
+}
+
+// applyDoomedJob creates Job doomed in ns: its pod can never be scheduled (a node selector no node matches)
+// and its 2 s deadline passes, so it ends Failed (DeadlineExceeded).
+func applyDoomedJob(t *testing.T, ns string) {
+	t.Helper()
+	applyYAML(t, `apiVersion: batch/v1
+kind: Job
+metadata: {name: doomed, namespace: `+ns+`}
+spec:
+  activeDeadlineSeconds: 2
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      nodeSelector: {kscope-e2e/no-such-node: "true"}
+      containers: [{name: c, image: busybox}]
+`)
 }

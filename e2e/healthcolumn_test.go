@@ -18,17 +18,7 @@ func headerHas(scr, col string) bool {
 // a second rollout goes through both again; shift-h drops the column.
 func TestHealthColumnRollout(t *testing.T) {
 	ns := testNamespace(t)
-	applyYAML(t, `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: slow, namespace: `+ns+`}
-spec:
-  replicas: 1
-  minReadySeconds: 15
-  selector: {matchLabels: {app: slow}}
-  template:
-    metadata: {labels: {app: slow}}
-    spec: {containers: [{name: web, image: nginx:1.27}]}
-`)
+	applySlowDeployment(t, ns)
 	s := startUI(t, "-n", ns, "deploy")
 	s.waitFor("deployments("+ns+")[1]", "slow")
 	s.typeText("H")
@@ -55,18 +45,7 @@ spec:
 // in the HEALTH column of the jobs table.
 func TestHealthColumnFailedJob(t *testing.T) {
 	ns := testNamespace(t)
-	applyYAML(t, `apiVersion: batch/v1
-kind: Job
-metadata: {name: doomed, namespace: `+ns+`}
-spec:
-  activeDeadlineSeconds: 2
-  backoffLimit: 0
-  template:
-    spec:
-      restartPolicy: Never
-      nodeSelector: {kscope-e2e/no-such-node: "true"}
-      containers: [{name: c, image: busybox}]
-`)
+	applyDoomedJob(t, ns)
 	s := startUI(t, "-n", ns, "jobs")
 	s.waitFor("jobs("+ns+")[1]", "doomed")
 	s.typeText("H")
