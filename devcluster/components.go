@@ -75,9 +75,10 @@ func controllerManagerArgs(l layout, c credentials) []string {
 		"--service-account-private-key-file", c.saKey, "--root-ca-file", c.caCert,
 		"--use-service-account-credentials=false", "--kube-api-qps", "200", "--kube-api-burst", "400",
 		"--concurrent-deployment-syncs", "10", "--concurrent-replicaset-syncs", "10",
-		// kwok renews the fake nodes' leases, but on a loaded 2-core machine a renewal can come late; with the
-		// default grace period the node lifecycle controller would then mark every pod NotReady for good (kwok
-		// does not undo it). The controller itself must run: it lifts the not-ready taint from new nodes.
+		// kwok posts the fake nodes' status every 20–45 s (its node-heartbeat stage), but on a loaded 2-core
+		// machine a heartbeat can come late; with the default grace period the node lifecycle controller would
+		// then mark every pod NotReady for good (kwok does not undo it). The controller itself must run: it
+		// lifts the not-ready taint from new nodes.
 		"--node-monitor-grace-period", "10m",
 	}
 }
