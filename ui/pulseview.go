@@ -217,8 +217,11 @@ func listText(l watch.ListStat, done bool) string {
 		return "not yet"
 	}
 	how := "with object metadata"
-	if !l.Metadata {
+	switch {
+	case !l.Metadata:
 		how = "without objects (metadata filled behind)"
+	case l.JoinedPages > 0:
+		how = fmt.Sprintf("with object metadata (%d page(s) as rows without objects + a protobuf metadata list)", l.JoinedPages)
 	}
 	return fmt.Sprintf("%s, %s, %d rows, %s, at %s", pulseDuration(l.Duration), bytesText(l.Bytes), l.Rows, how, clockTime(l.At))
 }

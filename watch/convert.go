@@ -225,6 +225,17 @@ func (c *converter) keyedByName() bool {
 	return c.nameCol >= 0
 }
 
+// nameCell returns the text of the name cell of cells, false when there is none.
+func (c *converter) nameCell(cells []wireCell) (string, bool) {
+	c.mu.Lock()
+	i := c.nameCol
+	c.mu.Unlock()
+	if i < 0 || i >= len(cells) {
+		return "", false
+	}
+	return string(cells[i]), true
+}
+
 // plainRow builds a NAME, AGE row for a server that does not print Tables.
 func (c *converter) plainRow(m *wireMeta) *rowObject {
 	var out []string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,12 +16,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 )
 
-// fakeAPI serves pods as a kube-apiserver serves Table lists (includeObject None or Metadata) and watches of
-// one-row Tables, for tests of a whole Source. Changes made with set are sent to the open watch when asked;
+// fakeAPI serves pods as a kube-apiserver serves Table lists (includeObject None or Metadata), metadata lists
+// (protobuf PartialObjectMetadataList) and watches of one-row Tables, for tests of a whole Source. Changes made with set are sent to the open watch when asked;
 // expire ends that watch with 410 Gone, so that the reflector relists. It is safe for concurrent use.
 type fakeAPI struct {
 	srv *httptest.Server
@@ -40,6 +42,8 @@ type fakeAPI struct {
 	pageGate  chan struct{}
 	pageFails int
 	pages     int
+	// misorderMetadata sends the objects of metadata lists (PartialObjectMetadataList, protobuf) in reverse.
+	misorderMetadata bool
 
 	events chan []byte   // events for the open watch
 	expire chan struct{} // ends the open watch with 410 Gone
@@ -191,9 +195,34 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		left := int64(len(t.Rows) - limit)
 		t.Rows, t.Continue, t.RemainingItemCount = t.Rows[:limit], pods[limit-1].name, &left
 	}
+	if strings.Contains(r.Header.Get("Accept"), "as=PartialObjectMetadataList") {
+		l := f.metadataListLocked(pods[:len(t.Rows)], t.ListMeta)
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/vnd.kubernetes.protobuf")
+		if err := protobuf.NewSerializer(nil, nil).Encode(l, w); err != nil {
+			panic(err)
+		}
+		return
+	}
 	b, _ := json.Marshal(t)
 	f.mu.Unlock()
 	_, _ = w.Write(b)
+}
+
+// metadataListLocked returns pods as the server's PartialObjectMetadataList, in reverse order when
+// misorderMetadata is set; the caller holds f.mu.
+func (f *fakeAPI) metadataListLocked(pods []*fakePod, meta metav1.ListMeta) *metav1.PartialObjectMetadataList {
+	l := &metav1.PartialObjectMetadataList{
+		TypeMeta: metav1.TypeMeta{Kind: "PartialObjectMetadataList", APIVersion: "meta.k8s.io/v1"}, ListMeta: meta}
+	for _, p := range pods {
+		l.Items = append(l.Items, metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: p.name,
+			Namespace: p.namespace, UID: p.uid, ResourceVersion: fmt.Sprint(p.rv),
+			CreationTimestamp: metav1.NewTime(p.created), Labels: p.labels}})
+	}
+	if f.misorderMetadata {
+		slices.Reverse(l.Items)
+	}
+	return l
 }
 
 func (f *fakeAPI) watch(w http.ResponseWriter, r *http.Request) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -47,6 +46,11 @@ type tableListWatch struct {
 	pulse *pulseRecorder
 	// listBytes counts the bytes the list in progress has read (its pages are read concurrently).
 	listBytes atomic.Int64
+	// noMetadataList is set once a page asked for as a pair failed: later pages with metadata are asked for
+	// as one Table (see requestPairedPage).
+	noMetadataList atomic.Bool
+	// joinedPages counts the pages of the list in progress that were joined (requestPairedPage).
+	joinedPages atomic.Int32
 }
 
 // newTableClient returns a REST client whose errors decode to API status errors; requests set their own paths.
@@ -75,7 +79,13 @@ func resourcePath(gvr schema.GroupVersionResource, namespace string) string {
 	return p + "/" + gvr.Resource
 }
 
+// request returns a GET of the resource's rows as a Table with include.
 func (lw *tableListWatch) request(opts metav1.ListOptions, include metav1.IncludeObjectPolicy) *rest.Request {
+	return lw.get(opts).Param("includeObject", string(include)).SetHeader("Accept", tableAccept)
+}
+
+// get returns a GET of the resource's collection (in the view's namespace) with opts and the view's selectors.
+func (lw *tableListWatch) get(opts metav1.ListOptions) *rest.Request {
 	opts.LabelSelector = lw.spec.LabelSelector
 	opts.FieldSelector = lw.spec.FieldSelector
 	ns := lw.spec.Namespace
@@ -84,9 +94,7 @@ func (lw *tableListWatch) request(opts metav1.ListOptions, include metav1.Includ
 	}
 	return lw.client.Get().
 		AbsPath(resourcePath(lw.spec.GVR, ns)).
-		SpecificallyVersionedParams(&opts, metav1.ParameterCodec, metav1.SchemeGroupVersion).
-		Param("includeObject", string(include)).
-		SetHeader("Accept", tableAccept)
+		SpecificallyVersionedParams(&opts, metav1.ParameterCodec, metav1.SchemeGroupVersion)
 }
 
 // ListWithContext lists the resource as Table rows.
@@ -108,6 +116,7 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 		begin = lw.pulse.clock.Now()
 	}
 	lw.listBytes.Store(0)
+	lw.joinedPages.Store(0)
 	list, p := lw.list, lw.preview
 	if p != nil {
 		list = func(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy) (*wireTable, []*rowObject, error) {
@@ -132,7 +141,8 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 		if t != nil {
 			rv = t.Metadata.ResourceVersion
 		}
-		lw.pulse.listDone(begin, lw.listBytes.Load(), len(items), rv, include != metav1.IncludeNone, err)
+		lw.pulse.listDone(ListStat{At: begin, Bytes: lw.listBytes.Load(), Rows: len(items),
+			Metadata: include != metav1.IncludeNone, JoinedPages: int(lw.joinedPages.Load())}, rv, err)
 	}
 	if err != nil {
 		return nil, err
@@ -176,7 +186,7 @@ func (lw *tableListWatch) listRows(ctx context.Context, opts metav1.ListOptions,
 	if count != nil {
 		r = &countingReader{r: body, count: count}
 	}
-	t, items, err := decodeRows(r, lw.conv, onMeta, onRow)
+	t, items, err := decodeRows(r, lw.conv, decodeOptions{onMeta: onMeta, onRow: onRow})
 	if err != nil {
 		return nil, nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
 	}
@@ -351,97 +361,3 @@ func (c *converter) event(ev *wireEvent) (watch.EventType, runtime.Object, error
 // and json-iterator's standard configuration would also take "oBjeCt" for "object").
 var jsonAPI = jsoniter.Config{EscapeHTML: true, SortMapKeys: true, ValidateJsonRawMessage: true,
 	CaseSensitive: true}.Froze()
-
-// decodeList decodes a list response into rows, converting each row as it is read, so that neither the body
-// nor the decoded wire rows are ever held whole. It returns the list's metadata; a Status yields its error.
-func decodeList(r io.Reader, conv *converter) (*wireTable, []*rowObject, error) {
-	return decodeRows(r, conv, nil, nil)
-}
-
-// decodeRows is decodeList, calling onMeta (if set) with the list's metadata as soon as it is read, before the
-// rows that follow it, and passing each row to onRow (if set) instead of returning the rows.
-func decodeRows(r io.Reader, conv *converter, onMeta func(wireMeta), onRow func(*rowObject)) (*wireTable, []*rowObject, error) {
-	iter := jsoniter.Parse(jsonAPI, r, 64<<10)
-	t := &wireTable{}
-	rows := []*rowObject{}
-	add := func(o *rowObject) {
-		if onRow != nil {
-			onRow(o)
-		} else {
-			rows = append(rows, o)
-		}
-	}
-	if iter.WhatIsNext() != jsoniter.ObjectValue {
-		return nil, nil, fmt.Errorf("list response is not a JSON object")
-	}
-	for key := iter.ReadObject(); key != "" && iter.Error == nil; key = iter.ReadObject() {
-		switch key {
-		case "rows":
-			d := newRowDecoder(conv)
-			for iter.ReadArray() {
-				o := d.readRow(iter)
-				if iter.Error != nil {
-					break
-				}
-				add(o)
-			}
-		case "items":
-			conv.setColumns(plainColumnDefs, true)
-			t.Items = []wireObject{}
-			var wo wireObject
-			for iter.ReadArray() {
-				wo = wireObject{}
-				if iter.ReadVal(&wo); iter.Error != nil {
-					break
-				}
-				add(conv.plainRow(&wo.Metadata))
-			}
-		case "columnDefinitions":
-			if iter.ReadVal(&t.ColumnDefinitions); iter.Error == nil && len(t.ColumnDefinitions) > 0 {
-				conv.setColumns(t.ColumnDefinitions, false)
-			}
-		default:
-			readField(iter, t, key)
-			if key == "metadata" && onMeta != nil && iter.Error == nil {
-				onMeta(t.Metadata)
-			}
-		}
-	}
-	if iter.Error != nil && iter.Error != io.EOF {
-		return nil, nil, fmt.Errorf("decode: %w", iter.Error)
-	}
-	if st, ok := t.status(); ok {
-		return nil, nil, statusError(st)
-	}
-	if !t.isTable() {
-		if t.Items == nil && !strings.HasSuffix(t.Kind, "List") {
-			return nil, nil, fmt.Errorf("unexpected %s %s in a list response", t.APIVersion, t.Kind)
-		}
-		conv.setColumns(plainColumnDefs, true)
-	}
-	return t, rows, nil
-}
-
-// readField reads the value of one top-level key into the matching field of t (others are skipped).
-func readField(iter *jsoniter.Iterator, t *wireTable, key string) {
-	switch key {
-	case "kind":
-		iter.ReadVal(&t.Kind)
-	case "apiVersion":
-		iter.ReadVal(&t.APIVersion)
-	case "metadata":
-		iter.ReadVal(&t.Metadata)
-	case "status":
-		iter.ReadVal(&t.Status)
-	case "message":
-		iter.ReadVal(&t.Message)
-	case "reason":
-		iter.ReadVal(&t.Reason)
-	case "details":
-		iter.ReadVal(&t.Details)
-	case "code":
-		iter.ReadVal(&t.Code)
-	default:
-		iter.Skip()
-	}
-}

@@ -55,7 +55,11 @@ func (lw *tableListWatch) listPaged(ctx context.Context, opts metav1.ListOptions
 		var next *pageRequest
 		if m, ok := <-cur.meta; ok && m.Continue != "" {
 			opts.Limit, opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = pageRows, m.Continue, "", ""
-			next = lw.requestPage(ctx, opts, include)
+			if lw.pairable(include) {
+				next = lw.requestPairedPage(ctx, opts)
+			} else {
+				next = lw.requestPage(ctx, opts, include)
+			}
 		}
 		pg := <-cur.done
 		if pg.err != nil {

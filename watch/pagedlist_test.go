@@ -3,8 +3,13 @@ package watch
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // fakePods adds n pods named p-000 … to namespace ns of f.
@@ -56,10 +61,44 @@ func TestSourceFirstListInPages(t *testing.T) {
 			if cs := src.Changes(); !cs.Empty() {
 				t.Errorf("the first list reported as changes: %d added, %d updated", len(cs.Added), len(cs.Updated))
 			}
-			if f.pages != 1 {
-				t.Errorf("%d requests for later pages, want 1 (250 rows, then the other 350 in one page)", f.pages)
+			// All namespaces: the later page is asked for as rows without objects and a metadata list, joined.
+			wantPages, wantJoined := 1, 0
+			if ns == "" {
+				wantPages, wantJoined = 2, 1
+			}
+			if f.pages != wantPages {
+				t.Errorf("%d requests for later pages, want %d (250 rows, then the other 350 in one page)", f.pages, wantPages)
+			}
+			if got := src.Pulse().FirstList.JoinedPages; got != wantJoined {
+				t.Errorf("%d joined pages, want %d", got, wantJoined)
 			}
 		})
+	}
+}
+
+// TestSourceJoinedPageMismatch: when the rows of a page and its metadata list do not match one to one (here
+// the metadata come in reverse), no row takes another's metadata: the page is asked for again as a Table with
+// metadata, and every row carries its own.
+func TestSourceJoinedPageMismatch(t *testing.T) {
+	f := newFakeAPI(t)
+	for i := range 600 {
+		f.set(fmt.Sprintf("a/p-%03d", i), "Running", map[string]string{"n": fmt.Sprint(i)}, false)
+	}
+	f.misorderMetadata = true
+	src := f.source(t, "")
+	src.Start(context.Background())
+	waitSource(t, src, "synced table", func() bool { return src.State().Phase == Synced && src.Len() == 600 })
+	for _, r := range src.Snapshot(Query{SortColumn: -1}).Rows {
+		i, _ := strconv.Atoi(strings.TrimPrefix(r.Name, "p-"))
+		if r.UID != types.UID("uid-"+r.Name) || r.Labels["n"] != strconv.Itoa(i) {
+			t.Fatalf("row %s has UID %s, labels %v", r.Name, r.UID, r.Labels)
+		}
+	}
+	if got := src.Pulse().FirstList.JoinedPages; got != 0 {
+		t.Errorf("%d joined pages, want 0 (the misordered pair refused)", got)
+	}
+	if n := f.count(metav1.IncludeMetadata); n != 2 {
+		t.Errorf("%d Tables with metadata, want 2 (the first page, and the refused page again)", n)
 	}
 }
 

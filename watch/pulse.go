@@ -70,6 +70,9 @@ type ListStat struct {
 	Rows  int
 	// Metadata tells whether rows came with their object metadata (false: includeObject=None, filled behind).
 	Metadata bool
+	// JoinedPages counts the pages whose rows came as a Table without objects joined to a protobuf list of
+	// the objects' metadata (all-namespaces views); the list's other pages were Tables with metadata.
+	JoinedPages int
 }
 
 // Cause is why the informer listed or watched again: when, and the error or event that made it.
@@ -108,9 +111,9 @@ func (r *pulseRecorder) started() {
 	r.p.Started = r.clock.Now()
 }
 
-// listDone records a list that began at begin. A list after the first completed one is a relist, caused by
+// listDone records a list that began at st.At (st's Duration is set here). A list after the first completed one is a relist, caused by
 // what ended the watch before it.
-func (r *pulseRecorder) listDone(begin time.Time, bytes int64, rows int, rv string, metadata bool, err error) {
+func (r *pulseRecorder) listDone(st ListStat, rv string, err error) {
 	if r == nil {
 		return
 	}
@@ -121,7 +124,8 @@ func (r *pulseRecorder) listDone(begin time.Time, bytes int64, rows int, rv stri
 		r.setPendingLocked(err)
 		return
 	}
-	st := ListStat{At: begin, Duration: r.clock.Since(begin), Bytes: bytes, Rows: rows, Metadata: metadata}
+	begin := st.At
+	st.Duration = r.clock.Since(begin)
 	if r.p.Lists == 0 {
 		r.p.FirstList = st
 	} else {

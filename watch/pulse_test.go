@@ -62,7 +62,7 @@ func TestPulseRecorderWindowAndCauses(t *testing.T) {
 	clk := testclock.NewFakePassiveClock(time.Unix(1000, 0))
 	r := newPulseRecorder(clk)
 	r.started()
-	r.listDone(clk.Now(), 10, 1, "5", true, nil)
+	r.listDone(ListStat{At: clk.Now(), Bytes: 10, Rows: 1, Metadata: true}, "5", nil)
 	r.watchOpened()
 	for range 30 {
 		r.event("6", false)

@@ -23,6 +23,10 @@ type rowDecoder struct {
 	conv  *converter
 	texts map[string]string
 	cells []wireCell // reused for each row: tableRow copies them
+	// metas, if not nil, is the metadata of the rows to read, in order (decodeOptions.metas); next indexes the
+	// next row's.
+	metas []wireMeta
+	next  int
 }
 
 func newRowDecoder(conv *converter) *rowDecoder {
@@ -70,7 +74,28 @@ func (d *rowDecoder) readRow(iter *jsoniter.Iterator) *rowObject {
 	if iter.Error != nil {
 		return nil
 	}
+	if d.metas != nil {
+		if !d.join(iter, &m) {
+			return nil
+		}
+	}
 	return d.conv.tableRowShared(&m, d.cells, d.share)
+}
+
+// join sets m to the metadata of the row just read (its cells in d.cells) from d.metas; it reports an error on
+// iter when there is none left or when its name is not the row's name cell.
+func (d *rowDecoder) join(iter *jsoniter.Iterator, m *wireMeta) bool {
+	if d.next >= len(d.metas) {
+		iter.ReportError("join rows", fmt.Sprintf("more rows than the %d objects", len(d.metas)))
+		return false
+	}
+	*m = d.metas[d.next]
+	d.next++
+	if name, ok := d.conv.nameCell(d.cells); !ok || name != m.Name {
+		iter.ReportError("join rows", fmt.Sprintf("row %d is %q, its object %q", d.next-1, name, m.Name))
+		return false
+	}
+	return true
 }
 
 // readCell reads one cell value and formats it as formatCell does.

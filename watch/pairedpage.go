@@ -1,0 +1,107 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// A page of rows with their metadata (all-namespaces views, which key rows by namespace and name) is
+// requested as two responses the server produces side by side, on both cores: the rows' cells as a Table
+// without objects (includeObject=None), and the objects' metadata as a protobuf PartialObjectMetadataList.
+// Both requests carry the same continue token and limit, so both hold the same objects of the same snapshot in
+// the same order, and the rows are joined to their metadata one to one. At 50k pods the server spends about
+// 0.4 s and 0.6 s on the two, against 2.6 s on one Table with metadata in JSON (measured on the devcluster).
+// Any failure of the pair (a server without protobuf, rows without a name column, rows that do not match
+// their metadata by name) asks for the page again as one Table with metadata, and the later pages of the
+// view's lists are asked for that way at once.
+
+// errJoin is returned when a page's rows and metadata do not match one to one.
+var errJoin = errors.New("the rows and the metadata of a page do not match")
+
+// pairable tells whether the next pages of a list with include are requested in pairs. (Whether the rows have
+// a name column to join them by is not known yet when the next page is requested: the first page's columns
+// are read after its continue token. A table without one fails its first join.)
+func (lw *tableListWatch) pairable(include metav1.IncludeObjectPolicy) bool {
+	return include == metav1.IncludeMetadata && !lw.noMetadataList.Load()
+}
+
+// requestPairedPage requests one page as a pair (see above) and joins it on a goroutine of its own; if the pair
+// fails, it requests the page as one Table with metadata.
+func (lw *tableListWatch) requestPairedPage(ctx context.Context, opts metav1.ListOptions) *pageRequest {
+	r := &pageRequest{meta: make(chan wireMeta, 1), done: make(chan page, 1)}
+	go func() {
+		sent := false
+		onMeta := func(m wireMeta) {
+			if !sent {
+				sent = true
+				r.meta <- m
+			}
+		}
+		defer func() {
+			if !sent {
+				close(r.meta)
+			}
+		}()
+		t, rows, err := lw.listPaired(ctx, opts, onMeta)
+		if err == nil {
+			lw.joinedPages.Add(1)
+		} else if ctx.Err() == nil {
+			lw.noMetadataList.Store(true) // (a server without protobuf, a table without a name column)
+			t, rows, err = lw.listRows(ctx, opts, metav1.IncludeMetadata, onMeta, nil, lw.addListBytes)
+		}
+		r.done <- page{table: t, rows: rows, err: err}
+	}()
+	return r
+}
+
+// listPaired requests the page of opts as a Table without objects and as a metadata list at once, and joins
+// them; onMeta receives the page's list metadata as soon as the metadata list's is read.
+func (lw *tableListWatch) listPaired(ctx context.Context, opts metav1.ListOptions, onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	opts.Watch = false
+	type response struct {
+		body io.ReadCloser
+		err  error
+	}
+	tableBody := make(chan response, 1)
+	go func() {
+		body, err := lw.request(opts, metav1.IncludeNone).Stream(ctx)
+		tableBody <- response{body, err}
+	}()
+	metas, err := lw.listObjectMetadata(ctx, opts, onMeta)
+	tb := <-tableBody
+	if tb.err == nil {
+		defer tb.body.Close()
+	}
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case tb.err != nil:
+		return nil, nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), tb.err)
+	}
+	t, rows, err := decodeRows(&countingReader{r: tb.body, count: lw.addListBytes}, lw.conv, decodeOptions{metas: metas})
+	if err != nil {
+		return nil, nil, fmt.Errorf("list %s: %w: %w", lw.spec.GVR.String(), errJoin, err)
+	}
+	return t, rows, nil
+}
+
+// listObjectMetadata requests the page of opts as a protobuf metadata list and returns its objects' metadata
+// in order, passing the list's metadata to onMeta (if set) as soon as it is read.
+func (lw *tableListWatch) listObjectMetadata(ctx context.Context, opts metav1.ListOptions, onMeta func(wireMeta)) ([]wireMeta, error) {
+	body, err := lw.get(opts).SetHeader("Accept", metadataListAccept).Stream(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list %s metadata: %w", lw.spec.GVR.String(), err)
+	}
+	defer body.Close()
+	metas, _, err := decodeMetadataList(&countingReader{r: body, count: lw.addListBytes}, onMeta)
+	if err != nil {
+		return nil, fmt.Errorf("list %s metadata: %w", lw.spec.GVR.String(), err)
+	}
+	return metas, nil
+}
