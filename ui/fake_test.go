@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -32,7 +33,9 @@ type fakeCluster struct {
 	sources []*watch.StaticSource
 	// firstState, when set, is the state new sources start in (else Synced).
 	firstState *watch.State
-	deletes    []string
+	// pulsing makes new sources pulsingSources.
+	pulsing bool
+	deletes []string
 	// calls records every write and describe, in order ("scale deployments/ns/web 3").
 	calls []string
 	// denied lists the access queries ("verb resource[/sub] ns") the server answers with not allowed.
@@ -90,7 +93,20 @@ func (c *fakeCluster) NewSource(spec watch.Spec) (RowSource, error) {
 		s.SetState(*c.firstState)
 	}
 	c.sources = append(c.sources, s)
+	if c.pulsing {
+		return &pulsingSource{StaticSource: s}, nil
+	}
 	return s, nil
+}
+
+// pulsingSource is a StaticSource whose event rate reads differently at every read, as a busy informer's does.
+type pulsingSource struct {
+	*watch.StaticSource
+	reads atomic.Int64
+}
+
+func (s *pulsingSource) Pulse() watch.Pulse {
+	return watch.Pulse{RecentEvents: int(s.reads.Add(1)), LastEvent: t0}
 }
 
 func (c *fakeCluster) lastSource() *watch.StaticSource {
