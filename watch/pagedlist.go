@@ -84,6 +84,14 @@ func (lw *tableListWatch) listPaged(ctx context.Context, opts metav1.ListOptions
 
 // requestPage requests one page and decodes it on a goroutine of its own.
 func (lw *tableListWatch) requestPage(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy) *pageRequest {
+	return startPage(func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
+		return lw.listRows(ctx, opts, include, onMeta, nil, lw.addListBytes)
+	})
+}
+
+// startPage runs list, which reads one page, on a goroutine of its own: the page's list metadata (the first
+// value list passes to onMeta) goes to the request's meta as soon as it is read, the page to done.
+func startPage(list func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error)) *pageRequest {
 	r := &pageRequest{meta: make(chan wireMeta, 1), done: make(chan page, 1)}
 	go func() {
 		sent := false
@@ -98,7 +106,7 @@ func (lw *tableListWatch) requestPage(ctx context.Context, opts metav1.ListOptio
 				close(r.meta)
 			}
 		}()
-		t, rows, err := lw.listRows(ctx, opts, include, onMeta, nil, lw.addListBytes)
+		t, rows, err := list(onMeta)
 		r.done <- page{table: t, rows: rows, err: err}
 	}()
 	return r

@@ -32,20 +32,7 @@ func (lw *tableListWatch) pairable(include metav1.IncludeObjectPolicy) bool {
 // requestPairedPage requests one page as a pair (see above) and joins it on a goroutine of its own; if the pair
 // fails, it requests the page as one Table with metadata.
 func (lw *tableListWatch) requestPairedPage(ctx context.Context, opts metav1.ListOptions) *pageRequest {
-	r := &pageRequest{meta: make(chan wireMeta, 1), done: make(chan page, 1)}
-	go func() {
-		sent := false
-		onMeta := func(m wireMeta) {
-			if !sent {
-				sent = true
-				r.meta <- m
-			}
-		}
-		defer func() {
-			if !sent {
-				close(r.meta)
-			}
-		}()
+	return startPage(func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
 		t, rows, err := lw.listPaired(ctx, opts, onMeta)
 		if err == nil {
 			lw.joinedPages.Add(1)
@@ -53,9 +40,8 @@ func (lw *tableListWatch) requestPairedPage(ctx context.Context, opts metav1.Lis
 			lw.noMetadataList.Store(true) // (a server without protobuf, a table without a name column)
 			t, rows, err = lw.listRows(ctx, opts, metav1.IncludeMetadata, onMeta, nil, lw.addListBytes)
 		}
-		r.done <- page{table: t, rows: rows, err: err}
-	}()
-	return r
+		return t, rows, err
+	})
 }
 
 // listPaired requests the page of opts as a Table without objects and as a metadata list at once, and joins
