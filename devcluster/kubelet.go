@@ -84,8 +84,8 @@ func writeKwokConfig(l layout, p ports) error {
 	if err != nil {
 		return err
 	}
-	docs := []string{nodefast.DefaultNodeInit, nodeheartbeat.DefaultNodeHeartbeat, podfast.DefaultPodReady, podfast.DefaultPodComplete,
-		podfast.DefaultPodDelete, metricsusage.DefaultUsageFromAnnotation, metric}
+	docs := []string{nodefast.DefaultNodeInit, nodeheartbeat.DefaultNodeHeartbeat, podfast.DefaultPodReady,
+		podfast.DefaultPodComplete, podfast.DefaultPodDelete, metricsusage.DefaultUsageFromAnnotation, metric}
 	for _, obj := range []any{clusterLogs(logs), clusterExec(l), clusterPortForward(p)} {
 		data, err := yaml.Marshal(obj)
 		if err != nil {

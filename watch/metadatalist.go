@@ -36,14 +36,13 @@ const maxMetadataItem = 4 << 20
 type metadataListDecoder struct {
 	r     *bufio.Reader
 	buf   []byte
-	share func(string) string
-	texts map[string]string
+	texts textSet // namespaces, shared across the list
 }
 
 // decodeMetadataList reads the list in r, calling onList (if set) with the list's metadata as soon as it is
 // read (the server writes it before the items), and returns the items' metadata in order with the list's.
 func decodeMetadataList(r io.Reader, onList func(wireMeta)) ([]wireMeta, wireMeta, error) {
-	d := &metadataListDecoder{r: bufio.NewReaderSize(r, 64<<10), texts: make(map[string]string, 64)}
+	d := &metadataListDecoder{r: bufio.NewReaderSize(r, 64<<10), texts: make(textSet, 64)}
 	return d.decode(onList)
 }
 
@@ -244,7 +243,7 @@ func (d *metadataListDecoder) objectMeta(b []byte, m *wireMeta) error {
 		case 1:
 			m.Name = string(f.bytes)
 		case 3:
-			m.Namespace = d.shareBytes(f.bytes)
+			m.Namespace = d.texts.shareBytes(f.bytes)
 		case 5:
 			m.UID = types.UID(f.bytes)
 		case 6:
@@ -267,18 +266,6 @@ func (d *metadataListDecoder) objectMeta(b []byte, m *wireMeta) error {
 		}
 		return nil
 	})
-}
-
-// shareBytes returns v as a string shared with the earlier items that held the same text.
-func (d *metadataListDecoder) shareBytes(v []byte) string {
-	if s, ok := d.texts[string(v)]; ok {
-		return s
-	}
-	s := string(v)
-	if len(d.texts) < maxListStrings {
-		d.texts[s] = s
-	}
-	return s
 }
 
 // protoField is one field of a protobuf message: bytes holds a length-delimited field's value (aliasing the

@@ -111,8 +111,8 @@ func (r *pulseRecorder) started() {
 	r.p.Started = r.clock.Now()
 }
 
-// listDone records a list that began at st.At (st's Duration is set here). A list after the first completed one is a relist, caused by
-// what ended the watch before it.
+// listDone records the list st, which began at st.At (its Duration is set here). A list after the first
+// completed one is a relist, caused by what ended the watch before it.
 func (r *pulseRecorder) listDone(st ListStat, rv string, err error) {
 	if r == nil {
 		return

@@ -21,7 +21,7 @@ const maxListStrings = 4096
 // A rowDecoder is used by one goroutine.
 type rowDecoder struct {
 	conv  *converter
-	texts map[string]string
+	texts textSet
 	cells []wireCell // reused for each row: tableRow copies them
 	// metas, if not nil, is the metadata of the rows to read, in order (decodeOptions.metas); next indexes the
 	// next row's.
@@ -30,7 +30,7 @@ type rowDecoder struct {
 }
 
 func newRowDecoder(conv *converter) *rowDecoder {
-	return &rowDecoder{conv: conv, texts: make(map[string]string, 64)}
+	return &rowDecoder{conv: conv, texts: make(textSet, 64)}
 }
 
 // share returns the canonical copy of a short s.
@@ -38,13 +38,30 @@ func (d *rowDecoder) share(s string) string {
 	if len(s) == 0 || len(s) > internMaxLen {
 		return s
 	}
-	if c, ok := d.texts[s]; ok {
+	return d.texts.share(s)
+}
+
+// textSet holds the first copy of each text met in one response (up to maxListStrings texts), for later
+// occurrences to share. It is used by one goroutine.
+type textSet map[string]string
+
+// share returns the copy of s held, holding s if there is none yet.
+func (t textSet) share(s string) string {
+	if c, ok := t[s]; ok {
 		return c
 	}
-	if len(d.texts) < maxListStrings {
-		d.texts[s] = s
+	if len(t) < maxListStrings {
+		t[s] = s
 	}
 	return s
+}
+
+// shareBytes is share for the text of v, allocating a string only for a text not held yet.
+func (t textSet) shareBytes(v []byte) string {
+	if c, ok := t[string(v)]; ok {
+		return c
+	}
+	return t.share(string(v))
 }
 
 // readRow reads one element of a Table's rows: its cells (formatted as kubectl prints them) and the
