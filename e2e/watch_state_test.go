@@ -427,19 +427,19 @@ func TestWatchObject(t *testing.T) {
 }
 
 // TestWatchMetadataFill: a one-namespace view lists rows without their objects first; the metadata
-// (resourceVersion, UID, labels, exact creation time) is filled in behind without reporting changes.
+// (resourceVersion, UID, labels, exact creation time) is filled in behind without reporting changes. The
+// fill's pages after its first are asked for as rows without objects joined to a protobuf metadata list: with
+// 600 objects (a first page of 250) at least one page is joined.
 func TestWatchMetadataFill(t *testing.T) {
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")
+	cfg.QPS, cfg.Burst = 200, 400
 	cs := kubernetes.NewForConfigOrDie(cfg)
 	ctx := context.Background()
-	for i := 0; i < 20; i++ {
-		_, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
-			Name: fmt.Sprintf("fill-%d", i), Labels: map[string]string{"n": fmt.Sprint(i)}}}, metav1.CreateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	createConfigMaps(t, cs, 600, func(i int) *corev1.ConfigMap {
+		return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("fill-%d", i), Namespace: ns,
+			Labels: map[string]string{"n": fmt.Sprint(i)}}}
+	})
 	list, err := cs.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -464,5 +464,8 @@ func TestWatchMetadataFill(t *testing.T) {
 	})
 	if cs := src.Changes(); !cs.Empty() {
 		t.Errorf("the metadata fill was reported as changes: %+v", cs)
+	}
+	if n := src.Pulse().FillJoinedPages; n < 1 {
+		t.Errorf("the fill joined %d pages, want at least 1 (600 rows: 250, then 350)", n)
 	}
 }

@@ -160,7 +160,8 @@ func pulseText(label string, p watch.Pulse) string {
 		line("last LIST", "%s", listText(p.LastList, true))
 	}
 	if p.FillBytes > 0 {
-		line("metadata fill", "%s read (the labels and UIDs of rows listed without objects)", bytesText(p.FillBytes))
+		line("metadata fill", "%s read (the labels and UIDs of rows listed without objects; %d page(s) joined)",
+			bytesText(p.FillBytes), p.FillJoinedPages)
 	}
 	line("lists", "%d (%d failed)", p.Lists, p.FailedLists)
 	last := "none yet"

@@ -55,10 +55,10 @@ func TestPulseText(t *testing.T) {
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.Local)
 	p := watch.Pulse{
 		Started: at, Now: at.Add(90 * time.Second), Rows: 42, ResourceVersion: "1234",
-		FirstList:  watch.ListStat{At: at, Duration: 190 * time.Millisecond, Bytes: 3 << 20, Rows: 40},
-		LastList:   watch.ListStat{At: at.Add(60 * time.Second), Duration: 20 * time.Millisecond, Bytes: 2048, Rows: 42, Metadata: true},
-		Lists:      2,
-		FillBytes:  900,
+		FirstList: watch.ListStat{At: at, Duration: 190 * time.Millisecond, Bytes: 3 << 20, Rows: 40},
+		LastList:  watch.ListStat{At: at.Add(60 * time.Second), Duration: 20 * time.Millisecond, Bytes: 2048, Rows: 42, Metadata: true},
+		Lists:     2,
+		FillBytes: 900, FillJoinedPages: 2,
 		Relists:    1,
 		Watching:   true,
 		WatchSince: at.Add(61 * time.Second), Watches: 2, Reconnects: 1,
@@ -74,7 +74,7 @@ func TestPulseText(t *testing.T) {
 		"[aqua]resourceVersion [-] 1234",
 		"[aqua]first LIST      [-] 190ms, 3.0 MiB (3145728 bytes), 40 rows, without objects (metadata filled behind), at 10:00:00",
 		"[aqua]last LIST       [-] 20ms, 2.0 KiB (2048 bytes), 42 rows, with object metadata, at 10:01:00",
-		"[aqua]metadata fill   [-] 900 bytes read",
+		"[aqua]metadata fill   [-] 900 bytes read (the labels and UIDs of rows listed without objects; 2 page(s) joined)",
 		"[aqua]lists           [-] 2 (0 failed)",
 		"[aqua]events          [-] 0.3/s over the last 10s · 7 in all · 1 bookmarks",
 		"[aqua]last event      [-] 2s ago (10:01:28)",

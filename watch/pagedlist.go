@@ -41,29 +41,60 @@ type page struct {
 	err   error
 }
 
+// pageStats is where the requests of one list count what they read: bytes (nil: not counted) gets the
+// bytes of every read of a body, joined (nil: not counted) is called for each page that was joined
+// (requestPairedPage).
+type pageStats struct {
+	bytes  func(int64)
+	joined func()
+}
+
+// listStats counts into the list in progress (listBytes, joinedPages), which the pulse reports.
+func (lw *tableListWatch) listStats() pageStats {
+	return pageStats{bytes: lw.addListBytes, joined: func() { lw.joinedPages.Add(1) }}
+}
+
 // listPaged lists as list does, in pages, calling p after each page. It returns the list metadata of the
 // first page (the list's resourceVersion) with no continue token, and the rows of every page in order.
 func (lw *tableListWatch) listPaged(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy, p previewer) (*wireTable, []*rowObject, error) {
+	var rows []*rowObject
+	t, err := lw.listPages(ctx, opts, include, lw.listStats(), func(pg []*rowObject, expected int) {
+		rows = append(rows, pg...)
+		if include != metav1.IncludeNone || lw.conv.keyedByName() { // (else listed again with metadata)
+			p.previewRows(pg, max(expected, len(rows)))
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, rows, nil
+}
+
+// listPages lists in pages (the first of firstPageRows, the rest of pageRows, each requested as soon as the
+// previous one's continue token is read; pages with metadata as pairs where the server allows), calling each
+// with every page's rows in order and the number of rows the whole list holds (0 while the server has not
+// said). It returns the list metadata of the first page with no continue token.
+func (lw *tableListWatch) listPages(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
+	st pageStats, each func(rows []*rowObject, expected int)) (*wireTable, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a page requested ahead of a failure
 	opts.Limit, opts.Continue = firstPageRows, ""
-	cur := lw.requestPage(ctx, opts, include)
+	cur := lw.requestPage(ctx, opts, include, st)
 	var first *wireTable
-	var rows []*rowObject
-	expected := 0
+	expected, listed := 0, 0
 	for cur != nil {
 		var next *pageRequest
 		if m, ok := <-cur.meta; ok && m.Continue != "" {
 			opts.Limit, opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = pageRows, m.Continue, "", ""
 			if lw.pairable(include) {
-				next = lw.requestPairedPage(ctx, opts)
+				next = lw.requestPairedPage(ctx, opts, st)
 			} else {
-				next = lw.requestPage(ctx, opts, include)
+				next = lw.requestPage(ctx, opts, include, st)
 			}
 		}
 		pg := <-cur.done
 		if pg.err != nil {
-			return nil, nil, pg.err
+			return nil, pg.err
 		}
 		if first == nil {
 			first = pg.table
@@ -71,21 +102,19 @@ func (lw *tableListWatch) listPaged(ctx context.Context, opts metav1.ListOptions
 				expected = len(pg.rows) + int(*n)
 			}
 		}
-		rows = append(rows, pg.rows...)
-		if include != metav1.IncludeNone || lw.conv.keyedByName() { // (else listed again with metadata)
-			p.previewRows(pg.rows, max(expected, len(rows)))
-		}
+		listed += len(pg.rows)
+		each(pg.rows, max(expected, listed))
 		cur = next
 	}
 	t := *first
 	t.Metadata.Continue, t.Metadata.RemainingItemCount = "", nil
-	return &t, rows, nil
+	return &t, nil
 }
 
 // requestPage requests one page and decodes it on a goroutine of its own.
-func (lw *tableListWatch) requestPage(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy) *pageRequest {
+func (lw *tableListWatch) requestPage(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy, st pageStats) *pageRequest {
 	return startPage(func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
-		return lw.listRows(ctx, opts, include, onMeta, nil, lw.addListBytes)
+		return lw.listRows(ctx, opts, include, onMeta, nil, st.bytes)
 	})
 }
 

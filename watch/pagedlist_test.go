@@ -42,6 +42,7 @@ func TestSourceFirstListInPages(t *testing.T) {
 			f := newFakeAPI(t)
 			fakePods(f, "a", 600)
 			f.pageGate = make(chan struct{})
+			f.fillGate = make(chan struct{}) // (the fill's pages are not the first list's)
 			src := f.source(t, ns)
 			src.Changes() // keep the change feed from the start
 			src.Start(context.Background())

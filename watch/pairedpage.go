@@ -31,22 +31,25 @@ func (lw *tableListWatch) pairable(include metav1.IncludeObjectPolicy) bool {
 
 // requestPairedPage requests one page as a pair (see above) and joins it on a goroutine of its own; if the pair
 // fails, it requests the page as one Table with metadata.
-func (lw *tableListWatch) requestPairedPage(ctx context.Context, opts metav1.ListOptions) *pageRequest {
+func (lw *tableListWatch) requestPairedPage(ctx context.Context, opts metav1.ListOptions, st pageStats) *pageRequest {
 	return startPage(func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
-		t, rows, err := lw.listPaired(ctx, opts, onMeta)
+		t, rows, err := lw.listPaired(ctx, opts, onMeta, st.bytes)
 		if err == nil {
-			lw.joinedPages.Add(1)
+			if st.joined != nil {
+				st.joined()
+			}
 		} else if ctx.Err() == nil {
 			lw.noMetadataList.Store(true) // (a server without protobuf, a table without a name column)
-			t, rows, err = lw.listRows(ctx, opts, metav1.IncludeMetadata, onMeta, nil, lw.addListBytes)
+			t, rows, err = lw.listRows(ctx, opts, metav1.IncludeMetadata, onMeta, nil, st.bytes)
 		}
 		return t, rows, err
 	})
 }
 
 // listPaired requests the page of opts as a Table without objects and as a metadata list at once, and joins
-// them; onMeta receives the page's list metadata as soon as the metadata list's is read.
-func (lw *tableListWatch) listPaired(ctx context.Context, opts metav1.ListOptions, onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
+// them; onMeta receives the page's list metadata as soon as the metadata list's is read, count (if set) the
+// bytes of every read of either body.
+func (lw *tableListWatch) listPaired(ctx context.Context, opts metav1.ListOptions, onMeta func(wireMeta), count func(int64)) (*wireTable, []*rowObject, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	opts.Watch = false
@@ -59,7 +62,7 @@ func (lw *tableListWatch) listPaired(ctx context.Context, opts metav1.ListOption
 		body, err := lw.request(opts, metav1.IncludeNone).Stream(ctx)
 		tableBody <- response{body, err}
 	}()
-	metas, err := lw.listObjectMetadata(ctx, opts, onMeta)
+	metas, err := lw.listObjectMetadata(ctx, opts, onMeta, count)
 	tb := <-tableBody
 	if tb.err == nil {
 		defer tb.body.Close()
@@ -70,7 +73,7 @@ func (lw *tableListWatch) listPaired(ctx context.Context, opts metav1.ListOption
 	case tb.err != nil:
 		return nil, nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), tb.err)
 	}
-	t, rows, err := decodeRows(&countingReader{r: tb.body, count: lw.addListBytes}, lw.conv, decodeOptions{metas: metas})
+	t, rows, err := decodeRows(countReads(tb.body, count), lw.conv, decodeOptions{metas: metas})
 	if err != nil {
 		return nil, nil, fmt.Errorf("list %s: %w: %w", lw.spec.GVR.String(), errJoin, err)
 	}
@@ -78,14 +81,15 @@ func (lw *tableListWatch) listPaired(ctx context.Context, opts metav1.ListOption
 }
 
 // listObjectMetadata requests the page of opts as a protobuf metadata list and returns its objects' metadata
-// in order, passing the list's metadata to onMeta (if set) as soon as it is read.
-func (lw *tableListWatch) listObjectMetadata(ctx context.Context, opts metav1.ListOptions, onMeta func(wireMeta)) ([]wireMeta, error) {
+// in order, passing the list's metadata to onMeta (if set) as soon as it is read and the bytes of every read
+// of the body to count (if set).
+func (lw *tableListWatch) listObjectMetadata(ctx context.Context, opts metav1.ListOptions, onMeta func(wireMeta), count func(int64)) ([]wireMeta, error) {
 	body, err := lw.get(opts).SetHeader("Accept", metadataListAccept).Stream(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list %s metadata: %w", lw.spec.GVR.String(), err)
 	}
 	defer body.Close()
-	metas, _, err := decodeMetadataList(&countingReader{r: body, count: lw.addListBytes}, onMeta)
+	metas, _, err := decodeMetadataList(countReads(body, count), onMeta)
 	if err != nil {
 		return nil, fmt.Errorf("list %s metadata: %w", lw.spec.GVR.String(), err)
 	}

@@ -33,8 +33,11 @@ type Pulse struct {
 	FirstList, LastList ListStat
 	// Lists counts completed lists (the first included); FailedLists the list requests that failed.
 	Lists, FailedLists int
-	// FillBytes is what the metadata fills of a one-namespace view read (0 for other views).
-	FillBytes int64
+	// FillBytes is what the metadata fills of a one-namespace view read (0 for other views), and
+	// FillJoinedPages how many of their pages came as rows without objects joined to a protobuf list of the
+	// objects' metadata (see ListStat.JoinedPages).
+	FillBytes       int64
+	FillJoinedPages int
 	// Relists counts the lists after the first; RelistCauses the newest causes, oldest first.
 	Relists      int
 	RelistCauses []Cause
@@ -149,6 +152,16 @@ func (r *pulseRecorder) fillRead(n int64) {
 	r.p.FillBytes += n
 }
 
+// fillJoined counts a page of a metadata fill that was joined.
+func (r *pulseRecorder) fillJoined() {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.p.FillJoinedPages++
+}
+
 // watchOpened records a watch request the server accepted; one after the first is a reconnect.
 func (r *pulseRecorder) watchOpened() {
 	if r == nil {
@@ -258,6 +271,14 @@ func addCause(causes []Cause, c Cause) []Cause {
 		causes = append(causes[:0:0], causes[len(causes)-pulseCauses:]...)
 	}
 	return causes
+}
+
+// countReads returns r, passing the size of each read to count when count is set.
+func countReads(r io.Reader, count func(int64)) io.Reader {
+	if count == nil {
+		return r
+	}
+	return &countingReader{r: r, count: count}
 }
 
 // countingReader passes the size of each read to count.
