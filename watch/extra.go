@@ -84,7 +84,7 @@ func classifyQuantity(s string) sortKey {
 	if q, err := resource.ParseQuantity(s); err == nil {
 		return sortKey{kind: kindNumber, a: q.AsApproximateFloat64()}
 	}
-	return sortKey{kind: kindText, text: naturalKey(s)}
+	return sortKey{kind: kindText, text: s} // (classify encodes it)
 }
 
 // topQuantity reads "250m" and "64Mi" (digits only) in base units.

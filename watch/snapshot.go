@@ -211,8 +211,8 @@ func (c *snapshotCache) inSnapshot(r *Row) bool {
 	if !c.agesMatter || c.ageCell < 0 {
 		return c.matches(r)
 	}
-	i, found := slices.BinarySearchFunc(c.snap.Rows, r, func(a, b *Row) int { return c.order.compare(a, b) })
-	return found && c.snap.Rows[i] == r
+	i := search(c.snap.Rows, r, c.order)
+	return i < len(c.snap.Rows) && c.snap.Rows[i] == r
 }
 
 // rebuild sorts and filters all rows.
@@ -267,9 +267,9 @@ func (c *snapshotCache) patch(d delta) {
 
 // search returns the position of the first row of sorted that orders after r (or at r, if atOrAfter).
 func search(sorted []*Row, r *Row, order rowOrder) int {
-	k := order.key(r)
+	k := order.lazyKey(r)
 	return sort.Search(len(sorted), func(i int) bool {
-		return order.compareKeyed(sorted[i], order.key(sorted[i]), r, k) >= 0
+		return order.compareLazy(sorted[i], order.lazyKey(sorted[i]), r, k) >= 0
 	})
 }
 

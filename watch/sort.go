@@ -74,6 +74,42 @@ func (o rowOrder) compareKeyed(a *Row, ka sortKey, b *Row, kb sortKey) int {
 	return c
 }
 
+// lazyKey is key with a text cell's key holding the cell itself rather than its encoding, so that it does not
+// allocate; compareLazy orders rows by lazy keys exactly as compareKeyed orders them by keys. A search, which
+// keys every row it passes, uses them.
+func (o rowOrder) lazyKey(r *Row) sortKey {
+	switch {
+	case o.col < 0:
+		return sortKey{} // (compareLazy reads the namespace and name)
+	case o.age:
+		return o.key(r)
+	}
+	return classifyRaw(o.cell(r), o.typ)
+}
+
+// compareLazy is compareKeyed for keys from lazyKey.
+func (o rowOrder) compareLazy(a *Row, ka sortKey, b *Row, kb sortKey) int {
+	var c int
+	switch {
+	case o.col < 0:
+		// key's namespace key, "\x00", name key: no key holds a 0 byte, so this is namespace, then name.
+		if c = compareNatural(a.Namespace, b.Namespace); c == 0 {
+			c = compareNatural(a.Name, b.Name)
+		}
+	case ka.kind == kindText && kb.kind == kindText:
+		c = compareNatural(ka.text, kb.text)
+	default:
+		c = ka.compare(kb)
+	}
+	if o.desc {
+		c = -c
+	}
+	if c == 0 {
+		c = strings.Compare(a.Key, b.Key)
+	}
+	return c
+}
+
 // Kinds of cell values, in the order they sort among each other.
 const (
 	kindNumber   = iota // integers, numbers, creation times
@@ -110,8 +146,19 @@ func (k sortKey) compare(o sortKey) int {
 }
 
 // classify parses a cell according to its column type: integer and number columns as numbers, date columns as
-// ages, string columns as ratios or ages when the cell looks like one. Anything else is text.
+// ages, string columns as ratios or ages when the cell looks like one. Anything else is text, keyed by its
+// natural-order encoding (naturalKey).
 func classify(s, typ string) sortKey {
+	k := classifyRaw(s, typ)
+	if k.kind == kindText {
+		k.text = naturalKey(k.text)
+	}
+	return k
+}
+
+// classifyRaw is classify with text keys holding the cell itself rather than its encoding; it does not
+// allocate (but for quantity cells in forms other than kubectl top's).
+func classifyRaw(s, typ string) sortKey {
 	switch typ {
 	case "quantity":
 		return classifyQuantity(s)
@@ -136,40 +183,7 @@ func classify(s, typ string) sortKey {
 			return sortKey{kind: kindDuration, a: d}
 		}
 	}
-	return sortKey{kind: kindText, text: naturalKey(s)}
-}
-
-// naturalKey encodes s so that comparing encodings byte by byte orders strings naturally, runs of digits by
-// their value ("pod-2" < "pod-10"; equal up to leading zeros, as the tests' reference naturalCompare checks):
-// each run of digits becomes '0', its length without leading zeros (as one byte), and those digits. A '0' byte only ever starts such a run, and it orders against other bytes as any digit would.
-func naturalKey(s string) string {
-	i := 0
-	for i < len(s) && !isDigit(s[i]) {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	b := make([]byte, 0, len(s)+8)
-	for i := 0; i < len(s); {
-		if !isDigit(s[i]) {
-			b = append(b, s[i])
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-		run := strings.TrimLeft(s[i:j], "0")
-		if run == "" {
-			run = "0"
-		}
-		b = append(b, '0', byte(min(len(run), 255)))
-		b = append(b, run...)
-		i = j
-	}
-	return string(b)
+	return sortKey{kind: kindText, text: s}
 }
 
 // parseRatio parses "n/d" with decimal digits on both sides.
