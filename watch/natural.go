@@ -21,26 +21,23 @@ func naturalKey(s string) string {
 	if i == len(s) {
 		return s
 	}
-	b := make([]byte, 0, len(s)+8)
+	return string(appendNaturalKey(make([]byte, 0, len(s)+8), s))
+}
+
+// appendNaturalKey appends naturalKey(s) to b.
+func appendNaturalKey(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		if !isDigit(s[i]) {
 			b = append(b, s[i])
 			i++
 			continue
 		}
-		j := i
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-		run := strings.TrimLeft(s[i:j], "0")
-		if run == "" {
-			run = "0"
-		}
+		run, j := digitRun(s, i)
 		b = append(b, '0', byte(min(len(run), 255)))
 		b = append(b, run...)
 		i = j
 	}
-	return string(b)
+	return b
 }
 
 // compareNatural orders a and b as strings.Compare(naturalKey(a), naturalKey(b)) does, without building the

@@ -137,8 +137,8 @@ func TestNaturalKeyAgreesWithNaturalCompare(t *testing.T) {
 	}
 }
 
-// TestSortRowsInPartsEqualsOneSort: a sort in parts (large inputs) orders exactly as one sort does, ties
-// included.
+// TestSortRowsInPartsEqualsOneSort: a sort in parts (large inputs) orders exactly as one sort does, and as
+// sorting by rowOrder.compare does, ties included.
 func TestSortRowsInPartsEqualsOneSort(t *testing.T) {
 	cols := []Column{{Name: "NAME", Format: "name"}, {Name: "STATUS"}, {Name: "RESTARTS", Type: "integer"}}
 	rows := make([]*Row, 3*parallelSortRows+17)
@@ -150,9 +150,14 @@ func TestSortRowsInPartsEqualsOneSort(t *testing.T) {
 	for col := -1; col < len(cols); col++ {
 		for _, desc := range []bool{false, true} {
 			o := newRowOrder(Query{SortColumn: col, Descending: desc}, cols)
-			got, want := sortRows(rows, o), flatten(sortKeyed(rows, o))
+			got, want := sortRows(rows, o), sortKeyed(rows, o).merge(nil)
 			if !slices.Equal(got, want) {
 				t.Fatalf("column %d desc %v: the sort in parts differs from one sort", col, desc)
+			}
+			ref := slices.Clone(rows)
+			slices.SortFunc(ref, o.compare) // (the order's keys built row by row, compared as sortKeys)
+			if !slices.Equal(got, ref) {
+				t.Fatalf("column %d desc %v: the sort differs from one by rowOrder.compare", col, desc)
 			}
 		}
 	}
