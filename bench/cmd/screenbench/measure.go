@@ -175,14 +175,20 @@ func (b *bench) changeLatency(s *Sample) error {
 	if len(probes) == 0 {
 		return fmt.Errorf("no pods visible")
 	}
+	d, err := b.watchProbes(probes)
+	if err != nil {
+		return fmt.Errorf("watch the probes: %w", err)
+	}
+	defer d.stop()
 	_, err = b.patchLoad(cpuWindow+5*time.Second, strings.Join(probes, ","), func() {
-		b.probe(probes, cpuWindow, s)
+		b.probe(probes, cpuWindow, s, d)
 	})
 	return err
 }
 
-// probe patches the probes in turn for d, each with a new status.reason, and waits for it on screen.
-func (b *bench) probe(probes []string, d time.Duration, s *Sample) {
+// probe patches the probes in turn for d, each with a new status.reason, and waits for it on screen; seen
+// records when the server delivered each change to a bare watch.
+func (b *bench) probe(probes []string, d time.Duration, s *Sample, seen *deliveries) {
 	pods := b.client.CoreV1().Pods(b.namespace)
 	end := time.Now().Add(d)
 	for i := 0; time.Now().Before(end); i++ {
@@ -200,6 +206,11 @@ func (b *bench) probe(probes []string, d time.Duration, s *Sample) {
 		_, _, err = b.waitFor(answered, keyPoll, b.limit(15*time.Second, 6*time.Second), func(sc []string) bool {
 			return strings.Contains(lineOf(sc, name), marker)
 		})
+		if at, ok := seen.arrived(marker); ok {
+			s.DeliveryMS = append(s.DeliveryMS, ms(at.Sub(answered)))
+		} else {
+			s.DeliveryMisses++
+		}
 		if err != nil {
 			s.ChangeMisses++
 		} else {

@@ -61,17 +61,32 @@ func medianWhere(get func(Sample) float64, ok func(s Sample, x float64) bool) fu
 // changePercentile pools every probe of every run; a probe never seen on screen counts as infinitely late,
 // and so does a run that measured no probe at all (it failed before the phase, or could not probe).
 func changePercentile(p float64, fromRequest bool) func([]Sample) figure {
+	return latencyPercentile(p, func(s Sample) ([]float64, int, bool) {
+		v := s.ChangeMS
+		if fromRequest {
+			v = s.ChangeSentMS
+		}
+		return v, s.ChangeMisses, s.ChangeMisses > 0 || len(s.ChangeMS)+len(s.ChangeSentMS) > 0
+	})
+}
+
+// deliveryPercentile is changePercentile for the server's delivery of the probes to a bare watch.
+func deliveryPercentile(p float64) func([]Sample) figure {
+	return latencyPercentile(p, func(s Sample) ([]float64, int, bool) {
+		return s.DeliveryMS, s.DeliveryMisses, s.DeliveryMisses > 0 || len(s.DeliveryMS) > 0
+	})
+}
+
+// latencyPercentile pools the latencies get returns for every run, with its misses as infinitely late; a run
+// that did not probe (get's third result false) counts as one miss.
+func latencyPercentile(p float64, get func(Sample) ([]float64, int, bool)) func([]Sample) figure {
 	return func(runs []Sample) figure {
 		var all []float64
 		f := figure{}
 		for _, s := range runs {
-			if fromRequest {
-				all = append(all, s.ChangeSentMS...)
-			} else {
-				all = append(all, s.ChangeMS...)
-			}
-			misses := s.ChangeMisses
-			if misses == 0 && len(s.ChangeMS) == 0 && len(s.ChangeSentMS) == 0 {
+			v, misses, probed := get(s)
+			all = append(all, v...)
+			if !probed {
 				misses = 1
 			}
 			for range misses {
@@ -111,6 +126,8 @@ func reportMetrics() []metric {
 		{"change_p99", "change → screen p99, from patch response (under churn)", "ms", changePercentile(0.99, false), map[int]float64{50000: 300}, false, false},
 		{"change_sent_p50", "change → screen p50, from patch request (under churn)", "ms", changePercentile(0.50, true), nil, false, false},
 		{"change_sent_p99", "change → screen p99, from patch request (under churn)", "ms", changePercentile(0.99, true), nil, false, false},
+		{"delivery_p50", "the same changes → a bare watch of the pod, p50, from patch response", "ms", deliveryPercentile(0.50), nil, false, false},
+		{"delivery_p99", "the same changes → a bare watch of the pod, p99, from patch response", "ms", deliveryPercentile(0.99), nil, false, false},
 		{"all_first", "all namespaces: launch → first screen of rows", "s", first, nil, true, true},
 		{"all_launch", "all namespaces: launch → complete table", "s", launch, map[int]float64{50000: 2.0}, true, true},
 		{"all_rss", "all namespaces: RSS after 10 s settled", "MB", rss, nil, true, false},

@@ -62,7 +62,12 @@ type Sample struct {
 	ChangeMS     []float64 `json:"change_ms,omitempty"`
 	ChangeSentMS []float64 `json:"change_sent_ms,omitempty"`
 	ChangeMisses int       `json:"change_misses,omitempty"`
-	Errors       []string  `json:"errors,omitempty"`
+	// DeliveryMS holds, for the same probes, when a bare watch of the probe pod received the change (from the
+	// patch's response; negative when the event came first), read once the tool showed it or gave up;
+	// DeliveryMisses counts probes the watch had not received by then.
+	DeliveryMS     []float64 `json:"delivery_ms,omitempty"`
+	DeliveryMisses int       `json:"delivery_misses,omitempty"`
+	Errors         []string  `json:"errors,omitempty"`
 }
 
 func (r *Results) write(path string) error {
