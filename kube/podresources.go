@@ -2,36 +2,40 @@ package kube
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
 
 	"kscope/ui"
-	"kscope/watch"
+	kwatch "kscope/watch"
 )
 
-// WatchPodResources implements ui.Cluster with a SharedIndexInformer over the pods of spec (protobuf, the
-// namespace and selectors of the table), whose transform keeps of each pod only its name, namespace,
-// resourceVersion and summed requests and limits: a few hundred bytes a pod, the full objects being
-// garbage as soon as they are decoded. It runs until ctx ends. A clientset that cannot be built (it only
-// fails on a config that Connect already refused) leaves a reader that never syncs.
-func (c *Cluster) WatchPodResources(ctx context.Context, spec watch.Spec) ui.PodResourceReader {
+// The media types the pod resources ListWatch asks for: protobuf only, which its decoders read.
+const (
+	podListAccept  = "application/vnd.kubernetes.protobuf"
+	podWatchAccept = "application/vnd.kubernetes.protobuf;stream=watch"
+)
+
+// WatchPodResources implements ui.Cluster with a SharedIndexInformer over the pods of spec (the namespace
+// and selectors of the table) that keeps of each pod only its name, namespace, resourceVersion and summed
+// requests and limits (a podResource, about 130 bytes a pod). Its ListWatch reads the protobuf lists and watch
+// streams of pods as they arrive and never decodes a pod whole (podDecoder). It runs until ctx ends. A
+// clientset that cannot be built (it only fails on a config that Connect already refused) leaves a reader
+// that never syncs.
+func (c *Cluster) WatchPodResources(ctx context.Context, spec kwatch.Spec) ui.PodResourceReader {
 	r := &podResourceReader{synced: make(chan struct{})}
 	cs, err := c.protobufClientset()
 	if err != nil {
 		return r
 	}
-	lw := cache.NewFilteredListWatchFromClient(cs.CoreV1().RESTClient(), "pods", spec.Namespace,
-		func(o *metav1.ListOptions) {
-			o.LabelSelector, o.FieldSelector = spec.LabelSelector, spec.FieldSelector
-		})
-	r.informer = cache.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{},
-		cache.SharedIndexInformerOptions{ObjectDescription: "pod resources"})
-	// SetTransform only fails once the informer has started.
-	_ = r.informer.SetTransform(keepPodResources)
+	r.informer = newPodResourceInformer(cs.CoreV1().RESTClient(), spec)
 	go r.informer.RunWithContext(ctx)
 	go func() {
 		if cache.WaitForCacheSync(ctx.Done(), r.informer.HasSynced) {
@@ -39,6 +43,16 @@ func (c *Cluster) WatchPodResources(ctx context.Context, spec watch.Spec) ui.Pod
 		}
 	}()
 	return r
+}
+
+// newPodResourceInformer returns the (not yet started) informer of WatchPodResources on client, a REST
+// client of the core API group.
+func newPodResourceInformer(client rest.Interface, spec kwatch.Spec) cache.SharedIndexInformer {
+	lw := &podResourceListWatch{client: client, namespace: spec.Namespace, labelSelector: spec.LabelSelector,
+		fieldSelector: spec.FieldSelector}
+	lw.pods = podDecoder{texts: &lw.texts}
+	return cache.NewSharedIndexInformerWithOptions(lw, &podResource{},
+		cache.SharedIndexInformerOptions{ObjectDescription: "pod resources"})
 }
 
 // podResourceReader is the ui.PodResourceReader of WatchPodResources; safe for concurrent use.
@@ -59,61 +73,69 @@ func (r *podResourceReader) Get(key string) (ui.PodResources, bool) {
 	if err != nil || !ok {
 		return ui.PodResources{}, false
 	}
-	o, ok := obj.(*podResourceObject)
+	o, ok := obj.(*podResource)
 	if !ok {
 		return ui.PodResources{}, false
 	}
-	return o.resources, true
+	return o.sums, true
 }
 
-// podResourceObject is what the informer keeps of a pod.
-type podResourceObject struct {
-	metav1.TypeMeta
-	metav1.ObjectMeta
-	resources ui.PodResources
+// podResourceListWatch lists and watches pods in protobuf and decodes them into podResources
+// (cache.ListerWatcher and cache.ListerWatcherWithContext). It passes the reflector's options through
+// (resourceVersion and its match, limit and continue, bookmarks, timeout) with its own namespace and
+// selectors. It declares streaming lists unsupported, so the reflector lists, then watches. Its methods may
+// be called from several goroutines.
+type podResourceListWatch struct {
+	client                                  rest.Interface
+	namespace, labelSelector, fieldSelector string
+	texts                                   namespaceTexts // the namespaces of every list and watch event
+	pods                                    podDecoder     // decodes with texts
 }
 
-// DeepCopyObject implements runtime.Object.
-func (o *podResourceObject) DeepCopyObject() runtime.Object {
-	c := *o
-	c.ObjectMeta = *o.ObjectMeta.DeepCopy()
-	return &c
+// request returns a GET of the pods with opts, accepting accept.
+func (lw *podResourceListWatch) request(opts metav1.ListOptions, accept string) *rest.Request {
+	opts.LabelSelector, opts.FieldSelector = lw.labelSelector, lw.fieldSelector
+	return lw.client.Get().Namespace(lw.namespace).Resource("pods").
+		VersionedParams(&opts, metav1.ParameterCodec).SetHeader("Accept", accept)
 }
 
-// keepPodResources is the informer's transform: a pod becomes a podResourceObject; anything else (a
-// tombstone) passes as it is.
-func keepPodResources(obj any) (any, error) {
-	pod, ok := obj.(*corev1.Pod)
-	if !ok {
-		return obj, nil
+// ListWithContext implements cache.ListerWithContext: one list (or one page of it), decoded as it arrives.
+func (lw *podResourceListWatch) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	opts.Watch = false
+	body, err := lw.request(opts, podListAccept).Stream(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list pods: %w", err)
 	}
-	return &podResourceObject{
-		ObjectMeta: metav1.ObjectMeta{Name: pod.Name, Namespace: pod.Namespace, ResourceVersion: pod.ResourceVersion},
-		resources:  sumPodResources(&pod.Spec),
-	}, nil
+	defer body.Close()
+	list, err := decodePodList(body, lw.pods)
+	if err != nil {
+		return nil, fmt.Errorf("list pods: %w", err)
+	}
+	return list, nil
 }
 
-// sumPodResources adds up the requests and limits of the containers that run together: the pod's
-// containers and its sidecars (init containers with restartPolicy Always), as k9s sums them. Quantities are
-// added before they are rounded (CPU to millicores, memory to bytes).
-func sumPodResources(spec *corev1.PodSpec) ui.PodResources {
-	var reqCPU, limCPU, reqMem, limMem resource.Quantity
-	add := func(c *corev1.Container) {
-		reqCPU.Add(*c.Resources.Requests.Cpu())
-		limCPU.Add(*c.Resources.Limits.Cpu())
-		reqMem.Add(*c.Resources.Requests.Memory())
-		limMem.Add(*c.Resources.Limits.Memory())
+// WatchWithContext implements cache.WatcherWithContext: a watch.StreamWatcher over a podWatchDecoder, as
+// client-go's rest.Request.Watch builds one over its own decoder (same error reporter).
+func (lw *podResourceListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	opts.Watch = true
+	body, err := lw.request(opts, podWatchAccept).Stream(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("watch pods: %w", err)
 	}
-	for i := range spec.InitContainers {
-		if p := spec.InitContainers[i].RestartPolicy; p != nil && *p == corev1.ContainerRestartPolicyAlways {
-			add(&spec.InitContainers[i])
-		}
-	}
-	for i := range spec.Containers {
-		add(&spec.Containers[i])
-	}
-	return ui.PodResources{
-		RequestCPU: reqCPU.MilliValue(), LimitCPU: limCPU.MilliValue(),
-		RequestMemory: reqMem.Value(), LimitMemory: limMem.Value(),
-	}
+	return watch.NewStreamWatcherWithLogger(klog.FromContext(ctx), newPodWatchDecoder(body, lw.pods),
+		apierrors.NewClientErrorReporter(http.StatusInternalServerError, "GET", "ClientWatchDecoding")), nil
 }
+
+// List implements cache.Lister.
+func (lw *podResourceListWatch) List(opts metav1.ListOptions) (runtime.Object, error) {
+	return lw.ListWithContext(context.Background(), opts)
+}
+
+// Watch implements cache.Watcher.
+func (lw *podResourceListWatch) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	return lw.WatchWithContext(context.Background(), opts)
+}
+
+// IsWatchListSemanticsUnSupported tells the reflector not to use a streaming list (sendInitialEvents): the
+// ListWatch does not keep the initial-events-end annotation of the BOOKMARK that ends one.
+func (lw *podResourceListWatch) IsWatchListSemanticsUnSupported() bool { return true }

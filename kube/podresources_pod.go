@@ -1,0 +1,296 @@
+package kube
+
+import (
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"kscope/ui"
+)
+
+// The field numbers the pod decoder reads, from k8s.io/api/core/v1/generated.proto and
+// k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto (v0.37.2). Every other field is skipped.
+const (
+	podMetadataField = 1 // Pod.metadata (ObjectMeta)
+	podSpecField     = 2 // Pod.spec (PodSpec)
+
+	metaNameField            = 1 // ObjectMeta.name
+	metaNamespaceField       = 3 // ObjectMeta.namespace
+	metaResourceVersionField = 6 // ObjectMeta.resourceVersion
+
+	specContainersField     = 2  // PodSpec.containers
+	specInitContainersField = 20 // PodSpec.initContainers
+
+	containerResourcesField     = 8  // Container.resources (ResourceRequirements)
+	containerRestartPolicyField = 24 // Container.restartPolicy
+
+	resourcesLimitsField   = 1 // ResourceRequirements.limits, map<string, Quantity>
+	resourcesRequestsField = 2 // ResourceRequirements.requests, map<string, Quantity>
+
+	mapKeyField      = 1 // a map entry's key
+	mapValueField    = 2 // a map entry's value
+	quantityStrField = 1 // resource.Quantity.string
+)
+
+// podDecoder turns the protobuf encoding of a Pod into a podResource, reading only the pod's key, its
+// resourceVersion and its containers' requests and limits: the rest is skipped where it lies, without being
+// allocated. It follows the generated Unmarshal where a field appears more than once (the last value of a
+// scalar or a map key wins, repeated messages add up, a message appearing twice is merged), so that a pod it
+// decodes sums as sumPodResources sums the same pod decoded whole; it does not validate what it skips (a
+// quantity in the status, say), so it accepts some bodies the generated code refuses. Safe for concurrent use.
+type podDecoder struct {
+	texts *namespaceTexts
+}
+
+// pod decodes the Pod message b; the podResource holds no reference to b.
+func (d podDecoder) pod(b []byte) (*podResource, error) {
+	var name, namespace, rv []byte
+	var sums podSums
+	for len(b) > 0 {
+		num, typ, v, rest, err := nextProtoField(b)
+		if err != nil {
+			return nil, err
+		}
+		switch num {
+		case podMetadataField:
+			if err := wantBytes("metadata", typ); err != nil {
+				return nil, err
+			}
+			if err := readPodMeta(v, &name, &namespace, &rv); err != nil {
+				return nil, fmt.Errorf("metadata: %w", err)
+			}
+		case podSpecField:
+			if err := wantBytes("spec", typ); err != nil {
+				return nil, err
+			}
+			if err := sums.readSpec(v); err != nil {
+				return nil, fmt.Errorf("spec: %w", err)
+			}
+		}
+		b = rest
+	}
+	return &podResource{name: string(name), namespace: d.texts.share(namespace), resourceVersion: string(rv),
+		sums: sums.resources()}, nil
+}
+
+// readPodMeta sets name, namespace and rv to the last value of their ObjectMeta field in b (aliasing b).
+func readPodMeta(b []byte, name, namespace, rv *[]byte) error {
+	for len(b) > 0 {
+		num, typ, v, rest, err := nextProtoField(b)
+		if err != nil {
+			return err
+		}
+		var dst *[]byte
+		switch num {
+		case metaNameField:
+			dst = name
+		case metaNamespaceField:
+			dst = namespace
+		case metaResourceVersionField:
+			dst = rv
+		}
+		if dst != nil {
+			if typ != protowire.BytesType {
+				return wantBytes(fmt.Sprintf("field %d", num), typ)
+			}
+			*dst = v
+		}
+		b = rest
+	}
+	return nil
+}
+
+// podSums adds up the requests and limits of the containers that run together, as sumPodResources does:
+// the pod's containers and its sidecars (init containers with restartPolicy Always), each quantity added
+// exactly before the sums are rounded (CPU up to millicores, memory up to bytes).
+type podSums struct {
+	reqCPU, limCPU, reqMem, limMem resource.Quantity
+}
+
+// readSpec adds the containers of the PodSpec b.
+func (s *podSums) readSpec(b []byte) error {
+	for len(b) > 0 {
+		num, typ, v, rest, err := nextProtoField(b)
+		if err != nil {
+			return err
+		}
+		if num == specContainersField || num == specInitContainersField {
+			if err := wantBytes("containers", typ); err != nil {
+				return err
+			}
+			var c containerResources
+			if err := c.read(v); err != nil {
+				return fmt.Errorf("container: %w", err)
+			}
+			if num == specContainersField || c.restartAlways {
+				s.reqCPU.Add(c.q[requestCPU])
+				s.limCPU.Add(c.q[limitCPU])
+				s.reqMem.Add(c.q[requestMemory])
+				s.limMem.Add(c.q[limitMemory])
+			}
+		}
+		b = rest
+	}
+	return nil
+}
+
+// resources rounds the sums as sumPodResources does.
+func (s *podSums) resources() ui.PodResources {
+	return ui.PodResources{
+		RequestCPU: s.reqCPU.MilliValue(), LimitCPU: s.limCPU.MilliValue(),
+		RequestMemory: s.reqMem.Value(), LimitMemory: s.limMem.Value(),
+	}
+}
+
+// The indexes of containerResources.q.
+const (
+	requestCPU = iota
+	limitCPU
+	requestMemory
+	limitMemory
+)
+
+// containerResources is what one Container contributes to its pod's sums: the cpu and memory of its
+// requests and limits (zero where missing) and whether its restartPolicy is Always (a sidecar, when it is an
+// init container).
+type containerResources struct {
+	q             [4]resource.Quantity
+	restartAlways bool
+}
+
+// read reads the Container message b.
+func (c *containerResources) read(b []byte) error {
+	for len(b) > 0 {
+		num, typ, v, rest, err := nextProtoField(b)
+		if err != nil {
+			return err
+		}
+		switch num {
+		case containerResourcesField:
+			if err := wantBytes("resources", typ); err != nil {
+				return err
+			}
+			if err := c.readRequirements(v); err != nil {
+				return fmt.Errorf("resources: %w", err)
+			}
+		case containerRestartPolicyField:
+			if err := wantBytes("restartPolicy", typ); err != nil {
+				return err
+			}
+			c.restartAlways = string(v) == "Always"
+		}
+		b = rest
+	}
+	return nil
+}
+
+// readRequirements reads a ResourceRequirements message: the cpu and memory entries of its limits and requests.
+func (c *containerResources) readRequirements(b []byte) error {
+	for len(b) > 0 {
+		num, typ, v, rest, err := nextProtoField(b)
+		if err != nil {
+			return err
+		}
+		if num == resourcesLimitsField || num == resourcesRequestsField {
+			if err := wantBytes("resource list", typ); err != nil {
+				return err
+			}
+			key, value, err := readMapEntry(v)
+			if err != nil {
+				return err
+			}
+			i := -1
+			switch string(key) {
+			case "cpu":
+				i = requestCPU
+			case "memory":
+				i = requestMemory
+			}
+			if i >= 0 {
+				if num == resourcesLimitsField {
+					i++ // limitCPU, limitMemory
+				}
+				q, err := readQuantity(value)
+				if err != nil {
+					return fmt.Errorf("%s: %w", key, err)
+				}
+				c.q[i] = q
+			}
+		}
+		b = rest
+	}
+	return nil
+}
+
+// readMapEntry reads the key and the value of a map entry (each the last of its field, nil when missing).
+func readMapEntry(b []byte) (key, value []byte, err error) {
+	for len(b) > 0 {
+		num, typ, v, rest, err := nextProtoField(b)
+		if err != nil {
+			return nil, nil, err
+		}
+		switch num {
+		case mapKeyField, mapValueField:
+			if err := wantBytes("map entry", typ); err != nil {
+				return nil, nil, err
+			}
+			if num == mapKeyField {
+				key = v
+			} else {
+				value = v
+			}
+		}
+		b = rest
+	}
+	return key, value, nil
+}
+
+// readQuantity reads a resource.Quantity message as its Unmarshal does: the quantity its string field
+// parses to (the last one), zero for an empty message.
+func readQuantity(b []byte) (resource.Quantity, error) {
+	var q resource.Quantity
+	for len(b) > 0 {
+		num, typ, v, rest, err := nextProtoField(b)
+		if err != nil {
+			return q, err
+		}
+		if num == quantityStrField {
+			if err := wantBytes("quantity", typ); err != nil {
+				return q, err
+			}
+			if q, err = resource.ParseQuantity(string(v)); err != nil {
+				return q, fmt.Errorf("quantity %q: %w", v, err)
+			}
+		}
+		b = rest
+	}
+	return q, nil
+}
+
+// nextProtoField reads the first field of the message b: its number, its wire type, its value when it is
+// length-delimited (aliasing b), and the rest of b. Fields of other wire types (groups included) are skipped.
+func nextProtoField(b []byte) (num protowire.Number, typ protowire.Type, val, rest []byte, err error) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return 0, 0, nil, nil, fmt.Errorf("tag: %w", protowire.ParseError(n))
+	}
+	b = b[n:]
+	if typ == protowire.BytesType {
+		val, n = protowire.ConsumeBytes(b)
+	} else {
+		n = protowire.ConsumeFieldValue(num, typ, b)
+	}
+	if n < 0 {
+		return 0, 0, nil, nil, fmt.Errorf("field %d: %w", num, protowire.ParseError(n))
+	}
+	return num, typ, val, b[n:], nil
+}
+
+// wantBytes checks that the field named what is length-delimited, as the generated code requires.
+func wantBytes(what string, typ protowire.Type) error {
+	if typ != protowire.BytesType {
+		return fmt.Errorf("%s: wire type %d, want %d", what, typ, protowire.BytesType)
+	}
+	return nil
+}
