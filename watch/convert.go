@@ -248,11 +248,21 @@ func (c *converter) plainRow(m *wireMeta) *rowObject {
 
 // wireRowObject builds the row of m with cells; cell ageCell (-1 for none) is the Age cell, left out of the
 // search text (a filter matches the age recomputed at match time, Filter.MatchShown).
+//
+// The row's name is the end of its Key, and so is each cell that reads the same (the name cell): one copy of
+// the name a row, not three (the metadata's, the cell's and the key's).
 func (c *converter) wireRowObject(m *wireMeta, cells []string, ageCell int) *rowObject {
+	key := rowKey(m.Namespace, m.Name)
+	name := key[len(key)-len(m.Name):]
+	for i := range cells {
+		if cells[i] == name {
+			cells[i] = name
+		}
+	}
 	r := &Row{
-		Key:             rowKey(m.Namespace, m.Name),
+		Key:             key,
 		Namespace:       m.Namespace,
-		Name:            m.Name,
+		Name:            name,
 		UID:             m.UID,
 		ResourceVersion: m.ResourceVersion,
 		Created:         m.CreationTimestamp.Time,
