@@ -126,23 +126,29 @@ type sortKey struct {
 }
 
 func (k sortKey) compare(o sortKey) int {
-	if c := cmp.Compare(k.kind, o.kind); c != 0 {
+	if c := compareValues(k.kind, k.a, k.b, o.kind, o.a, o.b); c != 0 {
 		return c
 	}
-	switch k.kind {
-	case kindNumber, kindDuration:
-		if c := cmp.Compare(k.a, o.a); c != 0 {
-			return c
-		}
-	case kindRatio:
-		if c := cmp.Compare(k.a, o.a); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(k.b, o.b); c != 0 {
-			return c
-		}
-	}
 	return strings.Compare(k.text, o.text)
+}
+
+// compareValues orders two sort keys by kind, then by the numbers of their kind (a for numbers and
+// durations; a, then b, for ratios); 0 leaves the order to their texts. sortKey and keyedRow (which holds its
+// text elsewhere) both compare through it.
+func compareValues(kind int, a, b float64, oKind int, oa, ob float64) int {
+	if c := cmp.Compare(kind, oKind); c != 0 {
+		return c
+	}
+	switch kind {
+	case kindNumber, kindDuration:
+		return cmp.Compare(a, oa)
+	case kindRatio:
+		if c := cmp.Compare(a, oa); c != 0 {
+			return c
+		}
+		return cmp.Compare(b, ob)
+	}
+	return 0
 }
 
 // classify parses a cell according to its column type: integer and number columns as numbers, date columns as

@@ -2,7 +2,6 @@ package watch
 
 import (
 	"bytes"
-	"cmp"
 	"runtime"
 	"slices"
 	"strings"
@@ -38,19 +37,9 @@ type keyedPart struct {
 
 // comparePrimary orders key a of p and key b of q by their values, in the order's direction; 0 for a tie.
 func (p *keyedPart) comparePrimary(a, b *keyedRow, q *keyedPart) int {
-	c := cmp.Compare(a.kind, b.kind)
+	c := compareValues(int(a.kind), a.a, a.b, int(b.kind), b.a, b.b)
 	if c == 0 {
-		switch a.kind {
-		case kindNumber, kindDuration:
-			c = cmp.Compare(a.a, b.a)
-		case kindRatio:
-			if c = cmp.Compare(a.a, b.a); c == 0 {
-				c = cmp.Compare(a.b, b.b)
-			}
-		}
-		if c == 0 {
-			c = bytes.Compare(p.arena[a.text:a.textEnd], q.arena[b.text:b.textEnd])
-		}
+		c = bytes.Compare(p.arena[a.text:a.textEnd], q.arena[b.text:b.textEnd])
 	}
 	if p.desc {
 		c = -c
