@@ -14,6 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/scheme"
+
+	"kscope/kubeproto"
 )
 
 // podResourceSpecs are the pod specs of the differential tests, by name.
@@ -150,7 +152,7 @@ func TestDecodePodListNotAList(t *testing.T) {
 		{"a pod", encodeBody(t, fullPod("shop", "web", "1", corev1.PodSpec{})),
 			func(err error) bool { return strings.Contains(err.Error(), "a Pod where a PodList was expected") }},
 		{"empty", nil, func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) }},
-		{"magic only", []byte(protobufMagic), func(err error) bool { return strings.Contains(err.Error(), "without its list") }},
+		{"magic only", []byte(kubeproto.Magic), func(err error) bool { return strings.Contains(err.Error(), "without its list") }},
 		{"not protobuf", []byte("<html>"), func(err error) bool { return strings.Contains(err.Error(), "protobuf") }},
 	}
 	for _, tt := range tests {

@@ -27,9 +27,9 @@ func FuzzPodDecoder(f *testing.F) {
 	b, _ := pods[7].Marshal()
 	f.Add(append(append([]byte{}, a...), b...)) // two encodings of a message merge: containers add up
 	// A container whose requests entry has its value before its key, then its restartPolicy, twice.
-	entry := protowire.AppendTag(nil, mapValueField, protowire.BytesType)
+	entry := protowire.AppendTag(nil, 2, protowire.BytesType) // the entry's value
 	entry = protowire.AppendBytes(entry, protowire.AppendBytes(protowire.AppendTag(nil, quantityStrField, protowire.BytesType), []byte("1.5")))
-	entry = protowire.AppendBytes(protowire.AppendTag(entry, mapKeyField, protowire.BytesType), []byte("cpu"))
+	entry = protowire.AppendBytes(protowire.AppendTag(entry, 1, protowire.BytesType), []byte("cpu"))
 	reqs := protowire.AppendBytes(protowire.AppendTag(nil, resourcesRequestsField, protowire.BytesType), entry)
 	ctr := protowire.AppendBytes(protowire.AppendTag(nil, containerResourcesField, protowire.BytesType), reqs)
 	ctr = protowire.AppendBytes(protowire.AppendTag(ctr, containerRestartPolicyField, protowire.BytesType), []byte("Always"))

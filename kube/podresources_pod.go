@@ -6,6 +6,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"kscope/kubeproto"
 	"kscope/ui"
 )
 
@@ -28,8 +29,6 @@ const (
 	resourcesLimitsField   = 1 // ResourceRequirements.limits, map<string, Quantity>
 	resourcesRequestsField = 2 // ResourceRequirements.requests, map<string, Quantity>
 
-	mapKeyField      = 1 // a map entry's key
-	mapValueField    = 2 // a map entry's value
 	quantityStrField = 1 // resource.Quantity.string
 )
 
@@ -48,23 +47,23 @@ func (d podDecoder) pod(b []byte) (*podResource, error) {
 	var name, namespace, rv []byte
 	var sums podSums
 	for len(b) > 0 {
-		num, typ, v, rest, err := nextProtoField(b)
+		f, rest, err := kubeproto.Next(b)
 		if err != nil {
 			return nil, err
 		}
-		switch num {
+		switch f.Num {
 		case podMetadataField:
-			if err := wantBytes("metadata", typ); err != nil {
+			if err := kubeproto.WantBytes("metadata", f.Type); err != nil {
 				return nil, err
 			}
-			if err := readPodMeta(v, &name, &namespace, &rv); err != nil {
+			if err := readPodMeta(f.Bytes, &name, &namespace, &rv); err != nil {
 				return nil, fmt.Errorf("metadata: %w", err)
 			}
 		case podSpecField:
-			if err := wantBytes("spec", typ); err != nil {
+			if err := kubeproto.WantBytes("spec", f.Type); err != nil {
 				return nil, err
 			}
-			if err := sums.readSpec(v); err != nil {
+			if err := sums.readSpec(f.Bytes); err != nil {
 				return nil, fmt.Errorf("spec: %w", err)
 			}
 		}
@@ -77,12 +76,12 @@ func (d podDecoder) pod(b []byte) (*podResource, error) {
 // readPodMeta sets name, namespace and rv to the last value of their ObjectMeta field in b (aliasing b).
 func readPodMeta(b []byte, name, namespace, rv *[]byte) error {
 	for len(b) > 0 {
-		num, typ, v, rest, err := nextProtoField(b)
+		f, rest, err := kubeproto.Next(b)
 		if err != nil {
 			return err
 		}
 		var dst *[]byte
-		switch num {
+		switch f.Num {
 		case metaNameField:
 			dst = name
 		case metaNamespaceField:
@@ -91,10 +90,10 @@ func readPodMeta(b []byte, name, namespace, rv *[]byte) error {
 			dst = rv
 		}
 		if dst != nil {
-			if typ != protowire.BytesType {
-				return wantBytes(fmt.Sprintf("field %d", num), typ)
+			if f.Type != protowire.BytesType {
+				return kubeproto.WantBytes(fmt.Sprintf("field %d", f.Num), f.Type)
 			}
-			*dst = v
+			*dst = f.Bytes
 		}
 		b = rest
 	}
@@ -111,19 +110,19 @@ type podSums struct {
 // readSpec adds the containers of the PodSpec b.
 func (s *podSums) readSpec(b []byte) error {
 	for len(b) > 0 {
-		num, typ, v, rest, err := nextProtoField(b)
+		f, rest, err := kubeproto.Next(b)
 		if err != nil {
 			return err
 		}
-		if num == specContainersField || num == specInitContainersField {
-			if err := wantBytes("containers", typ); err != nil {
+		if f.Num == specContainersField || f.Num == specInitContainersField {
+			if err := kubeproto.WantBytes("containers", f.Type); err != nil {
 				return err
 			}
 			var c containerResources
-			if err := c.read(v); err != nil {
+			if err := c.read(f.Bytes); err != nil {
 				return fmt.Errorf("container: %w", err)
 			}
-			if num == specContainersField || c.restartAlways {
+			if f.Num == specContainersField || c.restartAlways {
 				s.reqCPU.Add(c.q[requestCPU])
 				s.limCPU.Add(c.q[limitCPU])
 				s.reqMem.Add(c.q[requestMemory])
@@ -162,23 +161,23 @@ type containerResources struct {
 // read reads the Container message b.
 func (c *containerResources) read(b []byte) error {
 	for len(b) > 0 {
-		num, typ, v, rest, err := nextProtoField(b)
+		f, rest, err := kubeproto.Next(b)
 		if err != nil {
 			return err
 		}
-		switch num {
+		switch f.Num {
 		case containerResourcesField:
-			if err := wantBytes("resources", typ); err != nil {
+			if err := kubeproto.WantBytes("resources", f.Type); err != nil {
 				return err
 			}
-			if err := c.readRequirements(v); err != nil {
+			if err := c.readRequirements(f.Bytes); err != nil {
 				return fmt.Errorf("resources: %w", err)
 			}
 		case containerRestartPolicyField:
-			if err := wantBytes("restartPolicy", typ); err != nil {
+			if err := kubeproto.WantBytes("restartPolicy", f.Type); err != nil {
 				return err
 			}
-			c.restartAlways = string(v) == "Always"
+			c.restartAlways = string(f.Bytes) == "Always"
 		}
 		b = rest
 	}
@@ -188,15 +187,15 @@ func (c *containerResources) read(b []byte) error {
 // readRequirements reads a ResourceRequirements message: the cpu and memory entries of its limits and requests.
 func (c *containerResources) readRequirements(b []byte) error {
 	for len(b) > 0 {
-		num, typ, v, rest, err := nextProtoField(b)
+		f, rest, err := kubeproto.Next(b)
 		if err != nil {
 			return err
 		}
-		if num == resourcesLimitsField || num == resourcesRequestsField {
-			if err := wantBytes("resource list", typ); err != nil {
+		if f.Num == resourcesLimitsField || f.Num == resourcesRequestsField {
+			if err := kubeproto.WantBytes("resource list", f.Type); err != nil {
 				return err
 			}
-			key, value, err := readMapEntry(v)
+			key, value, err := kubeproto.MapEntry(f.Bytes)
 			if err != nil {
 				return err
 			}
@@ -208,7 +207,7 @@ func (c *containerResources) readRequirements(b []byte) error {
 				i = requestMemory
 			}
 			if i >= 0 {
-				if num == resourcesLimitsField {
+				if f.Num == resourcesLimitsField {
 					i++ // limitCPU, limitMemory
 				}
 				q, err := readQuantity(value)
@@ -223,74 +222,24 @@ func (c *containerResources) readRequirements(b []byte) error {
 	return nil
 }
 
-// readMapEntry reads the key and the value of a map entry (each the last of its field, nil when missing).
-func readMapEntry(b []byte) (key, value []byte, err error) {
-	for len(b) > 0 {
-		num, typ, v, rest, err := nextProtoField(b)
-		if err != nil {
-			return nil, nil, err
-		}
-		switch num {
-		case mapKeyField, mapValueField:
-			if err := wantBytes("map entry", typ); err != nil {
-				return nil, nil, err
-			}
-			if num == mapKeyField {
-				key = v
-			} else {
-				value = v
-			}
-		}
-		b = rest
-	}
-	return key, value, nil
-}
-
 // readQuantity reads a resource.Quantity message as its Unmarshal does: the quantity its string field
 // parses to (the last one), zero for an empty message.
 func readQuantity(b []byte) (resource.Quantity, error) {
 	var q resource.Quantity
 	for len(b) > 0 {
-		num, typ, v, rest, err := nextProtoField(b)
+		f, rest, err := kubeproto.Next(b)
 		if err != nil {
 			return q, err
 		}
-		if num == quantityStrField {
-			if err := wantBytes("quantity", typ); err != nil {
+		if f.Num == quantityStrField {
+			if err := kubeproto.WantBytes("quantity", f.Type); err != nil {
 				return q, err
 			}
-			if q, err = resource.ParseQuantity(string(v)); err != nil {
-				return q, fmt.Errorf("quantity %q: %w", v, err)
+			if q, err = resource.ParseQuantity(string(f.Bytes)); err != nil {
+				return q, fmt.Errorf("quantity %q: %w", f.Bytes, err)
 			}
 		}
 		b = rest
 	}
 	return q, nil
-}
-
-// nextProtoField reads the first field of the message b: its number, its wire type, its value when it is
-// length-delimited (aliasing b), and the rest of b. Fields of other wire types (groups included) are skipped.
-func nextProtoField(b []byte) (num protowire.Number, typ protowire.Type, val, rest []byte, err error) {
-	num, typ, n := protowire.ConsumeTag(b)
-	if n < 0 {
-		return 0, 0, nil, nil, fmt.Errorf("tag: %w", protowire.ParseError(n))
-	}
-	b = b[n:]
-	if typ == protowire.BytesType {
-		val, n = protowire.ConsumeBytes(b)
-	} else {
-		n = protowire.ConsumeFieldValue(num, typ, b)
-	}
-	if n < 0 {
-		return 0, 0, nil, nil, fmt.Errorf("field %d: %w", num, protowire.ParseError(n))
-	}
-	return num, typ, val, b[n:], nil
-}
-
-// wantBytes checks that the field named what is length-delimited, as the generated code requires.
-func wantBytes(what string, typ protowire.Type) error {
-	if typ != protowire.BytesType {
-		return fmt.Errorf("%s: wire type %d, want %d", what, typ, protowire.BytesType)
-	}
-	return nil
 }

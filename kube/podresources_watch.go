@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 
-	"google.golang.org/protobuf/encoding/protowire"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/scheme"
+
+	"kscope/kubeproto"
 )
 
 // The field numbers of a watch event, from k8s.io/apimachinery's meta/v1 and runtime generated.proto.
@@ -52,12 +53,12 @@ func (d *podWatchDecoder) Decode() (watch.EventType, runtime.Object, error) {
 	var head [4]byte
 	if _, err := io.ReadFull(d.r, head[:]); err != nil {
 		if err == io.ErrUnexpectedEOF && !d.started && head[0] == '{' {
-			return "", nil, notProtobuf(head[:])
+			return "", nil, kubeproto.NotProtobuf(head[:])
 		}
 		return "", nil, err // io.EOF, io.ErrUnexpectedEOF, or the connection's error as it is
 	}
 	if !d.started && head[0] == '{' {
-		return "", nil, notProtobuf(head[:])
+		return "", nil, kubeproto.NotProtobuf(head[:])
 	}
 	d.started = true
 	n := binary.BigEndian.Uint32(head[:])
@@ -69,7 +70,7 @@ func (d *podWatchDecoder) Decode() (watch.EventType, runtime.Object, error) {
 	}
 	d.buf = d.buf[:n]
 	if _, err := io.ReadFull(d.r, d.buf); err != nil {
-		return "", nil, unexpectedEOF(err)
+		return "", nil, kubeproto.UnexpectedEOF(err)
 	}
 	return d.event(d.buf)
 }
@@ -82,21 +83,21 @@ func (d *podWatchDecoder) event(b []byte) (watch.EventType, runtime.Object, erro
 	var typ, object []byte
 	hasObject := false
 	for len(b) > 0 {
-		num, wt, v, rest, err := nextProtoField(b)
+		f, rest, err := kubeproto.Next(b)
 		if err != nil {
 			return "", nil, fmt.Errorf("watch event: %w", err)
 		}
-		switch num {
+		switch f.Num {
 		case watchEventTypeField:
-			if err := wantBytes("watch event type", wt); err != nil {
+			if err := kubeproto.WantBytes("watch event type", f.Type); err != nil {
 				return "", nil, err
 			}
-			typ = v
+			typ = f.Bytes
 		case watchEventObjectField:
-			if err := wantBytes("watch event object", wt); err != nil {
+			if err := kubeproto.WantBytes("watch event object", f.Type); err != nil {
 				return "", nil, err
 			}
-			if object, err = rawExtension(v); err != nil {
+			if object, err = rawExtension(f.Bytes); err != nil {
 				return "", nil, fmt.Errorf("watch event object: %w", err)
 			}
 			hasObject = true
@@ -130,15 +131,15 @@ func (d *podWatchDecoder) event(b []byte) (watch.EventType, runtime.Object, erro
 func rawExtension(b []byte) ([]byte, error) {
 	var raw []byte
 	for len(b) > 0 {
-		num, typ, v, rest, err := nextProtoField(b)
+		f, rest, err := kubeproto.Next(b)
 		if err != nil {
 			return nil, err
 		}
-		if num == rawExtensionRawField {
-			if err := wantBytes("raw", typ); err != nil {
+		if f.Num == rawExtensionRawField {
+			if err := kubeproto.WantBytes("raw", f.Type); err != nil {
 				return nil, err
 			}
-			raw = v
+			raw = f.Bytes
 		}
 		b = rest
 	}
@@ -147,30 +148,9 @@ func rawExtension(b []byte) ([]byte, error) {
 
 // object decodes b, one Pod encoded as a whole protobuf body (magic, runtime.Unknown{typeMeta, raw}).
 func (d podDecoder) object(b []byte) (*podResource, error) {
-	if len(b) < len(protobufMagic) || string(b[:len(protobufMagic)]) != protobufMagic {
-		return nil, notProtobuf(b)
-	}
-	b = b[len(protobufMagic):]
-	var kind string
-	var raw []byte
-	for len(b) > 0 {
-		num, typ, v, rest, err := nextProtoField(b)
-		if err != nil {
-			return nil, err
-		}
-		if typ == protowire.BytesType {
-			switch num {
-			case unknownTypeMetaField:
-				kind = typeMetaKind(v)
-			case unknownRawField:
-				raw = v
-			case unknownContentEncodingField:
-				if len(v) > 0 {
-					return nil, fmt.Errorf("content encoding %q", v)
-				}
-			}
-		}
-		b = rest
+	kind, raw, err := kubeproto.Unwrap(b)
+	if err != nil {
+		return nil, err
 	}
 	if kind != "Pod" {
 		if kind == "" {

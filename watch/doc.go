@@ -2,14 +2,15 @@
 // SharedIndexInformer over lean row objects that carry the server's own Table cells, its sync and
 // error state, a coalesced change feed, and sorted, filtered snapshots for the UI. It never touches the UI.
 //
-// How rows arrive: a ListWatch asks the server for Table rows (the cells `kubectl get` prints) and decodes
-// them as a stream into rowObjects, which carry only what a row needs (managedFields and annotations are never
-// decoded). An all-namespaces view lists with includeObject=Metadata (streamed as a watch-list when the
-// server offers it); a one-namespace or cluster-scoped view lists with includeObject=None, keys rows by their
-// name cell and fills in their metadata with a second list behind the first table; such a view's relist keeps
+// How rows arrive: a ListWatch asks the server for Table rows (the cells `kubectl get` prints) and decodes them as
+// a stream into rowObjects, which carry only what a row needs (managedFields and annotations are never decoded). An
+// all-namespaces view lists with includeObject=Metadata (streamed as a watch-list when the server offers it); a
+// one-namespace or cluster-scoped view lists with includeObject=None, keys rows by their name cell and fills in
+// their metadata with a second list behind the first table (in pages: a Table with metadata first, then pairs of a
+// None Table and a protobuf metadata list from the same continue token, joined by name); such a view's relist keeps
 // the metadata already filled in and reports only rows whose cells or metadata changed. Watches always carry
-// metadata. Snapshots are cached per query and patched from a change log, so one change at 50k rows costs a
-// binary search and a copy rather than a sort.
+// metadata. Snapshots are cached per query and patched from a change log, so one change at 50k rows costs a binary
+// search and a copy rather than a sort.
 //
 // A Source also keeps the versions of the rows that changed after its first list (Versions): the row each
 // change replaced and the new one, in one ring of 5000 versions linked per row (50 a row), oldest dropped

@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 	"k8s.io/apimachinery/pkg/types"
+
+	"kscope/kubeproto"
 )
 
 // encodeMetadataList encodes l as the apiserver does for metadataListAccept (the protobuf serializer's envelope).
@@ -29,11 +31,11 @@ func encodeMetadataList(t testing.TB, l *metav1.PartialObjectMetadataList) []byt
 
 // referenceMetadataList decodes body with the generated protobuf code, into what the decoder keeps.
 func referenceMetadataList(body []byte) ([]wireMeta, wireMeta, error) {
-	if !bytes.HasPrefix(body, protobufMagic) {
-		return nil, wireMeta{}, errNotProtobuf
+	if !bytes.HasPrefix(body, []byte(kubeproto.Magic)) {
+		return nil, wireMeta{}, kubeproto.ErrNotProtobuf
 	}
 	var unk runtime.Unknown
-	if err := unk.Unmarshal(body[len(protobufMagic):]); err != nil {
+	if err := unk.Unmarshal(body[len(kubeproto.Magic):]); err != nil {
 		return nil, wireMeta{}, err
 	}
 	if unk.Kind != "PartialObjectMetadataList" {
@@ -146,8 +148,8 @@ func TestDecodeMetadataListRefusesBadBodies(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if _, _, err := decodeMetadataList(bytes.NewReader([]byte(`{"kind":"Table"}`)), nil); !errors.Is(err, errNotProtobuf) {
-		t.Errorf("a JSON body: %v, want errNotProtobuf", err)
+	if _, _, err := decodeMetadataList(bytes.NewReader([]byte(`{"kind":"Table"}`)), nil); !errors.Is(err, kubeproto.ErrNotProtobuf) {
+		t.Errorf("a JSON body: %v, want kubeproto.ErrNotProtobuf", err)
 	}
 	// The envelope ends with its empty contentEncoding and contentType (fields 3 and 4): a body cut there still
 	// holds the whole list.
@@ -155,7 +157,7 @@ func TestDecodeMetadataListRefusesBadBodies(t *testing.T) {
 	if !bytes.HasSuffix(body, tail) {
 		t.Fatalf("the envelope does not end with empty fields 3 and 4: % x", body[len(body)-4:])
 	}
-	for cut := len(protobufMagic); cut < len(body)-len(tail); cut++ {
+	for cut := len(kubeproto.Magic); cut < len(body)-len(tail); cut++ {
 		if items, _, err := decodeMetadataList(bytes.NewReader(body[:cut]), nil); err == nil {
 			t.Fatalf("cut at %d of %d: no error, %d items", cut, len(body), len(items))
 		}
