@@ -30,7 +30,7 @@ const (
 
 // bytesPodList returns a list of bytesPods pods of one namespace as the devcluster's bench pods look
 // (kubectl-created, with labels, managed fields and a status), encoded as the apiserver does.
-func bytesPodList(t *testing.T) []byte {
+func bytesPodList(t testing.TB) []byte {
 	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "900000"}}
 	spec := corev1.PodSpec{Containers: []corev1.Container{{Name: "app",
 		Resources: res(map[string]string{"cpu": "10m", "memory": "16Mi"}, map[string]string{"cpu": "100m", "memory": "64Mi"})}}}
@@ -103,4 +103,16 @@ func TestBytesPerPodResource(t *testing.T) {
 		t.Errorf("%.0f bytes per pod in a synced informer, want at most %d", per, maxBytesPerSyncedPod)
 	}
 	runtime.KeepAlive(inf)
+}
+
+// BenchmarkDecodePodList decodes a list of bytesPods pods as the pod resources informer's ListWatch does.
+func BenchmarkDecodePodList(b *testing.B) {
+	body := bytesPodList(b)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodePodList(bytes.NewReader(body), podDecoder{texts: &namespaceTexts{}}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -182,3 +182,15 @@ func FuzzDecodeMetadataList(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecodeMetadataList decodes a protobuf metadata list of 20k objects (the fill reads its later pages so).
+func BenchmarkDecodeMetadataList(b *testing.B) {
+	body := encodeMetadataList(b, sampleMetadataList(20000))
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := decodeMetadataList(bytes.NewReader(body), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
