@@ -7,6 +7,7 @@
 # launch in all namespaces (ALL_NS=0 skips it): that figure is for a cluster holding about N pods, so the
 # namespace of the previous size is deleted, and waited for, before the next size is seeded.
 #   RUNS=3  PROFILE=1 (an extra kscope run with --cpuprofile/--memprofile into bench/results/profiles)
+#   LAUNCH_ONLY=true measures the launches only (first screen, complete table, RSS), not the phases after;
 #   KEEP=1 keeps the namespaces; TOOLS=kscope,k9s,kubectl; RUNS_OF=k9s=1 gives a tool fewer runs;
 #   K9S_MAX_PODS=100000: k9s is not run above it;
 #   LABEL=x writes DATE-N-x.json (a re-run next to the first one of the day)
@@ -75,7 +76,7 @@ for n in "${sizes[@]}"; do
 	"$work/screenbench" run --namespace "$ns" --pods "$n" --runs "${RUNS:-3}" --tools "${TOOLS:-kscope,k9s,kubectl}" \
 		--kscope "$work/kscope" --k9s "$k9s" --k9s-config "$root/.cache/devcluster/k9s" \
 		--patchload "$work/patchload" --runs-of "${RUNS_OF:-}" --max-load "$max_load" "${profile[@]}" \
-		--all-namespaces="${ALL_NS:-1}" --k9s-max-pods "${K9S_MAX_PODS:-100000}" --out "$results/$day-$n${LABEL:+-$LABEL}.json" || status=$?
+		--all-namespaces="${ALL_NS:-1}" --launch-only="${LAUNCH_ONLY:-false}" --k9s-max-pods "${K9S_MAX_PODS:-100000}" --out "$results/$day-$n${LABEL:+-$LABEL}.json" || status=$?
 	if [ "${KEEP:-0}" = 1 ]; then
 		echo "bench: keeping namespace $ns (KEEP=1)" >&2
 	elif pgrep -f 'bin/syncbench' >/dev/null; then

@@ -39,6 +39,9 @@ func (b *bench) measureTUI(t tool, extra []string) (s Sample) {
 	if len(extra) > 0 {
 		_ = syscall.Kill(pid, syscall.SIGUSR1) // live heap after settling
 	}
+	if b.launchOnly {
+		return s
+	}
 	if s.IdleCPU, err = cpuPercent(pid, func() error { time.Sleep(cpuWindow); return nil }); err != nil {
 		b.failf(&s, t, "idle cpu: %s", err)
 	}

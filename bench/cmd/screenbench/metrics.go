@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"slices"
+	"strings"
 )
 
 // metric is one row of the report: how to read it from a tool's runs, its unit and kscope's target per size.
@@ -135,13 +136,23 @@ func reportMetrics() []metric {
 	}
 }
 
-// figureIDs names the figures a run sets out to measure (the all-namespaces ones only if all).
-func figureIDs(all bool) []string {
+// figureIDs names the figures a run sets out to measure (the all-namespaces ones only if all; only the
+// launch's, first screen, complete table and RSS, if launchOnly).
+func figureIDs(all, launchOnly bool) []string {
 	var ids []string
 	for _, m := range reportMetrics() {
-		if all || !m.allNS {
+		if (all || !m.allNS) && (!launchOnly || isLaunchFigure(m.id)) {
 			ids = append(ids, m.id)
 		}
 	}
 	return ids
+}
+
+// isLaunchFigure tells whether the figure id is measured by a launch alone (all namespaces' too).
+func isLaunchFigure(id string) bool {
+	switch strings.TrimPrefix(id, "all_") {
+	case "first", "launch", "rss", "peak_rss":
+		return true
+	}
+	return false
 }

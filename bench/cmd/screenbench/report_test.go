@@ -68,7 +68,7 @@ func row(t *testing.T, r *Results, id string) []string {
 // so, kubectl's dash for what it does not have, the all-namespaces rows and their cluster-size guard.
 func TestReportRows(t *testing.T) {
 	const load = "0.50 0.50 0.50"
-	r := &Results{Pods: 50000, label: "50000", Figures: figureIDs(true),
+	r := &Results{Pods: 50000, label: "50000", Figures: figureIDs(true, false),
 		Runs: map[string][]Sample{
 			"kscope":  {{LoadAvg: load, FirstS: 0.2, LaunchS: 0.8, SortOtherMS: 30}, {LoadAvg: load, FirstS: 0.25, LaunchS: 0.9}},
 			"k9s":     {{LoadAvg: load, FirstS: 9, LaunchS: 9, SortOtherMS: 900}},
@@ -113,7 +113,7 @@ func TestReportRows(t *testing.T) {
 // TestReportSkipsAndOldResults: k9s skipped at a size shows as skipped with a note; results written before
 // a figure existed print no row for it, as before.
 func TestReportSkipsAndOldResults(t *testing.T) {
-	r := &Results{Pods: 200000, label: "200000", Figures: figureIDs(false),
+	r := &Results{Pods: 200000, label: "200000", Figures: figureIDs(false, false),
 		Skipped: map[string]string{"k9s": "not run above 100000 pods (--k9s-max-pods)"},
 		Runs: map[string][]Sample{
 			"kscope":  {{FirstS: 0.3, FirstListing: true, LaunchS: 3.5, RSSMB: 400}},
@@ -139,5 +139,16 @@ func TestReportSkipsAndOldResults(t *testing.T) {
 	}
 	if got := row(t, old, "launch"); got == nil || got[2] != "0.300" {
 		t.Errorf("old result's launch row: %q", got)
+	}
+}
+
+// TestFigureIDsLaunchOnly: a launch-only run sets out to measure the launch figures only.
+func TestFigureIDsLaunchOnly(t *testing.T) {
+	got := strings.Join(figureIDs(true, true), " ")
+	if want := "first launch rss peak_rss all_first all_launch all_rss all_peak_rss"; got != want {
+		t.Errorf("figureIDs(true, true) = %q, want %q", got, want)
+	}
+	if got := strings.Join(figureIDs(false, true), " "); got != "first launch rss peak_rss" {
+		t.Errorf("figureIDs(false, true) = %q", got)
 	}
 }

@@ -48,6 +48,7 @@ type bench struct {
 	kubectl    bool
 	runsOf     string
 	maxLoad    float64
+	launchOnly bool // measure the launch only (figureIDs)
 	allNS      bool // also measure launches in all namespaces
 	skipped    map[string]string
 
@@ -78,6 +79,7 @@ func runCommand(args []string) error {
 	fs.StringVar(&b.runsOf, "runs-of", "", "fewer runs for some tools, e.g. k9s=1 (its runs take minutes at 50k pods)")
 	fs.Float64Var(&b.maxLoad, "max-load", 1.5, "before each run, wait (up to 3 min) for the 1-minute load average to fall to this")
 	fs.BoolVar(&b.allNS, "all-namespaces", true, "also time each tool's launch in all namespaces (-A) and its RSS settled")
+	fs.BoolVar(&b.launchOnly, "launch-only", false, "measure each session's launch only (first screen, complete table, RSS settled), not the phases after it (idle, churn, latency, filter, sort)")
 	fs.IntVar(&k9sMax, "k9s-max-pods", 100000, "skip k9s above this many pods (the report says so)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -179,7 +181,7 @@ func (b *bench) run(out, kscopeBin, k9sBin string) error {
 	defer b.tmux.close()
 	res := &Results{Namespace: b.namespace, Pods: b.pods, Started: time.Now().UTC().Format(time.RFC3339),
 		Machine: machine(), Versions: b.versions(kscopeBin, k9sBin), Runs: map[string][]Sample{},
-		AllNamespaces: map[string][]Sample{}, Skipped: b.skipped, Figures: figureIDs(b.allNS)}
+		AllNamespaces: map[string][]Sample{}, Skipped: b.skipped, Figures: figureIDs(b.allNS, b.launchOnly)}
 	for run := 1; run <= b.runs; run++ {
 		b.round(res, run, false)
 		if b.allNS {
