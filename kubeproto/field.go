@@ -17,13 +17,22 @@ const (
 	mapValueField              = 2 // a map entry's value
 )
 
-// Field is one field of a protobuf message: Bytes holds a length-delimited field's value (aliasing the
-// message), Varint a varint field's; a field of another wire type has neither.
+// Field is one field of a protobuf message: Bytes holds a length-delimited field's value or a varint
+// field's encoding (read by Varint), both aliasing the message; a field of another wire type has neither.
+// It is four words, so that Next returns in registers: the decoders call Next for every field they meet.
 type Field struct {
-	Num    protowire.Number
-	Type   protowire.Type
-	Bytes  []byte
-	Varint uint64
+	Num   protowire.Number
+	Type  protowire.Type
+	Bytes []byte
+}
+
+// Varint returns the value of a varint field (0 for a field of another wire type).
+func (f Field) Varint() uint64 {
+	if f.Type != protowire.VarintType {
+		return 0
+	}
+	v, _ := protowire.ConsumeVarint(f.Bytes)
+	return v
 }
 
 // Next reads the first field of the message b and returns it with the rest of b. Fields of other wire types
@@ -39,7 +48,9 @@ func Next(b []byte) (Field, []byte, error) {
 	case protowire.BytesType:
 		f.Bytes, n = protowire.ConsumeBytes(b)
 	case protowire.VarintType:
-		f.Varint, n = protowire.ConsumeVarint(b)
+		if _, n = protowire.ConsumeVarint(b); n >= 0 {
+			f.Bytes = b[:n]
+		}
 	default:
 		n = protowire.ConsumeFieldValue(num, typ, b)
 	}
@@ -98,7 +109,7 @@ func ReadListMeta(b []byte, m *metav1.ListMeta) error {
 		case f.Num == listMetaContinue && f.Type == protowire.BytesType:
 			m.Continue = string(f.Bytes)
 		case f.Num == listMetaRemainingItemCount && f.Type == protowire.VarintType:
-			n := int64(f.Varint)
+			n := int64(f.Varint())
 			m.RemainingItemCount = &n
 		}
 		return nil

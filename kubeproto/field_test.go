@@ -37,13 +37,13 @@ func TestEachField(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Field{
-		{Num: 1, Type: protowire.VarintType, Varint: 300},
+		{Num: 1, Type: protowire.VarintType, Bytes: protowire.AppendVarint(nil, 300)},
 		{Num: 2, Type: protowire.BytesType, Bytes: []byte("v")},
 		{Num: 3, Type: protowire.Fixed32Type},
 		{Num: 4, Type: protowire.StartGroupType},
 		{Num: 5, Type: protowire.BytesType, Bytes: []byte{}},
 	}
-	if !reflect.DeepEqual(got, want) {
+	if !reflect.DeepEqual(got, want) || got[0].Varint() != 300 || got[1].Varint() != 0 {
 		t.Errorf("fields\n got %+v\nwant %+v", got, want)
 	}
 	for cut := 1; cut < len(b); cut++ {

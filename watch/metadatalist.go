@@ -121,7 +121,7 @@ func readProtoTime(b []byte) (metav1.Time, error) {
 	var secs int64
 	err := kubeproto.Each(b, func(f kubeproto.Field) error {
 		if f.Num == timeSecondsField && f.Type == protowire.VarintType {
-			secs = int64(f.Varint)
+			secs = int64(f.Varint())
 		}
 		return nil
 	})
