@@ -8,7 +8,11 @@
 // one-namespace or cluster-scoped view lists with includeObject=None, keys rows by their name cell and fills in
 // their metadata with a second list behind the first table (in pages: a Table with metadata first, then pairs of a
 // None Table and a protobuf metadata list from the same continue token, joined by name); such a view's relist keeps
-// the metadata already filled in and reports only rows whose cells or metadata changed. Watches always carry
+// the metadata already filled in and reports only rows whose cells or metadata changed. A view's first list is
+// two requests: a first page of 250 rows, shown at once, then the whole list not older than that page, which the
+// server answers from its watch cache (its pages after the first may come from etcd); all-namespaces views ask
+// for it as a pair, joined only when both halves are of one resourceVersion (else the list goes on in pages from
+// the first page's continue token). Watches always carry
 // metadata. Snapshots are cached per query and patched from a change log, so one change at 50k rows costs a binary
 // search and a copy rather than a sort.
 //

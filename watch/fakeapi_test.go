@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -37,13 +38,19 @@ type fakeAPI struct {
 	ageShift time.Duration
 	// fillGate, when set, holds metadata lists (the metadata fill of a one-namespace view) until closed.
 	fillGate chan struct{}
-	// pageGate, when set, holds the requests for a list's later pages (continue) until closed; pageFails
-	// such requests answer 500 first. pages counts them.
+	// pageGate, when set, holds the requests for a list's later pages (continue) and for a whole list not
+	// older than a first page (no limit, resourceVersionMatch=NotOlderThan) until closed; pageFails such
+	// requests answer 500 first. pages counts them.
 	pageGate  chan struct{}
 	pageFails int
 	pages     int
 	// misorderMetadata sends the objects of metadata lists (PartialObjectMetadataList, protobuf) in reverse.
 	misorderMetadata bool
+	// skewWholeMetadata answers a metadata list not older than a version (no limit, no continue token) at a
+	// resourceVersion one past the Table's: as a server whose watch cache moved on between a pair's halves.
+	skewWholeMetadata bool
+	// queries holds the query of every list request, in order.
+	queries []url.Values
 
 	events chan []byte   // events for the open watch
 	expire chan struct{} // ends the open watch with 410 Gone
@@ -145,15 +152,17 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	include := metav1.IncludeObjectPolicy(r.URL.Query().Get("includeObject"))
 	after := r.URL.Query().Get("continue")
 	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	rest := after != "" || (limit == 0 && r.URL.Query().Get("resourceVersionMatch") == "NotOlderThan")
 	f.mu.Lock()
+	f.queries = append(f.queries, r.URL.Query())
 	f.lists[string(include)]++
 	gate := f.fillGate
-	if after != "" {
+	if rest {
 		f.pages++
 		gate = f.pageGate
 	}
 	f.mu.Unlock()
-	if after != "" && gate != nil {
+	if rest && gate != nil {
 		select {
 		case <-gate:
 		case <-r.Context().Done():
@@ -162,7 +171,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		gate = nil
 	}
 	f.mu.Lock()
-	fail := after != "" && f.pageFails > 0
+	fail := rest && f.pageFails > 0
 	if fail {
 		f.pageFails--
 	}
@@ -197,6 +206,9 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if strings.Contains(r.Header.Get("Accept"), "as=PartialObjectMetadataList") {
 		l := f.metadataListLocked(pods[:len(t.Rows)], t.ListMeta)
+		if f.skewWholeMetadata && after == "" && limit == 0 {
+			l.ResourceVersion = strconv.Itoa(f.rv + 1)
+		}
 		f.mu.Unlock()
 		w.Header().Set("Content-Type", "application/vnd.kubernetes.protobuf")
 		if err := protobuf.NewSerializer(nil, nil).Encode(l, w); err != nil {

@@ -18,6 +18,9 @@ func decodeList(r io.Reader, conv *converter) (*wireTable, []*rowObject, error) 
 type decodeOptions struct {
 	// onMeta, if set, is called with the list's metadata as soon as it is read, before the rows that follow it.
 	onMeta func(wireMeta)
+	// check, if set, is called with the list's metadata as soon as it is read; an error ends the decoding
+	// with it. Rows before the metadata are then an error.
+	check func(wireMeta) error
 	// onRow, if set, receives each row instead of the returned rows.
 	onRow func(*rowObject)
 	// metas, if not nil, holds the metadata of the rows of a list asked for without objects
@@ -32,6 +35,7 @@ func decodeRows(r io.Reader, conv *converter, opts decodeOptions) (*wireTable, [
 	iter := jsoniter.Parse(jsonAPI, r, 64<<10)
 	t := &wireTable{}
 	rows := []*rowObject{}
+	checked := false
 	add := func(o *rowObject) {
 		if onRow != nil {
 			onRow(o)
@@ -45,6 +49,9 @@ func decodeRows(r io.Reader, conv *converter, opts decodeOptions) (*wireTable, [
 	for key := iter.ReadObject(); key != "" && iter.Error == nil; key = iter.ReadObject() {
 		switch key {
 		case "rows":
+			if opts.check != nil && !checked {
+				return nil, nil, fmt.Errorf("decode: rows before the list metadata")
+			}
 			d := newRowDecoder(conv)
 			d.metas = opts.metas
 			for iter.ReadArray() {
@@ -74,13 +81,27 @@ func decodeRows(r io.Reader, conv *converter, opts decodeOptions) (*wireTable, [
 			}
 		default:
 			readField(iter, t, key)
-			if key == "metadata" && onMeta != nil && iter.Error == nil {
+			if key != "metadata" || iter.Error != nil {
+				break
+			}
+			if opts.check != nil {
+				if err := opts.check(t.Metadata); err != nil {
+					return nil, nil, err
+				}
+				checked = true
+			}
+			if onMeta != nil {
 				onMeta(t.Metadata)
 			}
 		}
 	}
 	if iter.Error != nil && iter.Error != io.EOF {
 		return nil, nil, fmt.Errorf("decode: %w", iter.Error)
+	}
+	if opts.check != nil && !checked {
+		if err := opts.check(t.Metadata); err != nil {
+			return nil, nil, err
+		}
 	}
 	if st, ok := t.status(); ok {
 		return nil, nil, statusError(st)

@@ -194,7 +194,7 @@ func (lw *tableListWatch) listRows(ctx context.Context, opts metav1.ListOptions,
 // rows it completes. Its pages after the first are asked for as pairs (see requestPairedPage), which the
 // server produces several times faster than one Table with metadata.
 func (lw *tableListWatch) listMetadata(ctx context.Context, resourceVersion string, each func(*rowObject)) error {
-	opts := metav1.ListOptions{ResourceVersion: resourceVersion}
+	opts := metav1.ListOptions{ResourceVersion: resourceVersion, Limit: firstPageRows}
 	if resourceVersion != "" {
 		opts.ResourceVersionMatch = metav1.ResourceVersionMatchNotOlderThan
 	}
@@ -202,7 +202,7 @@ func (lw *tableListWatch) listMetadata(ctx context.Context, resourceVersion stri
 	if lw.pulse != nil {
 		st = pageStats{bytes: lw.pulse.fillRead, joined: lw.pulse.fillJoined}
 	}
-	_, err := lw.listPages(ctx, opts, metav1.IncludeMetadata, st, func(rows []*rowObject, _ int) {
+	_, err := lw.listContinued(ctx, opts, metav1.IncludeMetadata, st, continued{}, func(rows []*rowObject, _ int, _ bool) {
 		for _, o := range rows {
 			each(o)
 		}

@@ -280,6 +280,17 @@ func (s *Source) previewRows(rows []*rowObject, expected int) {
 	s.signal()
 }
 
+// previewGone removes the previewed rows with keys: rows of the first page that the whole list, listed after
+// it, no longer holds (the informer, which never saw them, will not).
+func (s *Source) previewGone(keys []string) {
+	for _, k := range keys {
+		s.store.remove(k, nil)
+	}
+	if len(keys) > 0 {
+		s.signal()
+	}
+}
+
 // previewDone ends the first list's preview. When that list failed, the informer holds none of its rows and
 // will list again: the rows previewed go, lest a row deleted before that list stay on screen.
 func (s *Source) previewDone(ok bool) {
