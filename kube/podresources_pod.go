@@ -11,14 +11,11 @@ import (
 )
 
 // The field numbers the pod decoder reads, from k8s.io/api/core/v1/generated.proto and
-// k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto (v0.37.2). Every other field is skipped.
+// k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto (v0.37.2); ObjectMeta's are kubeproto's. Every other
+// field is skipped.
 const (
 	podMetadataField = 1 // Pod.metadata (ObjectMeta)
 	podSpecField     = 2 // Pod.spec (PodSpec)
-
-	metaNameField            = 1 // ObjectMeta.name
-	metaNamespaceField       = 3 // ObjectMeta.namespace
-	metaResourceVersionField = 6 // ObjectMeta.resourceVersion
 
 	specContainersField     = 2  // PodSpec.containers
 	specInitContainersField = 20 // PodSpec.initContainers
@@ -82,11 +79,11 @@ func readPodMeta(b []byte, name, namespace, rv *[]byte) error {
 		}
 		var dst *[]byte
 		switch f.Num {
-		case metaNameField:
+		case kubeproto.ObjectMetaName:
 			dst = name
-		case metaNamespaceField:
+		case kubeproto.ObjectMetaNamespace:
 			dst = namespace
-		case metaResourceVersionField:
+		case kubeproto.ObjectMetaResourceVersion:
 			dst = rv
 		}
 		if dst != nil {

@@ -21,17 +21,9 @@ const metadataListAccept = "application/vnd.kubernetes.protobuf;as=PartialObject
 // maxMetadataItem bounds one object's encoded metadata (the apiserver refuses objects above 1.5 MiB whole).
 const maxMetadataItem = 4 << 20
 
-// The ObjectMeta fields wireMeta holds, from k8s.io/apimachinery's meta/v1 generated.proto (v0.37.2).
-const (
-	partialMetadataField     = 1  // PartialObjectMetadata.metadata (ObjectMeta)
-	metaNameField            = 1  // ObjectMeta.name
-	metaNamespaceField       = 3  // ObjectMeta.namespace
-	metaUIDField             = 5  // ObjectMeta.uid
-	metaResourceVersionField = 6  // ObjectMeta.resourceVersion
-	metaCreationField        = 8  // ObjectMeta.creationTimestamp (Time)
-	metaLabelsField          = 11 // ObjectMeta.labels, map<string, string>
-	timeSecondsField         = 1  // Time.seconds
-)
+// partialMetadataField is PartialObjectMetadata.metadata (ObjectMeta), from k8s.io/apimachinery's meta/v1
+// generated.proto (v0.37.2); the ObjectMeta fields wireMeta holds are kubeproto's.
+const partialMetadataField = 1
 
 // decodeMetadataList reads the PartialObjectMetadataList in r as a stream (kubeproto.ReadList: the list is
 // never held whole, and only the fields wireMeta holds are kept; managedFields, annotations, owner references
@@ -84,21 +76,21 @@ func readObjectMeta(b []byte, texts textSet, m *wireMeta) error {
 			return nil
 		}
 		switch f.Num {
-		case metaNameField:
+		case kubeproto.ObjectMetaName:
 			m.Name = string(f.Bytes)
-		case metaNamespaceField:
+		case kubeproto.ObjectMetaNamespace:
 			m.Namespace = texts.shareBytes(f.Bytes)
-		case metaUIDField:
+		case kubeproto.ObjectMetaUID:
 			m.UID = types.UID(f.Bytes)
-		case metaResourceVersionField:
+		case kubeproto.ObjectMetaResourceVersion:
 			m.ResourceVersion = string(f.Bytes)
-		case metaCreationField:
+		case kubeproto.ObjectMetaCreationTimestamp:
 			t, err := readProtoTime(f.Bytes)
 			if err != nil {
 				return fmt.Errorf("creationTimestamp: %w", err)
 			}
 			m.CreationTimestamp = t
-		case metaLabelsField:
+		case kubeproto.ObjectMetaLabels:
 			k, v, err := kubeproto.MapEntry(f.Bytes)
 			if err != nil {
 				return fmt.Errorf("labels: %w", err)
@@ -120,7 +112,7 @@ func readProtoTime(b []byte) (metav1.Time, error) {
 	}
 	var secs int64
 	err := kubeproto.Each(b, func(f kubeproto.Field) error {
-		if f.Num == timeSecondsField && f.Type == protowire.VarintType {
+		if f.Num == kubeproto.TimeSeconds && f.Type == protowire.VarintType {
 			secs = int64(f.Varint())
 		}
 		return nil
