@@ -23,10 +23,10 @@ type decodeOptions struct {
 	check func(wireMeta) error
 	// onRow, if set, receives each row instead of the returned rows.
 	onRow func(*rowObject)
-	// metas, if not nil, holds the metadata of the rows of a list asked for without objects
+	// metas, if not nil, hands over the metadata of the rows of a list asked for without objects
 	// (includeObject=None), in the same order (the objects of a metadata list of the same page): the rows are
 	// joined to them one to one, and a row whose name cell differs from its metadata's name is an error.
-	metas []wireMeta
+	metas metaSource
 }
 
 // decodeRows is decodeList, with opts.
@@ -61,8 +61,10 @@ func decodeRows(r io.Reader, conv *converter, opts decodeOptions) (*wireTable, [
 				}
 				add(o)
 			}
-			if iter.Error == nil && d.next != len(d.metas) {
-				iter.ReportError("join rows", fmt.Sprintf("%d rows for %d objects", d.next, len(d.metas)))
+			if iter.Error == nil && d.metas != nil {
+				if _, more := d.metas.next(); more {
+					iter.ReportError("join rows", fmt.Sprintf("%d rows for more objects", d.next))
+				}
 			}
 		case "items":
 			conv.setColumns(plainColumnDefs, true)

@@ -25,15 +25,30 @@ const maxMetadataItem = 4 << 20
 // generated.proto (v0.37.2); the ObjectMeta fields wireMeta holds are kubeproto's.
 const partialMetadataField = 1
 
-// decodeMetadataList reads the PartialObjectMetadataList in r as a stream (kubeproto.ReadList: the list is
+// decodeMetadataList reads the PartialObjectMetadataList in r (readMetadataList) and returns the items'
+// metadata in order with the list's.
+func decodeMetadataList(r io.Reader, onList func(wireMeta)) ([]wireMeta, wireMeta, error) {
+	items := []wireMeta{}
+	list, err := readMetadataList(r, onList, func(m wireMeta) error {
+		items = append(items, m)
+		return nil
+	})
+	if err != nil {
+		return nil, list, err
+	}
+	return items, list, nil
+}
+
+// readMetadataList reads the PartialObjectMetadataList in r as a stream (kubeproto.ReadList: the list is
 // never held whole, and only the fields wireMeta holds are kept; managedFields, annotations, owner references
 // and the rest are skipped without being allocated). It calls onList (if set) with the list's metadata as
-// soon as it is read (the server writes it before the items), and returns the items' metadata in order with
-// the list's. A body that is not protobuf is kubeproto.ErrNotProtobuf.
-func decodeMetadataList(r io.Reader, onList func(wireMeta)) ([]wireMeta, wireMeta, error) {
+// soon as it is read (the server writes it before the items), then onItem with each item's metadata in
+// order (its error ends the reading), and returns the list's metadata. A body that is not protobuf is
+// kubeproto.ErrNotProtobuf.
+func readMetadataList(r io.Reader, onList func(wireMeta), onItem func(wireMeta) error) (wireMeta, error) {
 	texts := make(textSet, 64) // namespaces, shared across the list
 	var list wireMeta
-	items := []wireMeta{}
+	n := 0
 	err := kubeproto.ReadList(r, "PartialObjectMetadataList", maxMetadataItem, kubeproto.ListHandler{
 		Meta: func(m metav1.ListMeta) error {
 			list.ResourceVersion, list.Continue, list.RemainingItemCount = m.ResourceVersion, m.Continue, m.RemainingItemCount
@@ -45,16 +60,13 @@ func decodeMetadataList(r io.Reader, onList func(wireMeta)) ([]wireMeta, wireMet
 		Item: func(b []byte) error {
 			var m wireMeta
 			if err := readPartialMetadata(b, texts, &m); err != nil {
-				return fmt.Errorf("item %d: %w", len(items), err)
+				return fmt.Errorf("item %d: %w", n, err)
 			}
-			items = append(items, m)
-			return nil
+			n++
+			return onItem(m)
 		},
 	})
-	if err != nil {
-		return nil, list, err
-	}
-	return items, list, nil
+	return list, err
 }
 
 // readPartialMetadata reads one PartialObjectMetadata: its field 1 is the ObjectMeta.

@@ -54,8 +54,9 @@ func (lw *tableListWatch) requestPairedPage(ctx context.Context, opts metav1.Lis
 }
 
 // listPaired requests the page of opts as a Table without objects and as a metadata list at once, and joins
-// them; onMeta receives the page's list metadata as soon as the metadata list's is read, count (if set) the
-// bytes of every read of either body. Halves of different resourceVersions are errPairVersions.
+// them as both arrive (the metadata list is read alongside the rows, a few chunks ahead: metaStream); onMeta
+// receives the page's list metadata as soon as the metadata list's is read, count (if set) the bytes of every
+// read of either body. Halves of different resourceVersions are errPairVersions.
 func (lw *tableListWatch) listPaired(ctx context.Context, opts metav1.ListOptions, onMeta func(wireMeta), count func(int64)) (*wireTable, []*rowObject, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -69,24 +70,34 @@ func (lw *tableListWatch) listPaired(ctx context.Context, opts metav1.ListOption
 		body, err := lw.request(opts, metav1.IncludeNone).Stream(ctx)
 		tableBody <- response{body, err}
 	}()
-	metas, metaRV, err := lw.listObjectMetadata(ctx, opts, onMeta, count)
-	tb := <-tableBody
-	if tb.err == nil {
-		defer tb.body.Close()
+	body, err := lw.get(opts).SetHeader("Accept", metadataListAccept).Stream(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list %s metadata: %w", lw.spec.GVR.String(), err)
 	}
-	switch {
-	case err != nil:
-		return nil, nil, err
-	case tb.err != nil:
+	metas := startMetaStream(body, count)
+	defer metas.stop()
+	list, ok := metas.listMeta()
+	if !ok {
+		return nil, nil, fmt.Errorf("list %s metadata: %w", lw.spec.GVR.String(), metas.stop())
+	}
+	if onMeta != nil {
+		onMeta(list)
+	}
+	tb := <-tableBody
+	if tb.err != nil {
 		return nil, nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), tb.err)
 	}
+	defer tb.body.Close()
 	sameVersion := func(m wireMeta) error {
-		if m.ResourceVersion == "" || m.ResourceVersion != metaRV {
-			return fmt.Errorf("%w (%q and %q)", errPairVersions, m.ResourceVersion, metaRV)
+		if m.ResourceVersion == "" || m.ResourceVersion != list.ResourceVersion {
+			return fmt.Errorf("%w (%q and %q)", errPairVersions, m.ResourceVersion, list.ResourceVersion)
 		}
 		return nil
 	}
 	t, rows, err := decodeRows(countReads(tb.body, count), lw.conv, decodeOptions{metas: metas, check: sameVersion})
+	if merr := metas.stop(); merr != nil { // (the metadata list broke off: not a mismatch of the two)
+		return nil, nil, fmt.Errorf("list %s metadata: %w", lw.spec.GVR.String(), merr)
+	}
 	switch {
 	case errors.Is(err, errPairVersions):
 		return nil, nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
@@ -94,20 +105,4 @@ func (lw *tableListWatch) listPaired(ctx context.Context, opts metav1.ListOption
 		return nil, nil, fmt.Errorf("list %s: %w: %w", lw.spec.GVR.String(), errJoin, err)
 	}
 	return t, rows, nil
-}
-
-// listObjectMetadata requests the page of opts as a protobuf metadata list and returns its objects' metadata
-// in order and the list's resourceVersion, passing the list's metadata to onMeta (if set) as soon as it is read and the bytes of every read
-// of the body to count (if set).
-func (lw *tableListWatch) listObjectMetadata(ctx context.Context, opts metav1.ListOptions, onMeta func(wireMeta), count func(int64)) ([]wireMeta, string, error) {
-	body, err := lw.get(opts).SetHeader("Accept", metadataListAccept).Stream(ctx)
-	if err != nil {
-		return nil, "", fmt.Errorf("list %s metadata: %w", lw.spec.GVR.String(), err)
-	}
-	defer body.Close()
-	metas, list, err := decodeMetadataList(countReads(body, count), onMeta)
-	if err != nil {
-		return nil, "", fmt.Errorf("list %s metadata: %w", lw.spec.GVR.String(), err)
-	}
-	return metas, list.ResourceVersion, nil
 }

@@ -23,9 +23,9 @@ type rowDecoder struct {
 	conv  *converter
 	texts textSet
 	cells []wireCell // reused for each row: tableRow copies them
-	// metas, if not nil, is the metadata of the rows to read, in order (decodeOptions.metas); next indexes the
-	// next row's.
-	metas []wireMeta
+	// metas, if not nil, hands over the metadata of the rows to read, in order (decodeOptions.metas); next
+	// counts the rows joined to theirs.
+	metas metaSource
 	next  int
 }
 
@@ -102,11 +102,12 @@ func (d *rowDecoder) readRow(iter *jsoniter.Iterator) *rowObject {
 // join sets m to the metadata of the row just read (its cells in d.cells) from d.metas; it reports an error on
 // iter when there is none left or when its name is not the row's name cell.
 func (d *rowDecoder) join(iter *jsoniter.Iterator, m *wireMeta) bool {
-	if d.next >= len(d.metas) {
-		iter.ReportError("join rows", fmt.Sprintf("more rows than the %d objects", len(d.metas)))
+	o, ok := d.metas.next()
+	if !ok {
+		iter.ReportError("join rows", fmt.Sprintf("more rows than the %d objects", d.next))
 		return false
 	}
-	*m = d.metas[d.next]
+	*m = o
 	d.next++
 	if name, ok := d.conv.nameCell(d.cells); !ok || name != m.Name {
 		iter.ReportError("join rows", fmt.Sprintf("row %d is %q, its object %q", d.next-1, name, m.Name))
