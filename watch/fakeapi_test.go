@@ -46,6 +46,10 @@ type fakeAPI struct {
 	pages     int
 	// misorderMetadata sends the objects of metadata lists (PartialObjectMetadataList, protobuf) in reverse.
 	misorderMetadata bool
+	// holdContinue holds the requests with a continue token until a whole list (no limit,
+	// resourceVersionMatch=NotOlderThan) has been asked for: pages that the server is slow to answer.
+	holdContinue bool
+	wholeSeen    chan struct{}
 	// skewWholeMetadata answers a metadata list not older than a version (no limit, no continue token) at a
 	// resourceVersion one past the Table's: as a server whose watch cache moved on between a pair's halves.
 	skewWholeMetadata bool
@@ -71,7 +75,7 @@ var fakeColumns = []metav1.TableColumnDefinition{
 }
 
 func newFakeAPI(t *testing.T) *fakeAPI {
-	f := &fakeAPI{rv: 100, pods: map[string]*fakePod{}, lists: map[string]int{},
+	f := &fakeAPI{rv: 100, pods: map[string]*fakePod{}, lists: map[string]int{}, wholeSeen: make(chan struct{}),
 		events: make(chan []byte, 100), expire: make(chan struct{}, 1)}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
@@ -152,7 +156,25 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	include := metav1.IncludeObjectPolicy(r.URL.Query().Get("includeObject"))
 	after := r.URL.Query().Get("continue")
 	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
-	rest := after != "" || (limit == 0 && r.URL.Query().Get("resourceVersionMatch") == "NotOlderThan")
+	whole := after == "" && limit == 0 && r.URL.Query().Get("resourceVersionMatch") == "NotOlderThan"
+	rest := after != "" || whole
+	f.mu.Lock()
+	if whole {
+		select {
+		case <-f.wholeSeen:
+		default:
+			close(f.wholeSeen)
+		}
+	}
+	hold := after != "" && f.holdContinue
+	f.mu.Unlock()
+	if hold {
+		select {
+		case <-f.wholeSeen:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	f.mu.Lock()
 	f.queries = append(f.queries, r.URL.Query())
 	f.lists[string(include)]++

@@ -51,6 +51,8 @@ type tableListWatch struct {
 	noMetadataList atomic.Bool
 	// joinedPages counts the pages of the list in progress that were joined (requestPairedPage).
 	joinedPages atomic.Int32
+	// slowPage, if not 0, replaces the constant slowPage (tests).
+	slowPage time.Duration
 }
 
 // newTableClient returns a REST client whose errors decode to API status errors; requests set their own paths.

@@ -3,30 +3,37 @@ package watch
 import (
 	"context"
 	"errors"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// A view's first list is asked for in two requests, so that its first rows are on screen long before the
-// last: the server prints a Table only once it has converted every row of the response (at 200k pods, over
-// a second before the first byte), but a first page of firstPageRows comes back in tens of milliseconds. As
-// soon as that page's list metadata is read, the whole list is asked for, not older than the page (its
-// resourceVersion, resourceVersionMatch=NotOlderThan, no limit): the server answers such a list from its
-// watch cache, on every version. The first page is previewed, and then replaced by the whole list.
+// A view's first list arrives in pages so that its first rows are on screen long before the last: the server
+// prints a Table only once it has converted every row of the response (at 200k pods, over a second before the
+// first byte), but a page of firstPageRows comes back in tens of milliseconds. The rest follows in pages of
+// pageRows, each requested as soon as the previous one's continue token is read, so the server prints a page
+// while kscope decodes the one before. Every page of one list is the same consistent snapshot (the continue
+// token pins its resourceVersion); the rows are previewed page by page and handed to the informer as one list
+// at the end.
 //
-// Pages after the first, asked for with its continue token, would be one snapshot with it, but a server
-// serves them from its watch cache only where it keeps snapshots (1.34 and later, and only while it holds
-// one at or before the token's resourceVersion; a quiet resource loses them at each compaction): otherwise
-// each is read from etcd. At 200k pods in one namespace the 20 pages of 10k took 7–12 s from etcd, the whole
-// list 1.4–1.9 s from the cache (measured on the devcluster).
+// A server serves those pages from its watch cache only where it keeps a snapshot at or before the token's
+// resourceVersion (1.34 and later; a resource that nothing wrote to loses them at the next compaction);
+// otherwise each page is read from etcd: at 200k pods in one namespace the 20 pages of 10k took 7–12 s from
+// etcd and 1.2–1.6 s from the cache. A page whose first bytes keep the list waiting longer than slowPage is
+// taken to come from etcd: the pages stop, and the rest is asked for as the whole list, not older than the
+// first page (its resourceVersion, resourceVersionMatch=NotOlderThan, no limit), which the server answers
+// from its watch cache on every version (1.5–2 s at 200k). The whole list replaces the pages previewed.
 //
 // The whole list of rows with their metadata is asked for as a pair (pairedpage.go). The pair's two halves
 // must be one snapshot; when the server answered them at different resourceVersions (a write between the
-// two), the rest is listed in pages of pageRows from the first page's continue token, which pins one
-// snapshot, each page requested as soon as the previous one's continue token is read.
+// two), the pages go on from the last continue token.
 const (
 	firstPageRows = 250
 	pageRows      = 10000
+	// slowPage is the longest a page after the first may take to its first bytes before the rest of the list
+	// is asked for whole: a watch cache serves 10k pods in about 0.1 s (at 200k in the namespace), etcd in
+	// 0.4–1.1 s.
+	slowPage = 300 * time.Millisecond
 )
 
 // previewer receives the rows of a first list while it arrives (see tableListWatch.preview).
@@ -49,8 +56,9 @@ type pageFunc func(rows []*rowObject, expected int, whole bool)
 // pageRequest is one page in flight: meta receives the page's list metadata as soon as it is decoded
 // (closed without a value when the request fails before), done the page once it is decoded.
 type pageRequest struct {
-	meta chan wireMeta
-	done chan page
+	meta    chan wireMeta
+	done    chan page
+	started time.Time
 }
 
 type page struct {
@@ -141,38 +149,78 @@ func goneKeys(before, after []*rowObject) []string {
 }
 
 // listPages lists the rows of opts and passes them to each as they arrive (see above): a first page of
-// firstPageRows, then the whole list not older than it. When the whole list, asked for as a pair, comes back
-// as two snapshots, the list goes on in pages from the first page's continue token. It returns the list
-// metadata of the rows passed last, with no continue token.
+// firstPageRows, then pages of pageRows from its continue token, or, once a page is slow, the whole list not
+// older than the first page. It returns the list metadata of the rows passed last, with no continue token.
 func (lw *tableListWatch) listPages(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
 	st pageStats, each pageFunc) (*wireTable, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a request made ahead of a failure
+	pages, stopPages := context.WithCancel(ctx)
+	defer stopPages()
+	opts.Limit, opts.Continue = firstPageRows, ""
+	cur := lw.requestPage(pages, opts, include, st)
+	var c continued
+	cont := "" // the continue token cur was asked for with
+	for cur != nil {
+		m, ok, slow := lw.waitMeta(cur, c.first != nil)
+		if slow {
+			stopPages()
+			return lw.listRest(ctx, opts, include, st, c, cont, each)
+		}
+		var next *pageRequest
+		if ok && m.Continue != "" {
+			opts.Limit, opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = pageRows, m.Continue, "", ""
+			next = lw.requestRest(pages, opts, include, st)
+		}
+		pg := <-cur.done
+		if pg.err != nil {
+			return nil, pg.err
+		}
+		if c.first == nil {
+			c.first, c.expected = pg.table, announced(pg)
+		}
+		c.listed += len(pg.rows)
+		each(pg.rows, max(c.expected, c.listed), false)
+		cur, cont = next, opts.Continue
+	}
+	return listMetaOf(c.first), nil
+}
+
+// waitMeta waits for the list metadata of r (ok false: r failed before it); with timed, for no longer than
+// lw's slowPage after r was requested (slow: it did not come).
+func (lw *tableListWatch) waitMeta(r *pageRequest, timed bool) (m wireMeta, ok, slow bool) {
+	if !timed {
+		m, ok = <-r.meta
+		return m, ok, false
+	}
+	wait := lw.slowPage
+	if wait == 0 {
+		wait = slowPage
+	}
+	t := time.NewTimer(time.Until(r.started.Add(wait)))
+	defer t.Stop()
+	select {
+	case m, ok = <-r.meta:
+		return m, ok, false
+	case <-t.C:
+		return m, false, true
+	}
+}
+
+// listRest lists the rest of a list in pages that has come as far as c, whose next page (asked for with the
+// continue token cont) was slow: as the whole list not older than c's first page, passed to each as a whole;
+// if the whole list comes as a pair of two snapshots, in pages again from cont.
+func (lw *tableListWatch) listRest(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
+	st pageStats, c continued, cont string, each pageFunc) (*wireTable, error) {
 	whole := opts
 	whole.Limit, whole.Continue = 0, ""
-	opts.Limit, opts.Continue = firstPageRows, ""
-	head := lw.requestPage(ctx, opts, include, st)
-	var rest *pageRequest
-	m, ok := <-head.meta
-	if ok && m.Continue != "" {
-		whole.ResourceVersion, whole.ResourceVersionMatch = m.ResourceVersion, metav1.ResourceVersionMatchNotOlderThan
-		rest = lw.requestRest(ctx, whole, include, st)
-	}
-	pg := <-head.done
-	if pg.err != nil {
-		return nil, pg.err
-	}
-	expected := announced(pg)
-	each(pg.rows, max(expected, len(pg.rows)), false)
-	if rest == nil {
-		return listMetaOf(pg.table), nil
-	}
-	w := <-rest.done
+	whole.ResourceVersion, whole.ResourceVersionMatch = c.first.Metadata.ResourceVersion, metav1.ResourceVersionMatchNotOlderThan
+	w := <-lw.requestRest(ctx, whole, include, st).done
 	if !errors.Is(w.err, errPairVersions) {
 		return wholeList(w, each)
 	}
-	opts.Limit, opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = pageRows, m.Continue, "", ""
-	return lw.listContinued(ctx, opts, include, st, continued{first: pg.table, listed: len(pg.rows), expected: expected}, each)
+	opts.Limit, opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = pageRows, cont, "", ""
+	return lw.listContinued(ctx, opts, include, st, c, each)
 }
 
 // wholeList passes the rows of w, a whole list, to each, and returns its list metadata.
@@ -243,7 +291,7 @@ func (lw *tableListWatch) requestPage(ctx context.Context, opts metav1.ListOptio
 // startPage runs list, which reads one page, on a goroutine of its own: the page's list metadata (the first
 // value list passes to onMeta) goes to the request's meta as soon as it is read, the page to done.
 func startPage(list func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error)) *pageRequest {
-	r := &pageRequest{meta: make(chan wireMeta, 1), done: make(chan page, 1)}
+	r := &pageRequest{meta: make(chan wireMeta, 1), done: make(chan page, 1), started: time.Now()}
 	go func() {
 		sent := false
 		onMeta := func(m wireMeta) {

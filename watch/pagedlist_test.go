@@ -44,7 +44,8 @@ func TestSourceFirstListInPages(t *testing.T) {
 			f.pageGate = make(chan struct{})
 			f.fillGate = make(chan struct{}) // (the fill's pages are not the first list's)
 			src := f.source(t, ns)
-			src.Changes() // keep the change feed from the start
+			src.slowPage = time.Hour // (pages, however long the gate holds them)
+			src.Changes()            // keep the change feed from the start
 			src.Start(context.Background())
 			waitSource(t, src, "first page", func() bool { return src.Len() == firstPageRows })
 			if st := src.State(); st.Phase != Listing || st.Expected != 600 {
@@ -111,6 +112,7 @@ func TestSourceFirstListPageFails(t *testing.T) {
 	fakePods(f, "a", 600)
 	f.pageGate, f.pageFails = make(chan struct{}), 1
 	src := f.source(t, "a")
+	src.slowPage = time.Hour
 	src.Start(context.Background())
 	waitSource(t, src, "first page", func() bool { return src.Len() == firstPageRows })
 	f.mu.Lock()

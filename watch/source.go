@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
@@ -22,6 +23,8 @@ type Source struct {
 	snaps  snapshotter
 	notify chan struct{}
 	pulse  *pulseRecorder
+	// slowPage, if not 0, replaces the constant slowPage for the first list (tests set it before Start).
+	slowPage time.Duration
 
 	mu      sync.Mutex
 	state   State
@@ -76,7 +79,7 @@ func (s *Source) Start(ctx context.Context) {
 	// across all namespaces the list synced in a median 2.2 s and the watch-list in 3.7 s (1.6–5.4 s), for the
 	// same peak RSS. The watch decoder still keeps the initial-events-end bookmark, should that change.
 	lw := &tableListWatch{client: s.client, spec: s.spec, conv: s.conv, noWatchList: true,
-		connected: s.connected, disconnected: s.disconnected, pulse: s.pulse}
+		connected: s.connected, disconnected: s.disconnected, pulse: s.pulse, slowPage: s.slowPage}
 	lw.preview = s
 	s.pulse.started()
 	var fill *metadataFill
