@@ -19,10 +19,11 @@ import (
 // A server serves those pages from its watch cache only where it keeps a snapshot at or before the token's
 // resourceVersion (1.34 and later; a resource that nothing wrote to loses them at the next compaction);
 // otherwise each page is read from etcd: at 200k pods in one namespace the 20 pages of 10k took 7–12 s from
-// etcd and 1.2–1.6 s from the cache. A page whose first bytes keep the list waiting longer than slowPage is
-// taken to come from etcd: the pages stop, and the rest is asked for as the whole list, not older than the
-// first page (its resourceVersion, resourceVersionMatch=NotOlderThan, no limit), which the server answers
-// from its watch cache on every version (1.5–2 s at 200k). The whole list replaces the pages previewed.
+// etcd and 1.2–1.6 s from the cache. When the second page keeps the list waiting longer than slowPage for its
+// first bytes, the pages are taken to come from etcd: they stop, and the rest is asked for as the whole list,
+// not older than the first page (its resourceVersion, resourceVersionMatch=NotOlderThan, no limit), which the
+// server answers from its watch cache on every version (1.5–2 s at 200k). The whole list replaces the pages
+// previewed.
 //
 // The whole list of rows with their metadata is asked for as a pair (pairedpage.go). The pair's two halves
 // must be one snapshot; when the server answered them at different resourceVersions (a write between the
@@ -30,8 +31,8 @@ import (
 const (
 	firstPageRows = 250
 	pageRows      = 10000
-	// slowPage is the longest a page after the first may take to its first bytes before the rest of the list
-	// is asked for whole: a watch cache serves 10k pods in about 0.1 s (at 200k in the namespace), etcd in
+	// slowPage is the longest the second page may take to its first bytes before the rest of the list is
+	// asked for whole: a watch cache serves 10k pods in about 0.1 s (at 200k in the namespace), etcd in
 	// 0.4–1.1 s.
 	slowPage = 300 * time.Millisecond
 )
@@ -149,8 +150,8 @@ func goneKeys(before, after []*rowObject) []string {
 }
 
 // listPages lists the rows of opts and passes them to each as they arrive (see above): a first page of
-// firstPageRows, then pages of pageRows from its continue token, or, once a page is slow, the whole list not
-// older than the first page. It returns the list metadata of the rows passed last, with no continue token.
+// firstPageRows, then pages of pageRows from its continue token, or, when the second page is slow, the whole
+// list not older than the first page. It returns the list metadata of the rows passed last, with no continue token.
 func (lw *tableListWatch) listPages(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
 	st pageStats, each pageFunc) (*wireTable, error) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -161,8 +162,10 @@ func (lw *tableListWatch) listPages(ctx context.Context, opts metav1.ListOptions
 	cur := lw.requestPage(pages, opts, include, st)
 	var c continued
 	cont := "" // the continue token cur was asked for with
-	for cur != nil {
-		m, ok, slow := lw.waitMeta(cur, c.first != nil)
+	for n := 0; cur != nil; n++ {
+		// Only the second page is timed: the server answers it while kscope has only 250 rows to decode, and
+		// a later page slowed by the machine's load would cost the pages already read.
+		m, ok, slow := lw.waitMeta(cur, n == 1)
 		if slow {
 			stopPages()
 			return lw.listRest(ctx, opts, include, st, c, cont, each)
