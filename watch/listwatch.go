@@ -208,7 +208,7 @@ func (lw *tableListWatch) listMetadata(ctx context.Context, resourceVersion stri
 		for _, o := range rows {
 			each(o)
 		}
-	})
+	}, nil)
 	return err
 }
 

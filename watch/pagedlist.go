@@ -154,39 +154,10 @@ func goneKeys(before, after []*rowObject) []string {
 // list not older than the first page. It returns the list metadata of the rows passed last, with no continue token.
 func (lw *tableListWatch) listPages(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
 	st pageStats, each pageFunc) (*wireTable, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // a request made ahead of a failure
-	pages, stopPages := context.WithCancel(ctx)
-	defer stopPages()
 	opts.Limit, opts.Continue = firstPageRows, ""
-	cur := lw.requestPage(pages, opts, include, st)
-	var c continued
-	cont := "" // the continue token cur was asked for with
-	for n := 0; cur != nil; n++ {
-		// Only the second page is timed: the server answers it while kscope has only 250 rows to decode, and
-		// a later page slowed by the machine's load would cost the pages already read.
-		m, ok, slow := lw.waitMeta(cur, n == 1)
-		if slow {
-			stopPages()
-			return lw.listRest(ctx, opts, include, st, c, cont, each)
-		}
-		var next *pageRequest
-		if ok && m.Continue != "" {
-			opts.Limit, opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = pageRows, m.Continue, "", ""
-			next = lw.requestRest(pages, opts, include, st)
-		}
-		pg := <-cur.done
-		if pg.err != nil {
-			return nil, pg.err
-		}
-		if c.first == nil {
-			c.first, c.expected = pg.table, announced(pg)
-		}
-		c.listed += len(pg.rows)
-		each(pg.rows, max(c.expected, c.listed), false)
-		cur, cont = next, opts.Continue
-	}
-	return listMetaOf(c.first), nil
+	return lw.listContinued(ctx, opts, include, st, continued{}, each, func(c continued, cont string) (*wireTable, error) {
+		return lw.listRest(ctx, opts, include, st, c, cont, each)
+	})
 }
 
 // waitMeta waits for the list metadata of r (ok false: r failed before it); with timed, for no longer than
@@ -223,7 +194,7 @@ func (lw *tableListWatch) listRest(ctx context.Context, opts metav1.ListOptions,
 		return wholeList(w, each)
 	}
 	opts.Limit, opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = pageRows, cont, "", ""
-	return lw.listContinued(ctx, opts, include, st, c, each)
+	return lw.listContinued(ctx, opts, include, st, c, each, nil)
 }
 
 // wholeList passes the rows of w, a whole list, to each, and returns its list metadata.
@@ -247,19 +218,32 @@ type continued struct {
 // allows (the first page of a list from the start as one Table: a pair without a continue token could be two
 // snapshots). It returns the list metadata of c's first page with no continue token. Its pages are each held
 // only until each returns (the metadata fill lists this way: the rows it completes are already held).
+//
+// With slow set, a second page (the first after the start) that keeps the list waiting longer than slowPage
+// for its first bytes ends the pages: slow lists the rest, given how far the list came and the continue token
+// that page was asked for with. Only the second page is timed: the server answers it while kscope has only the
+// first to decode, and a later page slowed by the machine's load would cost the pages already read.
 func (lw *tableListWatch) listContinued(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
-	st pageStats, c continued, each pageFunc) (*wireTable, error) {
+	st pageStats, c continued, each pageFunc, slow func(c continued, cont string) (*wireTable, error)) (*wireTable, error) {
+	pages, stopPages := context.WithCancel(ctx)
+	defer stopPages() // a page requested ahead of a failure or of the switch to slow
 	var cur *pageRequest
 	if opts.Continue != "" {
-		cur = lw.requestRest(ctx, opts, include, st)
+		cur = lw.requestRest(pages, opts, include, st)
 	} else {
-		cur = lw.requestPage(ctx, opts, include, st)
+		cur = lw.requestPage(pages, opts, include, st)
 	}
-	for cur != nil {
+	cont := opts.Continue // the continue token cur was asked for with
+	for n := 0; cur != nil; n++ {
+		m, ok, late := lw.waitMeta(cur, slow != nil && n == 1)
+		if late {
+			stopPages()
+			return slow(c, cont)
+		}
 		var next *pageRequest
-		if m, ok := <-cur.meta; ok && m.Continue != "" {
+		if ok && m.Continue != "" {
 			opts.Limit, opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = pageRows, m.Continue, "", ""
-			next = lw.requestRest(ctx, opts, include, st)
+			next = lw.requestRest(pages, opts, include, st)
 		}
 		pg := <-cur.done
 		if pg.err != nil {
@@ -270,7 +254,7 @@ func (lw *tableListWatch) listContinued(ctx context.Context, opts metav1.ListOpt
 		}
 		c.listed += len(pg.rows)
 		each(pg.rows, max(c.expected, c.listed), false)
-		cur = next
+		cur, cont = next, opts.Continue
 	}
 	return listMetaOf(c.first), nil
 }
