@@ -222,7 +222,7 @@ func (b *bench) round(res *Results, run int, all bool) {
 		into[t.name] = append(into[t.name], s)
 		time.Sleep(5 * time.Second)
 	}
-	if b.kubectl {
+	if b.kubectlRuns(run) {
 		b.waitQuiet()
 		s := b.measureKubectl(all)
 		b.logf("kubectl run %d, %s: %s", run, where, summary(s))
@@ -238,6 +238,10 @@ func (b *bench) waitQuiet() {
 		time.Sleep(5 * time.Second)
 	}
 }
+
+// kubectlRuns tells whether kubectl, which is not one of b.tools, is timed in round run (1-based): when asked
+// for, and within its --runs-of.
+func (b *bench) kubectlRuns(run int) bool { return b.kubectl && b.runsThisTime("kubectl", run) }
 
 // runsThisTime tells whether tool runs in round run (1-based): always, unless --runs-of caps it at n runs,
 // which then go to the middle rounds.

@@ -71,8 +71,8 @@ func TestMedianAndPercentile(t *testing.T) {
 }
 
 func TestRunsThisTime(t *testing.T) {
-	b := &bench{runs: 3, runsOf: "k9s=1"}
-	var k9s, kscope []int
+	b := &bench{runs: 3, runsOf: "k9s=1,kubectl=2", kubectl: true}
+	var k9s, kscope, kubectl []int
 	for run := 1; run <= 3; run++ {
 		if b.runsThisTime("k9s", run) {
 			k9s = append(k9s, run)
@@ -80,9 +80,12 @@ func TestRunsThisTime(t *testing.T) {
 		if b.runsThisTime("kscope", run) {
 			kscope = append(kscope, run)
 		}
+		if b.kubectlRuns(run) {
+			kubectl = append(kubectl, run)
+		}
 	}
-	if !slices.Equal(k9s, []int{2}) || !slices.Equal(kscope, []int{1, 2, 3}) {
-		t.Errorf("k9s runs %v, kscope runs %v; want [2] and [1 2 3]", k9s, kscope)
+	if !slices.Equal(k9s, []int{2}) || !slices.Equal(kscope, []int{1, 2, 3}) || !slices.Equal(kubectl, []int{1, 2}) {
+		t.Errorf("k9s runs %v, kscope runs %v, kubectl runs %v; want [2], [1 2 3] and [1 2]", k9s, kscope, kubectl)
 	}
 }
 
