@@ -25,20 +25,6 @@ const maxMetadataItem = 4 << 20
 // generated.proto (v0.37.2); the ObjectMeta fields wireMeta holds are kubeproto's.
 const partialMetadataField = 1
 
-// decodeMetadataList reads the PartialObjectMetadataList in r (readMetadataList) and returns the items'
-// metadata in order with the list's.
-func decodeMetadataList(r io.Reader, onList func(wireMeta)) ([]wireMeta, wireMeta, error) {
-	items := []wireMeta{}
-	list, err := readMetadataList(r, onList, func(m wireMeta) error {
-		items = append(items, m)
-		return nil
-	})
-	if err != nil {
-		return nil, list, err
-	}
-	return items, list, nil
-}
-
 // readMetadataList reads the PartialObjectMetadataList in r as a stream (kubeproto.ReadList: the list is
 // never held whole, and only the fields wireMeta holds are kept; managedFields, annotations, owner references
 // and the rest are skipped without being allocated). It calls onList (if set) with the list's metadata as

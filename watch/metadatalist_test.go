@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,6 +18,20 @@ import (
 
 	"kscope/kubeproto"
 )
+
+// decodeMetadataList reads the PartialObjectMetadataList in r with readMetadataList and returns the items'
+// metadata in order with the list's.
+func decodeMetadataList(r io.Reader, onList func(wireMeta)) ([]wireMeta, wireMeta, error) {
+	items := []wireMeta{}
+	list, err := readMetadataList(r, onList, func(m wireMeta) error {
+		items = append(items, m)
+		return nil
+	})
+	if err != nil {
+		return nil, list, err
+	}
+	return items, list, nil
+}
 
 // encodeMetadataList encodes l as the apiserver does for metadataListAccept (the protobuf serializer's envelope).
 func encodeMetadataList(t testing.TB, l *metav1.PartialObjectMetadataList) []byte {

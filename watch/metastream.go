@@ -25,18 +25,6 @@ type metaSource interface {
 	next() (wireMeta, bool)
 }
 
-// metaSlice is a metaSource over metadata already read.
-type metaSlice []wireMeta
-
-func (s *metaSlice) next() (wireMeta, bool) {
-	if len(*s) == 0 {
-		return wireMeta{}, false
-	}
-	m := (*s)[0]
-	*s = (*s)[1:]
-	return m, true
-}
-
 // metaStream is a metaSource over a metadata list read on a goroutine of its own while the rows it joins are
 // decoded: its objects are handed over metaChunk at a time, at most metaChunks ahead, so that the metadata of
 // a whole list is never held at once. Its methods are called by one goroutine.

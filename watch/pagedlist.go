@@ -151,7 +151,8 @@ func goneKeys(before, after []*rowObject) []string {
 
 // listPages lists the rows of opts and passes them to each as they arrive (see above): a first page of
 // firstPageRows, then pages of pageRows from its continue token, or, when the second page is slow, the whole
-// list not older than the first page. It returns the list metadata of the rows passed last, with no continue token.
+// list not older than the first page. It returns the list metadata of the rows passed last, with no continue
+// token.
 func (lw *tableListWatch) listPages(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
 	st pageStats, each pageFunc) (*wireTable, error) {
 	opts.Limit, opts.Continue = firstPageRows, ""
