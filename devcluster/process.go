@@ -72,8 +72,7 @@ func runningPid(l layout, component string) (int, bool) {
 		return 0, false
 	}
 	if component == podServer {
-		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		if err != nil || !bytes.Contains(cmdline, []byte("\x00serve-http\x00")) {
+		if !servesHTTP(pid) {
 			return 0, false
 		}
 	} else {
@@ -86,6 +85,22 @@ func runningPid(l layout, component string) (int, bool) {
 		return 0, false
 	}
 	return pid, true
+}
+
+// servesHTTP reports whether pid is this program serving HTTP (the pod server). A process caught by the
+// first check after its start, between exec's switch to the new program and the kernel's setting of its
+// arguments, reads an empty command line: it counts as the pod server when its executable is this program.
+func servesHTTP(pid int) bool {
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return false
+	}
+	if len(cmdline) > 0 {
+		return bytes.Contains(cmdline, []byte("\x00serve-http\x00"))
+	}
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	self, selfErr := os.Executable()
+	return err == nil && selfErr == nil && filepath.Base(strings.TrimSuffix(exe, " (deleted)")) == filepath.Base(self)
 }
 
 func isZombie(stat []byte) bool {
