@@ -169,6 +169,10 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		LogFollow:  o.files.logFollow,
 
 		LogTimestamps: o.files.logTimestamps,
+		// Opening a big table allocates much more than it keeps (the list's bytes, its decoding, the metadata
+		// fill's pages); Go's scavenger would give the freed memory back over minutes. A table that has
+		// settled gives it back at once, for one collection on a goroutine of its own.
+		Settled: debug.FreeOSMemory,
 		Connect: func(ctx context.Context, name string) (ui.Cluster, error) {
 			if err := refuseReadOnlyContext(dirs, kube.ContextFlags(o.flags, name), o.readOnly); err != nil {
 				return nil, err

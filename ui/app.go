@@ -83,6 +83,9 @@ type App struct {
 	failMu sync.Mutex
 	failed error
 
+	// settling is held while Options.Settled runs (whenSettled).
+	settling sync.Mutex
+
 	noticeMu sync.Mutex
 	notices  []string      // Notice lines not shown yet
 	noticed  chan struct{} // capacity 1: notices are waiting

@@ -234,6 +234,10 @@ type Options struct {
 	// LogWrap, LogTimestamps and LogFollow, when set, are the logs view's toggles at start (default: wrap
 	// and follow on, timestamps off).
 	LogWrap, LogTimestamps, LogFollow *bool
+	// Settled, if set, is called on a goroutine of its own when a table has finished opening: its first list,
+	// and the labels filled in behind it, are complete (watch.Source.Settled). kscope gives the memory the
+	// opening used back to the system then. Calls never overlap: one that comes while another runs is dropped.
+	Settled func()
 }
 
 func (o *Options) defaults() {

@@ -98,6 +98,9 @@ func (t *LiveTable) start() {
 	t.src.Start(ctx)
 	src := t.src
 	t.app.goSafe(func() { t.loop(ctx, src) })
+	if s, ok := src.(settler); ok {
+		t.app.goSafe(func() { t.app.whenSettled(ctx, s) })
+	}
 	t.metrics.announce()
 	t.startMetrics = func() { t.metrics.start(ctx, src.Spec()) }
 }

@@ -28,6 +28,8 @@ type metadataFill struct {
 	// note is called with a line for the status ("labels pending: …, retrying") while a fill fails, and with
 	// "" once it succeeds.
 	note func(string)
+	// done, if set, is called after each fill that completed.
+	done func()
 	// pending holds the latest metadata-less list not yet filled.
 	pending chan listing
 	// backoff is the wait before the first retry (fillBackoff).
@@ -90,6 +92,9 @@ func (f *metadataFill) fill(ctx context.Context, l listing) {
 		}
 		if err == nil {
 			f.note("")
+			if f.done != nil {
+				f.done()
+			}
 			return
 		}
 		if ctx.Err() != nil {

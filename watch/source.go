@@ -34,6 +34,10 @@ type Source struct {
 	started bool
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the informer has returned
+	// filled tells whether the metadata fill has completed once (always true without a fill); settled is
+	// closed once synced and filled are both true (Settled).
+	filled  bool
+	settled chan struct{}
 }
 
 // NewSource returns a Source for spec using cfg (it creates its own clients). It does not start it.
@@ -46,12 +50,14 @@ func NewSource(cfg *rest.Config, spec Spec) (*Source, error) {
 		return nil, fmt.Errorf("watch %s: %w", spec.GVR.String(), err)
 	}
 	s := &Source{
-		spec:   spec,
-		client: client,
-		store:  newSourceStore(),
-		notify: make(chan struct{}, 1),
-		state:  State{Phase: Listing},
-		pulse:  newPulseRecorder(nil),
+		spec:    spec,
+		client:  client,
+		store:   newSourceStore(),
+		notify:  make(chan struct{}, 1),
+		state:   State{Phase: Listing},
+		pulse:   newPulseRecorder(nil),
+		settled: make(chan struct{}),
+		filled:  true,
 	}
 	s.conv = newConverter(spec.AllNamespaces(), s.signal)
 	s.store.ageCell = s.conv.ageCell
@@ -87,6 +93,8 @@ func (s *Source) Start(ctx context.Context) {
 		// One namespace or a cluster-scoped resource: rows can be keyed by name, so list them without their
 		// objects (a fraction of the server's work) and fill the metadata in behind.
 		fill = newMetadataFill(lw, s.store, s.signal, s.setNote)
+		fill.done = s.setFilled
+		s.filled = false
 		lw.metadataLess.Store(true)
 		lw.listedWithoutMetadata = fill.listed
 	}
@@ -312,7 +320,33 @@ func (s *Source) setSynced() {
 	defer s.mu.Unlock()
 	s.synced = true
 	s.transitionLocked(event{kind: evSynced}, nil)
+	s.settleLocked()
 }
+
+// setFilled is called after each metadata fill that completed.
+func (s *Source) setFilled() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.filled = true
+	s.settleLocked()
+}
+
+// settleLocked closes settled once the first list and its fill have both completed.
+func (s *Source) settleLocked() {
+	if s.synced && s.filled {
+		select {
+		case <-s.settled:
+		default:
+			close(s.settled)
+		}
+	}
+}
+
+// Settled returns a channel that is closed once the first list has completed and, in a view whose rows are
+// listed without their objects (one namespace, or cluster-scoped), once their labels and UIDs have been filled
+// in behind: the moment the work of opening the view is done and what it allocated on the way is garbage. It
+// is never closed for a source that stops before then.
+func (s *Source) Settled() <-chan struct{} { return s.settled }
 
 // connected is called after each successful list or watch request: a reconnecting source is synced again.
 func (s *Source) connected() {

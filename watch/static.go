@@ -22,13 +22,14 @@ type StaticSource struct {
 	state       State
 	started     bool
 	stopped     bool
+	settled     chan struct{} // closed once started and Synced (Settled)
 }
 
 // NewStaticSource returns a synced source for spec with columns and rows. rows are what the first list
 // returned: they are not reported by Changes. Rows follow Put's rules.
 func NewStaticSource(spec Spec, columns []Column, rows ...*Row) *StaticSource {
 	s := &StaticSource{spec: spec, store: newRowStore(), notify: make(chan struct{}, 1), columns: columns,
-		state: State{Phase: Synced}}
+		state: State{Phase: Synced}, settled: make(chan struct{})}
 	s.store.ageCell = s.ageCell
 	for _, r := range rows {
 		s.store.putListed(keyed(r))
@@ -86,6 +87,7 @@ func (s *StaticSource) Delete(keys ...string) {
 func (s *StaticSource) SetState(st State) {
 	s.mu.Lock()
 	s.state = st
+	s.settleLocked()
 	s.mu.Unlock()
 	s.signal()
 }
@@ -124,6 +126,21 @@ func (s *StaticSource) Start(context.Context) {
 	defer s.mu.Unlock()
 	if !s.stopped {
 		s.started = true
+		s.settleLocked()
+	}
+}
+
+// Settled is Source.Settled: closed once the source has started and its state has been Synced (there is no
+// fill to wait for).
+func (s *StaticSource) Settled() <-chan struct{} { return s.settled }
+
+func (s *StaticSource) settleLocked() {
+	if s.started && s.state.Phase == Synced {
+		select {
+		case <-s.settled:
+		default:
+			close(s.settled)
+		}
 	}
 }
 
