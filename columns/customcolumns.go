@@ -1,15 +1,13 @@
 // Package columns turns column specifications into the columns of an object view (watch.ObjectColumn):
-// kubectl's `-o custom-columns=SPEC` and `-o custom-columns-file=FILE`, parsed by kubectl's own code, and the
-// column definitions of k9s's views.yaml (NAME, or NAME:JSONPATH|FLAGS). It keeps no state; every function is
-// safe for concurrent use.
+// kubectl's `-o custom-columns=SPEC` and `-o custom-columns-file=FILE`, parsed by kubectl's rules (spec.go),
+// and the column definitions of k9s's views.yaml (NAME, or NAME:JSONPATH|FLAGS). It keeps no state; every
+// function is safe for concurrent use.
 package columns
 
 import (
 	"fmt"
 	"os"
 	"strings"
-
-	"k8s.io/kubectl/pkg/cmd/get"
 
 	"kscope/watch"
 )
@@ -40,14 +38,14 @@ func FromOutput(value string) ([]watch.ObjectColumn, error) {
 	return nil, fmt.Errorf("unsupported output format %q: kscope shows -o custom-columns=SPEC or -o custom-columns-file=FILE", value)
 }
 
-// FromSpec parses kubectl's custom-columns SPEC (HEADER:JSONPATH,…) with kubectl's parser and compiles each
+// FromSpec parses kubectl's custom-columns SPEC (HEADER:JSONPATH,…) as kubectl does and compiles each
 // column's JSONPath.
 func FromSpec(spec string) ([]watch.ObjectColumn, error) {
-	p, err := get.NewCustomColumnsPrinterFromSpec(spec, nil, true)
+	cols, err := parseSpec(spec)
 	if err != nil {
-		return nil, err // kubectl's own words, which name custom-columns
+		return nil, err // kubectl's words, which name custom-columns
 	}
-	return compile(p.Columns)
+	return compile(cols)
 }
 
 // FromFile reads a custom-columns template file as kubectl does.
@@ -60,18 +58,18 @@ func FromFile(path string) ([]watch.ObjectColumn, error) {
 		return nil, fmt.Errorf("custom-columns-file: %w", err)
 	}
 	defer f.Close()
-	p, err := get.NewCustomColumnsPrinterFromTemplate(f, nil)
+	cols, err := parseTemplate(f)
 	if err != nil {
 		return nil, fmt.Errorf("custom-columns-file %s: %w", path, err)
 	}
-	return compile(p.Columns)
+	return compile(cols)
 }
 
-// compile turns kubectl's parsed columns into object columns.
-func compile(cols []get.Column) ([]watch.ObjectColumn, error) {
+// compile turns parsed columns into object columns.
+func compile(cols []column) ([]watch.ObjectColumn, error) {
 	out := make([]watch.ObjectColumn, 0, len(cols))
 	for _, c := range cols {
-		oc, err := watch.JSONPathColumn(c.Header, c.FieldSpec)
+		oc, err := watch.JSONPathColumn(c.header, c.fieldSpec)
 		if err != nil {
 			return nil, fmt.Errorf("custom-columns: %w", err)
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/kubectl/pkg/cmd/get"
 
 	"kscope/watch"
 )
@@ -32,7 +31,7 @@ func ParseViewColumn(def string) (ViewColumn, error) {
 	if m == nil {
 		return ViewColumn{}, fmt.Errorf("invalid column definition %q", def)
 	}
-	expr, err := get.RelaxedJSONPathExpression(m[2])
+	expr, err := relaxedJSONPath(m[2])
 	if err != nil {
 		return ViewColumn{}, fmt.Errorf("column %q: %w", def, err)
 	}
