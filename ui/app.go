@@ -83,8 +83,9 @@ type App struct {
 	failMu sync.Mutex
 	failed error
 
-	// settling is held while Options.Settled runs (whenSettled).
-	settling sync.Mutex
+	// settleMu guards settleRunning (Options.Settled is running) and settleAgain (call it once more then).
+	settleMu                   sync.Mutex
+	settleRunning, settleAgain bool
 
 	noticeMu sync.Mutex
 	notices  []string      // Notice lines not shown yet

@@ -235,8 +235,9 @@ type Options struct {
 	// and follow on, timestamps off).
 	LogWrap, LogTimestamps, LogFollow *bool
 	// Settled, if set, is called on a goroutine of its own when a table has finished opening: its first list,
-	// and the labels filled in behind it, are complete (watch.Source.Settled). kscope gives the memory the
-	// opening used back to the system then. Calls never overlap: one that comes while another runs is dropped.
+	// and the labels filled in behind it, are complete (watch.Source.Settled), and again when a pods table
+	// has its pods' requests and limits. kscope gives the memory the opening used back to the system then.
+	// Calls never overlap: one that comes while another runs is dropped.
 	Settled func()
 }
 

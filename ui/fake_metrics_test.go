@@ -16,6 +16,9 @@ type fakeMetrics struct {
 	resources map[string]PodResources // by pod key
 	// polls counts the PodMetrics and NodeMetrics calls; watches the WatchPodResources calls.
 	polls, watches int
+	// resourcesSynced, when set, is the Synced channel of the next WatchPodResources (closed by the test);
+	// else it is synced at once.
+	resourcesSynced chan struct{}
 }
 
 func (c *fakeCluster) PodMetrics(_ context.Context, namespace, _ string) ([]PodUsage, error) {
@@ -48,8 +51,11 @@ func (c *fakeCluster) WatchPodResources(context.Context, watch.Spec) PodResource
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.metrics.watches++
-	synced := make(chan struct{})
-	close(synced)
+	synced := c.metrics.resourcesSynced
+	if synced == nil {
+		synced = make(chan struct{})
+		close(synced)
+	}
 	return fakePodResources{synced: synced, resources: maps.Clone(c.metrics.resources)}
 }
 

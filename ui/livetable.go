@@ -99,7 +99,7 @@ func (t *LiveTable) start() {
 	src := t.src
 	t.app.goSafe(func() { t.loop(ctx, src) })
 	if s, ok := src.(settler); ok {
-		t.app.goSafe(func() { t.app.whenSettled(ctx, s) })
+		t.app.goSafe(func() { t.app.whenSettled(ctx, s.Settled()) })
 	}
 	t.metrics.announce()
 	t.startMetrics = func() { t.metrics.start(ctx, src.Spec()) }

@@ -140,6 +140,7 @@ func (m *tableMetrics) poll(ctx context.Context, cluster Cluster, spec watch.Spe
 				if usage != nil {
 					m.send(ctx, true, podMetricsCells(usage, resources), nil)
 				}
+				m.t.app.goSafe(m.t.app.settle) // the list of every pod's resources is garbage now
 			}
 		}
 	}

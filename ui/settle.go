@@ -8,20 +8,39 @@ type settler interface {
 	Settled() <-chan struct{}
 }
 
-// whenSettled calls Options.Settled once src has settled, unless ctx ends first (the table closed) or
-// another call is running. It blocks: run it on a goroutine of its own.
-func (a *App) whenSettled(ctx context.Context, src settler) {
+// whenSettled calls settle once settled is closed, unless ctx ends first (the table closed). It blocks: run
+// it on a goroutine of its own.
+func (a *App) whenSettled(ctx context.Context, settled <-chan struct{}) {
+	select {
+	case <-ctx.Done():
+	case <-settled:
+		a.settle()
+	}
+}
+
+// settle calls Options.Settled, if set: the work of opening something big (a table's first list, a pods
+// table's requests and limits) is done. Calls never overlap: one that comes while another runs makes that
+// one call Settled once more when it is done, and returns at once. It must not run on the UI goroutine.
+func (a *App) settle() {
 	if a.opts.Settled == nil {
 		return
 	}
-	select {
-	case <-ctx.Done():
-		return
-	case <-src.Settled():
-	}
-	if !a.settling.TryLock() {
+	a.settleMu.Lock()
+	if a.settleRunning {
+		a.settleAgain = true
+		a.settleMu.Unlock()
 		return
 	}
-	defer a.settling.Unlock()
-	a.opts.Settled()
+	a.settleRunning = true
+	a.settleMu.Unlock()
+	for {
+		a.opts.Settled()
+		a.settleMu.Lock()
+		again := a.settleAgain
+		a.settleRunning, a.settleAgain = again, false
+		a.settleMu.Unlock()
+		if !again {
+			return
+		}
+	}
 }

@@ -28,3 +28,48 @@ func TestSettledAfterTheList(t *testing.T) {
 	h.command("deployments")
 	h.until("settled again for the deployments table", func() bool { return calls.Load() == 2 })
 }
+
+// TestSettledAfterPodResources: a pods table with metrics settles again once its pods' requests and limits
+// have been listed (that list's garbage is given back too).
+func TestSettledAfterPodResources(t *testing.T) {
+	var calls atomic.Int32
+	resources := make(chan struct{})
+	h := start(t, 160, 30, func(o *Options) {
+		c := o.Cluster.(*fakeCluster)
+		withMetrics(c)
+		c.metrics.resourcesSynced = resources
+		o.Resource = "pods"
+		o.Settled = func() { calls.Add(1) }
+	})
+	h.until("settled once the table is listed", func() bool { return calls.Load() == 1 })
+	h.until("the watch of the pods' resources", func() bool {
+		h.cluster.mu.Lock()
+		defer h.cluster.mu.Unlock()
+		return h.cluster.metrics.watches == 1
+	})
+	close(resources)
+	h.until("settled again once the resources are listed", func() bool { return calls.Load() == 2 })
+}
+
+// TestSettleCoalesces: a settle asked for while one runs makes it run once more, never two at once.
+func TestSettleCoalesces(t *testing.T) {
+	release, entered := make(chan struct{}), make(chan struct{}, 3)
+	var running, most, calls atomic.Int32
+	a := &App{opts: Options{Settled: func() {
+		most.Store(max(most.Load(), running.Add(1)))
+		calls.Add(1)
+		entered <- struct{}{}
+		<-release
+		running.Add(-1)
+	}}}
+	done := make(chan struct{})
+	go func() { a.settle(); close(done) }()
+	<-entered
+	a.settle() // both return at once: the running call will run again
+	a.settle()
+	close(release)
+	<-done
+	if calls.Load() != 2 || most.Load() != 1 {
+		t.Fatalf("%d calls, at most %d at once; want 2 calls, one at a time", calls.Load(), most.Load())
+	}
+}
