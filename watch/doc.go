@@ -27,6 +27,10 @@
 // held). Its rows are computed from the kept objects by the columns (ObjectColumn: a JSONPath, or any Go
 // function over the object) and go through the same row store, change feed and snapshots as a Source's.
 //
+// A Source says when it has finished opening (Settled): its first list is complete and, in a view listed
+// without objects, the metadata fill behind it too. What the opening allocated is garbage then; kscope gives it
+// back to the system at that moment rather than leaving it to the runtime's slow return.
+//
 // A Source's phase (State) changes only through one state machine, nextPhase, fed by the informer's events;
 // errors are classified by apierr, as discovery classifies them. StaticSource, for tests of code that reads
 // rows, runs the same row store, change feed and snapshots over rows put by hand.
