@@ -75,7 +75,7 @@ func (a *App) edit(cluster Cluster, res discovery.Resource, obj *unstructured.Un
 	}
 	var outcome string
 	var err error
-	if !a.tv.Suspend(func() { outcome, err = s.run() }) {
+	if !a.suspend(func() { outcome, err = s.run() }) {
 		outcome, err = s.run() // no screen to suspend (tests)
 	}
 	if err != nil {

@@ -139,7 +139,7 @@ func (a *App) runPlugin(p config.Plugin, res discovery.Resource, env map[string]
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 			err = cmd.Run()
 		}
-		if !a.tv.Suspend(runIt) {
+		if !a.suspend(runIt) {
 			runIt() // no screen to suspend (tests)
 		}
 		a.pluginDone(p, err, "")

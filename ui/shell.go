@@ -102,7 +102,7 @@ func (a *App) shell(cluster Cluster, pod *corev1.Pod, container string) {
 		return tty.Safe(func() error { return cluster.Exec(a.ctx, req) })
 	}
 	var err error
-	if !a.tv.Suspend(func() { err = run() }) {
+	if !a.suspend(func() { err = run() }) {
 		a.errorf("shell %s: no terminal to give the shell", what)
 		return
 	}

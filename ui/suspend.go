@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"os"
+	"os/exec"
+)
+
+// suspend gives the terminal to fn (a foreground plugin, a shell, an editor) and takes it back when fn
+// returns; false when there is no screen to suspend (tests). Every child that needs the terminal runs
+// through here, so what must change around such a child (its standard error, its signals) changes in one
+// place. UI goroutine only.
+func (a *App) suspend(fn func()) bool {
+	return a.tv.Suspend(fn)
+}
+
+// childEnv is the environment of a process kscope starts (plugin, editor): kscope's own, with KUBECONFIG
+// set to the kubeconfig children get (Options.Kubeconfig) when there is one, and vars added. Values are
+// passed as data: nothing here is parsed by a shell. Safe for any goroutine.
+func (a *App) childEnv(vars map[string]string) []string {
+	env := os.Environ()
+	if a.opts.Kubeconfig != "" {
+		env = append(env, "KUBECONFIG="+a.opts.Kubeconfig)
+	}
+	for k, v := range vars {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// childCommand is exec.Command with childEnv(vars) as its environment.
+func (a *App) childCommand(vars map[string]string, name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.Env = a.childEnv(vars)
+	return cmd
+}
