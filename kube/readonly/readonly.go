@@ -27,9 +27,11 @@ func (e *RefusedError) Error() string {
 // It is a pure function of the request.
 func Allowed(r *http.Request) bool {
 	path := r.URL.Path
-	switch {
-	case strings.HasSuffix(path, "/exec"), strings.HasSuffix(path, "/attach"), strings.HasSuffix(path, "/portforward"):
+	switch subresource(path) {
+	case "exec", "attach", "portforward":
 		return false // a pod's subresources that run something or open a connection into the cluster
+	}
+	switch {
 	case r.Header.Get("Upgrade") != "", strings.Contains(strings.ToLower(r.Header.Get("Connection")), "upgrade"):
 		return false
 	}
@@ -45,6 +47,35 @@ func Allowed(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// subresource is the subresource a resource path names by its position, as the API server reads it
+// (/api/v1/namespaces/NS/pods/NAME/exec, /apis/G/V/namespaces/NS/R/NAME/SUB, the cluster-scoped
+// /api/v1/R/NAME/SUB and /apis/G/V/R/NAME/SUB, and a namespace's own /api/v1/namespaces/NAME/status), or ""
+// for a path that names none: an object whose name is "exec" is an object, not a subresource.
+func subresource(path string) string {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case len(parts) >= 2 && parts[0] == "api":
+		parts = parts[2:] // api, v1
+	case len(parts) >= 3 && parts[0] == "apis":
+		parts = parts[3:] // apis, group, version
+	default:
+		return "" // not a resource path (/version, /healthz, /openapi/…)
+	}
+	if len(parts) > 0 && parts[0] == "watch" {
+		parts = parts[1:] // the deprecated watch prefix
+	}
+	// namespaces/NS/R/… is a namespaced resource, unless what follows NS is one of a namespace's own
+	// subresources (the API server's rule)
+	if len(parts) > 2 && parts[0] == "namespaces" && parts[2] != "status" && parts[2] != "finalize" {
+		parts = parts[2:]
+	}
+	// R/NAME/SUB…
+	if len(parts) < 3 {
+		return ""
+	}
+	return parts[2]
 }
 
 // transport refuses what Allowed refuses and passes the rest to next.

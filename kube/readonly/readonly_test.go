@@ -38,6 +38,33 @@ func TestAllowed(t *testing.T) {
 		{"POST", "/api/v1/namespaces/shop/pods/web-1/attach", "", false},
 		{"GET", "/api/v1/namespaces/shop/pods/web-1/portforward", "websocket", false},
 		{"GET", "/api/v1/namespaces/shop/pods", "websocket", false}, // any upgrade
+		// objects named like the subresources are objects: read them, never write them
+		{"GET", "/api/v1/namespaces/shop/configmaps/exec", "", true},
+		{"GET", "/api/v1/namespaces/shop/configmaps/attach", "", true},
+		{"GET", "/api/v1/namespaces/shop/configmaps/portforward", "", true},
+		{"GET", "/api/v1/watch/namespaces/shop/configmaps/exec", "", true},
+		{"GET", "/api/v1/namespaces/exec", "", true},
+		{"GET", "/api/v1/namespaces/portforward", "", true},
+		{"GET", "/api/v1/namespaces/attach/pods", "", true},
+		{"GET", "/api/v1/namespaces/exec/pods/attach", "", true},
+		{"GET", "/apis/shop.example.com/v1/namespaces/shop/widgets/exec", "", true},
+		{"GET", "/apis/rbac.authorization.k8s.io/v1/clusterroles/exec", "", true},
+		{"GET", "/api/v1/nodes/attach", "", true},
+		{"DELETE", "/api/v1/namespaces/shop/configmaps/exec", "", false},
+		{"GET", "/api/v1/namespaces/status", "", true},
+		{"GET", "/api/v1/namespaces/shop/status", "", true},
+		// the subresources themselves, by position, in every form
+		{"GET", "/api/v1/namespaces/exec/pods/exec/exec", "", false},
+		{"GET", "/api/v1/namespaces/status/pods/web-1/attach", "", false},
+		{"GET", "/api/v1/namespaces/shop/pods/web-1/portforward", "", false},
+		{"GET", "/apis/shop.example.com/v1/namespaces/shop/widgets/w/exec", "", false},
+		{"GET", "/apis/shop.example.com/v1/widgets/w/attach", "", false},
+		{"GET", "/api/v1/nodes/n1/exec", "", false},
+		{"GET", "/api/v1/namespaces/shop/exec", "", true}, // the server reads a list of resource "exec" in shop
+		{"GET", "/api/v1/namespaces/shop/pods/web-1/exec/", "", false},
+		{"GET", "/api/v1/watch/namespaces/shop/pods/web-1/exec", "", false},
+		{"GET", "/version", "", true},
+		{"GET", "/apis", "", true},
 	}
 	for _, tt := range tests {
 		r := httptest.NewRequest(tt.method, "https://server"+tt.path, nil)
