@@ -121,7 +121,7 @@ func TestObjectBookBounds(t *testing.T) {
 	}
 
 	b = newObjectBook()
-	b.maxBytes = 100 * approxSize(version("x", 1, strings.Repeat("d", 1000)).Object.Object)
+	b.maxBytes = 100 * (approxSize(version("x", 1, strings.Repeat("d", 1000)).Object.Object) + versionOverhead)
 	for i := 1; i <= 1000; i++ {
 		b.record(gvr, version(fmt.Sprint("cm-", i%30), i, strings.Repeat("d", 1000)), t0)
 	}
