@@ -430,7 +430,7 @@ func TestUIContextSwitchAndResize(t *testing.T) {
 	s.waitFor("context nosuchcontext:", "Context: viewer")
 
 	if out, err := exec.Command("tmux", "resize-window", "-t", s.name, "-x", "80", "-y", "24").CombinedOutput(); err != nil {
-		t.Skipf("tmux resize-window: %v %s", err, out)
+		t.Fatalf("tmux resize-window: %v %s (the resize is what this test checks: it fails rather than skips)", err, out)
 	}
 	scr := s.waitUntil("a 24-line screen with the status line at the bottom", func(scr string) bool {
 		lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
