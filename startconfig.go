@@ -26,22 +26,14 @@ type fromFiles struct {
 // over config.yaml, as in k9s). It returns one line per file that could not be used.
 func (o *tuiOptions) applySettings(dirs config.Dirs) []string {
 	var problems []string
-	note := func(err error) {
-		if err != nil {
-			problems = append(problems, err.Error())
-		}
-	}
+	note := func(err error) { problems = append(problems, config.Lines(err)...) }
 	s, _, err := config.LoadSettings(dirs)
 	note(err)
 	cluster, context := currentContext(o.flags)
 	ctx, _, err := config.LoadContextSettings(dirs, cluster, context)
 	note(err)
-	readOnly := s.ReadOnly
-	if ctx.ReadOnly != nil {
-		readOnly = ctx.ReadOnly
-	}
-	if readOnly != nil && !o.changed("readonly") {
-		o.readOnly = *readOnly
+	if !o.changed("readonly") {
+		o.readOnly = readOnlyOf(s, ctx)
 	}
 	if s.Mouse != nil && !o.changed("mouse") {
 		o.mouse = *s.Mouse
@@ -141,19 +133,46 @@ func kubeconfigNamespace(flags *genericclioptions.ConfigFlags) string {
 	return ""
 }
 
-// refuseReadOnlyContext is the error for `:ctx NAME` when NAME's context file says readOnly and kscope
-// runs writable: the transport of a running kscope cannot become read-only, so it does not switch.
-func refuseReadOnlyContext(dirs config.Dirs, flags *genericclioptions.ConfigFlags, readOnly bool) error {
+// readOnlyOf is whether the files ask for read-only: the context's readOnly, else config.yaml's; always
+// when either file could not say (it exists but cannot be read or parsed, or its readOnly is unusable).
+func readOnlyOf(global config.Settings, ctx config.ContextSettings) bool {
+	switch {
+	case global.ForceReadOnly || ctx.ForceReadOnly:
+		return true
+	case ctx.ReadOnly != nil:
+		return *ctx.ReadOnly
+	case global.ReadOnly != nil:
+		return *global.ReadOnly
+	}
+	return false
+}
+
+// refuseReadOnlyContext is the error for `:ctx NAME` when the files ask for read-only in NAME (its context
+// file, else config.yaml, as at start; either one that cannot be read) and kscope runs writable: the
+// transport of a running kscope cannot become read-only, so it does not switch. flagGiven says --readonly
+// was given (as --readonly=false): then config.yaml's readOnly does not apply, as it did not at start, but
+// the context's file still does.
+func refuseReadOnlyContext(dirs config.Dirs, flags *genericclioptions.ConfigFlags, readOnly, flagGiven bool) error {
 	if readOnly {
 		return nil // already refuses every write
 	}
 	cluster, context := currentContext(flags)
-	s, f, err := config.LoadContextSettings(dirs, cluster, context)
-	if err != nil {
-		return fmt.Errorf("context %s: %w", context, err)
+	ctx, f, ctxErr := config.LoadContextSettings(dirs, cluster, context)
+	global, g, globalErr := config.LoadSettings(dirs)
+	if flagGiven {
+		global, globalErr = config.Settings{}, nil
 	}
-	if s.ReadOnly != nil && *s.ReadOnly {
-		return fmt.Errorf("context %s is read-only (%s): start kscope with --context %s to use it", context, f.Path, context)
+	if !readOnlyOf(global, ctx) {
+		return nil
 	}
-	return nil
+	why := f.Path
+	switch {
+	case ctx.ForceReadOnly:
+		why = ctxErr.Error()
+	case global.ForceReadOnly:
+		why = globalErr.Error()
+	case ctx.ReadOnly == nil:
+		why = g.Path
+	}
+	return fmt.Errorf("context %s is read-only (%s): start kscope with --context %s to use it", context, why, context)
 }

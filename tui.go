@@ -61,7 +61,9 @@ func addTUI(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams g
 	root.Flags().IntVar(&o.logLines, "log-lines", 5000, "how many lines a logs view keeps (the oldest are dropped first)")
 	root.Flags().StringVar(&o.saveDir, "save-dir", "", "where ctrl-s saves (default: kscope-USER in the system's temporary folder)")
 	root.Flags().StringVarP(&o.output, "output", "o", "", "show RESOURCE with kubectl's custom columns: custom-columns=HEADER:JSONPATH,… or custom-columns-file=FILE")
-	root.Flags().BoolVar(&o.readOnly, "readonly", false, "refuse every change to the cluster (delete, edit, scale, restart), at the transport")
+	root.Flags().BoolVar(&o.readOnly, "readonly", false, "refuse every change to the cluster at the transport: kscope's own requests (delete, edit, scale, restart, "+
+		"shell, port-forward) and those of the plugins and the editor it starts, which get a kubeconfig of kscope's that reaches "+
+		"the cluster only through a read-only proxy of kscope's (a child that names another kubeconfig or credentials itself is not covered)")
 }
 
 // Complete takes the optional RESOURCE argument.
@@ -121,8 +123,15 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	}
 	dirs := config.DefaultDirs()
 	problems := o.applySettings(dirs) // before read-only is decided
+	// read-only: the children's kubeconfig and proxies
+	var children *childAccess
 	if o.readOnly {
 		kube.ReadOnly(o.flags) // every client refuses writes at its transport, whatever a key handler does
+		var err error
+		if children, err = newChildAccess(); err != nil {
+			return err
+		}
+		defer children.remove()
 	}
 	kube.NoTerminalInput(o.flags)
 	// What credential plugins and server warnings write to stderr would draw over the screen: it goes to the
@@ -142,6 +151,15 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	var first ui.Cluster = cluster
+	kubeconfig := kubeconfigPath(o.flags)
+	if children != nil {
+		if first, err = children.attach(cluster, o.flags); err != nil {
+			cluster.Close()
+			return err
+		}
+		kubeconfig = children.kubeconfig()
+	}
 	cfg, more := loadConfig(dirs)
 	problems = append(problems, more...)
 	start := o.resource
@@ -152,8 +170,8 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		Aliases:    cfg.aliases,
 		HotKeys:    cfg.hotkeys,
 		Plugins:    cfg.plugins,
-		Kubeconfig: kubeconfigPath(o.flags),
-		Cluster:    cluster,
+		Kubeconfig: kubeconfig,
+		Cluster:    first,
 		Resource:   start,
 		Columns:    o.columns,
 		Views:      cfg.views,
@@ -174,16 +192,28 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		// settled gives it back at once, for one collection on a goroutine of its own.
 		Settled: debug.FreeOSMemory,
 		Connect: func(ctx context.Context, name string) (ui.Cluster, error) {
-			if err := refuseReadOnlyContext(dirs, kube.ContextFlags(o.flags, name), o.readOnly); err != nil {
+			flags := kube.ContextFlags(o.flags, name)
+			if err := refuseReadOnlyContext(dirs, flags, o.readOnly, o.changed("readonly")); err != nil {
 				return nil, err
 			}
-			c, err := kube.Connect(ctx, kube.ContextFlags(o.flags, name))
+			c, err := kube.Connect(ctx, flags)
 			if err != nil {
 				return nil, err // not a ui.Cluster holding a nil *kube.Cluster
+			}
+			if children != nil { // the children's kubeconfig follows, through a proxy of its own
+				pc, err := children.attach(c, flags)
+				if err != nil {
+					c.Close()
+					return nil, err
+				}
+				return pc, nil
 			}
 			return c, nil
 		},
 	})
+	if children != nil {
+		children.notify(ctx, app.Notice) // a child's refused write, on the status line
+	}
 	for _, p := range problems {
 		app.Notice("config: " + p) // kscope starts anyway, without the file
 	}

@@ -99,15 +99,19 @@ func read(f File, v any) error {
 		return Problem{Path: f.Path, Text: err.Error()}
 	}
 	if err := yaml.Unmarshal(data, v); err != nil {
-		if text, ok := typeProblem(data, err); ok {
-			return Problem{Path: f.Path, Text: text}
-		}
-		text := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
-		if m := yamlLine.FindStringSubmatch(text); m != nil {
-			text = fmt.Sprintf("line %s: %s", m[1], m[2])
-		}
-		text = strings.TrimPrefix(text, "error unmarshaling JSON: while decoding JSON: ")
-		return Problem{Path: f.Path, Text: text}
+		return Problem{Path: f.Path, Text: yamlErrorText(data, err)}
 	}
 	return nil
+}
+
+// yamlErrorText is sigs.k8s.io/yaml's error about data as one line: the line it is on, then the problem.
+func yamlErrorText(data []byte, err error) string {
+	if text, ok := typeProblem(data, err); ok {
+		return text
+	}
+	text := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
+	if m := yamlLine.FindStringSubmatch(text); m != nil {
+		text = fmt.Sprintf("line %s: %s", m[1], m[2])
+	}
+	return strings.TrimPrefix(text, "error unmarshaling JSON: while decoding JSON: ")
 }

@@ -1,12 +1,12 @@
 package config
 
 import (
-	"fmt"
 	"path/filepath"
 	"regexp"
 )
 
-// settingsFile is k9s's config.yaml, the fields kscope uses (k9s has many more; the others are ignored):
+// Settings are the defaults config.yaml gives; a nil or empty field is one the file does not set (the
+// command line's flags, then kscope's defaults, decide). The file is k9s's config.yaml; kscope reads:
 //
 //	k9s:
 //	  readOnly: true
@@ -22,31 +22,13 @@ import (
 //	    textWrap: false
 //	    showTime: false
 //	    disableAutoscroll: false
-type settingsFile struct {
-	K9s struct {
-		ReadOnly      *bool    `json:"readOnly"`
-		ScreenDumpDir string   `json:"screenDumpDir"`
-		DefaultView   string   `json:"defaultView"`
-		RefreshRate   *float64 `json:"refreshRate"`
-		UI            struct {
-			EnableMouse *bool  `json:"enableMouse"`
-			Skin        string `json:"skin"`
-		} `json:"ui"`
-		Logger struct {
-			Tail              *int64 `json:"tail"`
-			Buffer            *int   `json:"buffer"`
-			TextWrap          *bool  `json:"textWrap"`
-			ShowTime          *bool  `json:"showTime"`
-			DisableAutoscroll *bool  `json:"disableAutoscroll"`
-		} `json:"logger"`
-	} `json:"k9s"`
-}
-
-// Settings are the defaults config.yaml gives; a nil or empty field is one the file does not set (the
-// command line's flags, then kscope's defaults, decide).
 type Settings struct {
 	// ReadOnly refuses every write (k9s.readOnly).
 	ReadOnly *bool
+	// ForceReadOnly says the file exists but kscope could not read whether it asks for read-only (it
+	// cannot be read or parsed, or readOnly's value is not true or false): kscope then starts read-only,
+	// whatever the other files say.
+	ForceReadOnly bool
 	// Mouse turns the mouse on (k9s.ui.enableMouse).
 	Mouse *bool
 	// Skin names the skin, skins/NAME.yaml (k9s.ui.skin).
@@ -63,39 +45,33 @@ type Settings struct {
 	LogWrap, LogTimestamps, LogFollow *bool
 }
 
-// LoadSettings reads config.yaml of d (kscope's, else k9s's). A value out of range is a Problem, as k9s's
-// limits are: logger.buffer and logger.tail at most 5000, at least 1.
+// LoadSettings reads config.yaml of d (kscope's, else k9s's), value by value: a value kscope cannot use
+// (a wrong type, out of range, as k9s's limits are: logger.buffer and logger.tail between 1 and 5000) is
+// left out, with one Problem naming it; the others are read. A file that exists but cannot be read or
+// parsed sets ForceReadOnly, and so does a readOnly that is not true or false. The error is a Problem or
+// Problems.
 func LoadSettings(d Dirs) (Settings, File, error) {
 	f := d.find("config", "config.yaml")
-	var raw settingsFile
-	if err := read(f, &raw); err != nil {
-		return Settings{}, f, err
+	v, err := readValues(f)
+	if err != nil {
+		return Settings{ReadOnly: ptr(true), ForceReadOnly: true}, f, err
 	}
-	k := raw.K9s
-	s := Settings{ReadOnly: k.ReadOnly, Mouse: k.UI.EnableMouse, Skin: k.UI.Skin, SaveDir: k.ScreenDumpDir,
-		StartView: resourceForm(k.DefaultView), LogWrap: k.Logger.TextWrap, LogTimestamps: k.Logger.ShowTime}
-	if k.Logger.DisableAutoscroll != nil {
-		follow := !*k.Logger.DisableAutoscroll
-		s.LogFollow = &follow
+	var s Settings
+	s.ReadOnly, s.ForceReadOnly = v.readOnly("k9s.readOnly")
+	s.Mouse = v.boolean("k9s.ui.enableMouse")
+	s.Skin = v.skin("k9s.ui.skin")
+	s.SaveDir = v.text("k9s.screenDumpDir")
+	s.StartView = resourceForm(v.text("k9s.defaultView"))
+	v.get("k9s.refreshRate", new(float64)) // read, not used: a bad one is said
+	s.LogLines, s.LogTail = v.logLines("k9s.logger.buffer"), v.logLines("k9s.logger.tail")
+	s.LogWrap, s.LogTimestamps = v.boolean("k9s.logger.textWrap"), v.boolean("k9s.logger.showTime")
+	if noFollow := v.boolean("k9s.logger.disableAutoscroll"); noFollow != nil {
+		s.LogFollow = ptr(!*noFollow)
 	}
-	for _, n := range []struct {
-		name string
-		v    *int
-		set  *int
-	}{{"k9s.logger.buffer", k.Logger.Buffer, &s.LogLines}, {"k9s.logger.tail", int64ToInt(k.Logger.Tail), &s.LogTail}} {
-		if n.v == nil {
-			continue
-		}
-		if *n.v < 1 || *n.v > maxLogLines {
-			return Settings{}, f, Problem{Path: f.Path, Text: fmt.Sprintf("%s: %d is not between 1 and %d", n.name, *n.v, maxLogLines)}
-		}
-		*n.set = *n.v
-	}
-	if s.Skin != "" && !skinName.MatchString(s.Skin) {
-		return Settings{}, f, Problem{Path: f.Path, Text: fmt.Sprintf("k9s.ui.skin: %q is not a skin's name (skins/NAME.yaml)", s.Skin)}
-	}
-	return s, f, nil
+	return s, f, v.err()
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // maxLogLines is k9s's bound on logger.buffer and logger.tail (its MaxLogThreshold).
 const maxLogLines = 5000
@@ -103,15 +79,8 @@ const maxLogLines = 5000
 // skinName is what a skin may be called: a file name in skins/, without folders.
 var skinName = regexp.MustCompile(`^[\w][\w.\-]*$`)
 
-func int64ToInt(v *int64) *int {
-	if v == nil {
-		return nil
-	}
-	n := int(max(min(*v, 1<<31), -1<<31))
-	return &n
-}
-
-// contextFile is k9s's per-context file, clusters/CLUSTER/CONTEXT/config.yaml:
+// ContextSettings are a kubeconfig context's own settings (k9s's clusters/CLUSTER/CONTEXT/config.yaml);
+// they win over config.yaml's.
 //
 //	k9s:
 //	  cluster: prod
@@ -121,23 +90,12 @@ func int64ToInt(v *int64) *int {
 //	    active: shop
 //	  view:
 //	    active: deploy
-type contextFile struct {
-	K9s struct {
-		ReadOnly  *bool  `json:"readOnly"`
-		Skin      string `json:"skin"`
-		Namespace struct {
-			Active string `json:"active"`
-		} `json:"namespace"`
-		View struct {
-			Active string `json:"active"`
-		} `json:"view"`
-	} `json:"k9s"`
-}
-
-// ContextSettings are a kubeconfig context's own settings; they win over config.yaml's.
 type ContextSettings struct {
 	// ReadOnly refuses every write in this context (k9s.readOnly).
 	ReadOnly *bool
+	// ForceReadOnly says the file exists but kscope could not read whether it asks for read-only (as
+	// Settings.ForceReadOnly).
+	ForceReadOnly bool
 	// Skin names this context's skin (k9s.skin).
 	Skin string
 	// Namespace is the namespace to start in when the kubeconfig context names none ("all": every
@@ -147,7 +105,8 @@ type ContextSettings struct {
 
 // LoadContextSettings reads the file of the kubeconfig context named context, of cluster: kscope's
 // clusters/CLUSTER/CONTEXT/config.yaml, else k9s's (under Dirs.K9sData). ':' and '/' in the names become
-// '-', as k9s writes them.
+// '-', as k9s writes them. It reads the file as LoadSettings does: value by value, ForceReadOnly when
+// the file or its readOnly cannot be read.
 func LoadContextSettings(d Dirs, cluster, context string) (ContextSettings, File, error) {
 	sub := filepath.Join("clusters", sanitize(cluster), sanitize(context))
 	in := Dirs{KScope: filepath.Join(d.KScope, sub)}
@@ -155,16 +114,16 @@ func LoadContextSettings(d Dirs, cluster, context string) (ContextSettings, File
 		in.K9s = filepath.Join(d.K9sData, sub)
 	}
 	f := in.find("context config", "config.yaml")
-	var raw contextFile
-	if err := read(f, &raw); err != nil {
-		return ContextSettings{}, f, err
+	v, err := readValues(f)
+	if err != nil {
+		return ContextSettings{ReadOnly: ptr(true), ForceReadOnly: true}, f, err
 	}
-	k := raw.K9s
-	s := ContextSettings{ReadOnly: k.ReadOnly, Skin: k.Skin, Namespace: k.Namespace.Active, View: resourceForm(k.View.Active)}
-	if s.Skin != "" && !skinName.MatchString(s.Skin) {
-		return ContextSettings{}, f, Problem{Path: f.Path, Text: fmt.Sprintf("k9s.skin: %q is not a skin's name (skins/NAME.yaml)", s.Skin)}
-	}
-	return s, f, nil
+	var s ContextSettings
+	s.ReadOnly, s.ForceReadOnly = v.readOnly("k9s.readOnly")
+	s.Skin = v.skin("k9s.skin")
+	s.Namespace = v.text("k9s.namespace.active")
+	s.View = resourceForm(v.text("k9s.view.active"))
+	return s, f, v.err()
 }
 
 // unsafePath are the characters k9s replaces in cluster and context names to make folder names.

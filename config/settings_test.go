@@ -1,13 +1,12 @@
 package config
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 )
-
-func ptr[T any](v T) *T { return &v }
 
 // TestSettingsK9sConfig: k9s's config.yaml as k9s writes it gives the settings kscope uses; the rest of
 // k9s's fields are ignored; wrong types and bad values are one Problem naming the line.
@@ -61,7 +60,7 @@ func TestSettingsK9sConfig(t *testing.T) {
 	tests := []struct {
 		name, text string
 		want       Settings
-		problem    string
+		problems   []string // each a line of its own, after the file's path
 	}{
 		{name: "k9s's own file", text: k9sWritten, want: Settings{ReadOnly: ptr(true), Mouse: ptr(true), Skin: "dracula",
 			SaveDir: "/tmp/dumps", StartView: "deployments.apps", LogLines: 5000, LogTail: 100,
@@ -69,27 +68,62 @@ func TestSettingsK9sConfig(t *testing.T) {
 		{name: "a few fields", text: "k9s:\n  logger:\n    buffer: 42\n", want: Settings{LogLines: 42}},
 		{name: "empty", text: "", want: Settings{}},
 		{name: "unknown fields", text: "k9s:\n  somethingNew: 3\n  ui:\n    future: [1]\n", want: Settings{}},
-		{name: "wrong type", text: "k9s:\n  ui:\n    enableMouse: yes please\n", problem: "line 3: k9s.ui.enableMouse: want true or false, not string"},
-		{name: "number as word", text: "k9s:\n  logger:\n    tail: 100\n    buffer: lots\n", problem: "line 4: k9s.logger.buffer: want a number, not string"},
-		{name: "out of range", text: "k9s:\n  logger:\n    buffer: 0\n", problem: "k9s.logger.buffer: 0 is not between 1 and 5000"},
-		{name: "broken YAML", text: "k9s:\n  readOnly: true\n   ui: [\n", problem: "line 3: mapping values are not allowed in this context"},
-		{name: "skin with a folder", text: "k9s:\n  ui:\n    skin: ../x\n", problem: `k9s.ui.skin: "../x" is not a skin's name (skins/NAME.yaml)`},
+		// a value kscope cannot use is ignored, with one line; readOnly and the rest are still read
+		{name: "wrong type", text: "k9s:\n  readOnly: true\n  ui:\n    enableMouse: yes please\n",
+			want: Settings{ReadOnly: ptr(true)}, problems: []string{"line 4: k9s.ui.enableMouse: want true or false, not string; ignored"}},
+		{name: "number as word", text: "k9s:\n  readOnly: true\n  logger:\n    tail: 100\n    buffer: lots\n",
+			want: Settings{ReadOnly: ptr(true), LogTail: 100}, problems: []string{"line 5: k9s.logger.buffer: want a number, not string; ignored"}},
+		{name: "buffer over k9s's limit", text: "k9s:\n  readOnly: true\n  logger:\n    buffer: 10000\n",
+			want: Settings{ReadOnly: ptr(true)}, problems: []string{"line 4: k9s.logger.buffer: 10000 is not between 1 and 5000; ignored"}},
+		{name: "out of range", text: "k9s:\n  logger:\n    buffer: 0\n", want: Settings{},
+			problems: []string{"line 3: k9s.logger.buffer: 0 is not between 1 and 5000; ignored"}},
+		{name: "refreshRate as a word", text: "k9s:\n  refreshRate: fast\n  readOnly: true\n",
+			want: Settings{ReadOnly: ptr(true)}, problems: []string{"line 2: k9s.refreshRate: want a number, not string; ignored"}},
+		{name: "skin with a folder", text: "k9s:\n  readOnly: true\n  ui:\n    skin: my/skin\n    enableMouse: true\n",
+			want: Settings{ReadOnly: ptr(true), Mouse: ptr(true)}, problems: []string{`line 4: k9s.ui.skin: "my/skin" is not a skin's name (skins/NAME.yaml); ignored`}},
+		{name: "several problems, each a line", text: "k9s:\n  readOnly: true\n  refreshRate: fast\n  ui: [1]\n  logger:\n    buffer: 10000\n",
+			want: Settings{ReadOnly: ptr(true)}, problems: []string{"line 3: k9s.refreshRate: want a number, not string; ignored",
+				"line 4: k9s.ui: want a mapping, not array; ignored", "line 6: k9s.logger.buffer: 10000 is not between 1 and 5000; ignored"}},
+		{name: "readOnly false next to a problem", text: "k9s:\n  readOnly: false\n  logger:\n    buffer: 10000\n",
+			want: Settings{ReadOnly: ptr(false)}, problems: []string{"line 4: k9s.logger.buffer: 10000 is not between 1 and 5000; ignored"}},
+		// fail closed: what cannot say whether it asks for read-only starts kscope read-only
+		{name: "readOnly not a boolean", text: "k9s:\n  readOnly: [x]\n", want: Settings{ReadOnly: ptr(true), ForceReadOnly: true},
+			problems: []string{"line 2: k9s.readOnly: want true or false, not array; kscope starts read-only"}},
+		{name: "k9s not a mapping", text: "k9s: 3\n", want: Settings{ReadOnly: ptr(true), ForceReadOnly: true},
+			problems: []string{"line 1: k9s: want a mapping, not number; kscope starts read-only"}},
+		{name: "broken YAML", text: "k9s:\n  readOnly: false\n   ui: [\n", want: Settings{ReadOnly: ptr(true), ForceReadOnly: true},
+			problems: []string{"cannot be parsed (line 3: mapping values are not allowed in this context); kscope starts read-only"}},
+		{name: "not a mapping", text: "- readOnly: false\n", want: Settings{ReadOnly: ptr(true), ForceReadOnly: true},
+			problems: []string{"cannot be parsed (line 1: want a mapping, not array); kscope starts read-only"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			write(t, dir, "config.yaml", tt.text)
 			s, f, err := LoadSettings(Dirs{KScope: dir})
-			if tt.problem != "" {
-				if err == nil || err.Error() != filepath.Join(dir, "config.yaml")+": "+tt.problem {
-					t.Fatalf("error %v, want %s", err, tt.problem)
-				}
-				return
+			var want []string
+			for _, p := range tt.problems {
+				want = append(want, filepath.Join(dir, "config.yaml")+": "+p)
 			}
-			if err != nil || f.From != "kscope" || !reflect.DeepEqual(s, tt.want) {
-				t.Fatalf("got %+v %+v %v, want %+v", s, f, err, tt.want)
+			if got := Lines(err); !reflect.DeepEqual(got, want) {
+				t.Errorf("problems:\n%q\nwant\n%q", got, want)
+			}
+			if f.From != "kscope" || !reflect.DeepEqual(s, tt.want) {
+				t.Fatalf("got %+v %+v, want %+v", s, f, tt.want)
 			}
 		})
+	}
+}
+
+// TestSettingsUnreadableFile: a config.yaml that exists but cannot be read starts kscope read-only.
+func TestSettingsUnreadableFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "config.yaml"), 0o700); err != nil { // a folder: reading fails
+		t.Fatal(err)
+	}
+	s, _, err := LoadSettings(Dirs{KScope: dir})
+	if !s.ForceReadOnly || s.ReadOnly == nil || !*s.ReadOnly || err == nil || !strings.HasSuffix(err.Error(), "; kscope starts read-only") {
+		t.Fatalf("got %+v %v, want read-only and why", s, err)
 	}
 }
 
@@ -125,9 +159,27 @@ func TestContextSettings(t *testing.T) {
 		f.Path != filepath.Join(d.KScope, "clusters", "other", "ctx", "config.yaml") {
 		t.Fatalf("none: %+v %+v %v", s, f, err)
 	}
-	write(t, filepath.Join(d.KScope, "clusters", "other", "ctx"), "config.yaml", "k9s:\n  readOnly: [x]\n")
-	if _, _, err := LoadContextSettings(d, "other", "ctx"); err == nil || !strings.HasSuffix(err.Error(), "line 2: k9s.readOnly: want true or false, not array") {
-		t.Fatalf("broken: %v", err)
+	for _, tt := range []struct {
+		name, text string
+		want       ContextSettings
+		problem    string
+	}{
+		{name: "readOnly next to a bad skin", text: "k9s:\n  readOnly: true\n  skin: my/skin\n  namespace:\n    active: shop\n",
+			want: ContextSettings{ReadOnly: ptr(true), Namespace: "shop"}, problem: `line 3: k9s.skin: "my/skin" is not a skin's name (skins/NAME.yaml); ignored`},
+		{name: "readOnly next to a bad namespace", text: "k9s:\n  namespace: [shop]\n  readOnly: true\n",
+			want: ContextSettings{ReadOnly: ptr(true)}, problem: "line 2: k9s.namespace: want a mapping, not array; ignored"},
+		{name: "readOnly not a boolean", text: "k9s:\n  readOnly: [x]\n", want: ContextSettings{ReadOnly: ptr(true), ForceReadOnly: true},
+			problem: "line 2: k9s.readOnly: want true or false, not array; kscope starts read-only"},
+		{name: "broken YAML", text: "k9s:\n  readOnly: false\n  view: {\n", want: ContextSettings{ReadOnly: ptr(true), ForceReadOnly: true},
+			problem: "cannot be parsed (line 3: did not find expected node content); kscope starts read-only"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			write(t, filepath.Join(d.KScope, "clusters", "other", "ctx"), "config.yaml", tt.text)
+			s, f, err := LoadContextSettings(d, "other", "ctx")
+			if err == nil || err.Error() != f.Path+": "+tt.problem || !reflect.DeepEqual(s, tt.want) {
+				t.Fatalf("got %+v %v, want %+v and %s", s, err, tt.want, tt.problem)
+			}
+		})
 	}
 }
 

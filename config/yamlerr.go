@@ -17,7 +17,10 @@ func typeProblem(data []byte, err error) (text string, ok bool) {
 	if !errors.As(err, &te) {
 		return "", false
 	}
-	text = fmt.Sprintf("%s: want %s, not %s", te.Field, typeWord(te.Type.String()), te.Value)
+	text = fmt.Sprintf("want %s, not %s", typeWord(te.Type.String()), te.Value)
+	if te.Field != "" {
+		text = te.Field + ": " + text
+	}
 	if line := fieldLine(data, te.Field); line > 0 {
 		text = fmt.Sprintf("line %d: %s", line, text)
 	}
@@ -27,14 +30,14 @@ func typeProblem(data []byte, err error) (text string, ok bool) {
 // typeWord names a Go type as a configuration file's reader thinks of it.
 func typeWord(goType string) string {
 	switch {
+	case strings.HasPrefix(goType, "map["):
+		return "a mapping"
 	case goType == "bool" || strings.HasSuffix(goType, "*bool"):
 		return "true or false"
 	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
 		return "a number"
 	case goType == "string", strings.HasSuffix(goType, "Color"):
 		return "a string"
-	case strings.HasPrefix(goType, "map["):
-		return "a mapping"
 	case strings.HasPrefix(goType, "[]"):
 		return "a list"
 	}

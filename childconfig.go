@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"kscope/kube"
+	"kscope/kube/readonly"
+	"kscope/ui"
+)
+
+// childAccess is how kscope's children (plugins, the editor) reach the cluster in read-only mode: each
+// connection kscope opens gets a read-only proxy of its own (readonly.Proxy, stopped when the connection
+// closes: on quit and on a context switch), and one kubeconfig file (readonly.ChildKubeconfig, the path
+// children get as KUBECONFIG) points at the proxy of the connection in use. Its methods are safe for
+// concurrent use.
+type childAccess struct {
+	file    *readonly.ChildKubeconfig
+	cert    chan struct{} // closed once certErr/serving are set
+	serving *readonly.ServingCert
+	certErr error
+	refused chan readonly.Refusal
+
+	mu      sync.Mutex
+	proxies map[*readonly.Proxy]bool
+}
+
+// newChildAccess creates the private folder and starts making the proxies' certificate (on a goroutine:
+// it takes a fifth of a second, which the connection's own requests hide).
+func newChildAccess() (*childAccess, error) {
+	file, err := readonly.NewChildKubeconfig()
+	if err != nil {
+		return nil, err
+	}
+	c := &childAccess{file: file, cert: make(chan struct{}), refused: make(chan readonly.Refusal, 16),
+		proxies: map[*readonly.Proxy]bool{}}
+	go func() {
+		defer close(c.cert)
+		c.serving, c.certErr = readonly.NewServingCert()
+	}()
+	return c, nil
+}
+
+// kubeconfig is the path children get as KUBECONFIG.
+func (c *childAccess) kubeconfig() string { return c.file.Path() }
+
+// attach starts the proxy of cluster, connected with flags, and points the children's kubeconfig at it.
+// The cluster it returns stops that proxy when it closes.
+func (c *childAccess) attach(cluster *kube.Cluster, flags *genericclioptions.ConfigFlags) (ui.Cluster, error) {
+	<-c.cert
+	if c.certErr != nil {
+		return nil, c.certErr
+	}
+	cfg, err := flags.ToRESTConfig() // with the read-only wrapper the flags carry
+	if err != nil {
+		return nil, fmt.Errorf("read-only proxy: %w", err)
+	}
+	p, err := readonly.StartProxy(cfg, c.serving, c.report)
+	if err != nil {
+		return nil, err
+	}
+	info := cluster.Info()
+	if err := c.file.Point(p, readonly.Names{Context: info.Context, Cluster: info.Cluster, User: info.User, Namespace: info.Namespace}); err != nil {
+		_ = p.Close()
+		return nil, err
+	}
+	c.mu.Lock()
+	c.proxies[p] = true
+	c.mu.Unlock()
+	return &proxiedCluster{Cluster: cluster, stop: func() { c.stop(p) }}, nil
+}
+
+// report passes a refusal on without blocking the proxy (one dropped when many come at once).
+func (c *childAccess) report(r readonly.Refusal) {
+	select {
+	case c.refused <- r:
+	default:
+	}
+}
+
+// notify calls notice with each refusal until ctx ends (on its own goroutine).
+func (c *childAccess) notify(ctx context.Context, notice func(string)) {
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case r := <-c.refused:
+				notice(r.String())
+			}
+		}
+	}()
+}
+
+// stop closes p.
+func (c *childAccess) stop(p *readonly.Proxy) {
+	c.mu.Lock()
+	delete(c.proxies, p)
+	c.mu.Unlock()
+	_ = p.Close()
+}
+
+// remove stops every proxy and deletes the kubeconfig's folder.
+func (c *childAccess) remove() {
+	c.mu.Lock()
+	proxies := c.proxies
+	c.proxies = map[*readonly.Proxy]bool{}
+	c.mu.Unlock()
+	for p := range proxies {
+		_ = p.Close()
+	}
+	_ = c.file.Remove()
+}
+
+// proxiedCluster is a connection whose Close also stops its read-only proxy.
+type proxiedCluster struct {
+	*kube.Cluster
+	stop func()
+}
+
+// Close closes the connection and stops the proxy.
+func (c *proxiedCluster) Close() {
+	c.Cluster.Close()
+	c.stop()
+}
