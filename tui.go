@@ -166,7 +166,12 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	if start == "" {
 		start = o.files.startView
 	}
+	var stderr ui.StderrHandover // children that take the terminal get its standard error, not the capture
+	if capture != nil {
+		stderr = capture
+	}
 	app := ui.New(ui.Options{
+		Stderr:     stderr,
 		Aliases:    cfg.aliases,
 		HotKeys:    cfg.hotkeys,
 		Plugins:    cfg.plugins,

@@ -2,6 +2,7 @@ package kube
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
@@ -16,9 +17,16 @@ const maxHeldLines = 100
 // library's log line. Drawn over the screen they would garble it; captured, they become lines the UI can
 // show on its status line. Lines no one has taken yet are held (the newest 100). Safe for concurrent use.
 type StderrCapture struct {
-	restoreFd func() error // puts the original standard error back
-	pipe      *os.File     // the read end
-	done      chan struct{}
+	pipe *os.File // the read end
+	done chan struct{}
+
+	// fdMu guards what fd 2 refers to: orig (the standard error kscope started with), or write (the pipe's
+	// write end, kept open so that pointing fd 2 away does not end the capture); restored once Restore ran.
+	fdMu     sync.Mutex
+	orig     *os.File
+	write    *os.File
+	paused   bool
+	restored bool
 
 	mu      sync.Mutex
 	held    []string
@@ -29,19 +37,24 @@ type StderrCapture struct {
 // CaptureStderr starts capturing the process's standard error (file descriptor 2, so child processes such
 // as credential plugins are captured too). Call Restore when the UI has given the screen back.
 func CaptureStderr() (*StderrCapture, error) {
-	r, w, err := os.Pipe()
+	orig, err := dupStderr()
 	if err != nil {
 		return nil, err
 	}
-	orig, restore, err := redirectStderr(w)
-	w.Close() // fd 2 holds the write end now (or the redirection failed)
+	r, w, err := os.Pipe()
 	if err != nil {
+		orig.Close()
+		return nil, err
+	}
+	if err := pointStderr(w); err != nil {
+		orig.Close()
 		r.Close()
+		w.Close()
 		return nil, err
 	}
 	// A fatal error (an unrecovered panic on some goroutine) still reaches the terminal, after the screen.
 	_ = debug.SetCrashOutput(orig, debug.CrashOptions{})
-	c := &StderrCapture{restoreFd: restore, pipe: r, done: make(chan struct{})}
+	c := &StderrCapture{pipe: r, done: make(chan struct{}), orig: orig, write: w}
 	go c.read(r)
 	return c, nil
 }
@@ -80,15 +93,51 @@ func (c *StderrCapture) Deliver(fn func(line string)) {
 	}
 }
 
+// Pause points file descriptor 2 back at the original standard error (the terminal) until Resume: a child
+// that takes the terminal (a shell, an editor, a plugin) inherits it and its prompts on standard error are
+// seen as it writes them. Nothing is lost from the capture meanwhile. Pausing a paused or restored capture
+// does nothing.
+func (c *StderrCapture) Pause() error {
+	c.fdMu.Lock()
+	defer c.fdMu.Unlock()
+	if c.paused || c.restored {
+		return nil
+	}
+	if err := pointStderr(c.orig); err != nil {
+		return fmt.Errorf("give standard error back to the terminal: %w", err)
+	}
+	c.paused = true
+	return nil
+}
+
+// Resume captures standard error again after Pause; resuming a capture that is not paused does nothing.
+func (c *StderrCapture) Resume() error {
+	c.fdMu.Lock()
+	defer c.fdMu.Unlock()
+	if !c.paused || c.restored {
+		return nil
+	}
+	if err := pointStderr(c.write); err != nil {
+		return fmt.Errorf("capture standard error again: %w", err)
+	}
+	c.paused = false
+	return nil
+}
+
 // Restore puts the original standard error back and writes the lines not delivered to it. It returns once
 // everything written before it has been read. Calling it again does nothing.
 func (c *StderrCapture) Restore() {
-	if c.restoreFd == nil {
+	c.fdMu.Lock()
+	if c.restored {
+		c.fdMu.Unlock()
 		return
 	}
+	c.restored = true
 	_ = debug.SetCrashOutput(nil, debug.CrashOptions{})
-	_ = c.restoreFd() // closes fd 2's write end: the reader sees EOF
-	c.restoreFd = nil
+	_ = pointStderr(c.orig)
+	c.orig.Close()
+	c.write.Close() // the last write end: the reader sees EOF
+	c.fdMu.Unlock()
 	<-c.done
 	c.pipe.Close()
 	c.mu.Lock()

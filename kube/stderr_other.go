@@ -7,7 +7,10 @@ import (
 	"os"
 )
 
-// redirectStderr is not available here: standard error stays where it is.
-func redirectStderr(*os.File) (*os.File, func() error, error) {
-	return nil, nil, errors.New("capturing standard error is not supported on this system")
-}
+var errNoRedirect = errors.New("capturing standard error is not supported on this system")
+
+// dupStderr is not available here: standard error stays where it is.
+func dupStderr() (*os.File, error) { return nil, errNoRedirect }
+
+// pointStderr is not available here.
+func pointStderr(*os.File) error { return errNoRedirect }

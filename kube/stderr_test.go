@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestStderrCapture: what the process and its children write to standard error while captured becomes lines
@@ -33,4 +35,60 @@ func TestStderrCapture(t *testing.T) {
 		t.Errorf("captured %q, want %q", got2(), want)
 	}
 	c.Restore() // again: nothing
+}
+
+// TestStderrCapturePause: while paused, a child writes to the standard error kscope started with (here a
+// file standing in for the terminal), not into the capture; after Resume the capture takes its lines again.
+func TestStderrCapturePause(t *testing.T) {
+	terminal, err := os.CreateTemp(t.TempDir(), "terminal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := unix.Dup(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = unix.Dup2(saved, 2); _ = unix.Close(saved) })
+	if err := unix.Dup2(int(terminal.Fd()), 2); err != nil {
+		t.Fatal(err)
+	}
+	c, err := CaptureStderr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []string
+	c.Deliver(func(l string) { mu.Lock(); got = append(got, l); mu.Unlock() })
+	child := func(line string) {
+		cmd := exec.Command("sh", "-c", "echo \"$1\" >&2", "sh", line)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	child("captured before")
+	if err := c.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	child("Password: ") // a prompt: the user must see it while the child waits
+	if err := c.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	child("captured after")
+	c.Restore() // once everything written is read
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"captured before", "captured after"}; !slices.Equal(got, want) {
+		t.Errorf("captured %q, want %q", got, want)
+	}
+	text, err := os.ReadFile(terminal.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(text) != "Password: \n" {
+		t.Errorf("the terminal got %q, want the child's prompt alone", text)
+	}
 }

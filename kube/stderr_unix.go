@@ -8,20 +8,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// redirectStderr points file descriptor 2 at w. It returns the original standard error (a new descriptor)
-// and the function that points fd 2 back at it and closes it.
-func redirectStderr(w *os.File) (orig *os.File, restore func() error, err error) {
-	saved, err := unix.Dup(2)
+// dupStderr returns a new descriptor for what file descriptor 2 refers to now.
+func dupStderr() (*os.File, error) {
+	fd, err := unix.Dup(2)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if err := unix.Dup2(int(w.Fd()), 2); err != nil {
-		unix.Close(saved)
-		return nil, nil, err
-	}
-	orig = os.NewFile(uintptr(saved), "stderr")
-	return orig, func() error {
-		defer orig.Close()
-		return unix.Dup2(saved, 2)
-	}, nil
+	return os.NewFile(uintptr(fd), "stderr"), nil
 }
+
+// pointStderr makes file descriptor 2 refer to f's file.
+func pointStderr(f *os.File) error { return unix.Dup2(int(f.Fd()), 2) }

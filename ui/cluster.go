@@ -239,6 +239,10 @@ type Options struct {
 	// has its pods' requests and limits. kscope gives the memory the opening used back to the system then.
 	// Calls never overlap: one that comes while another runs is dropped.
 	Settled func()
+	// Stderr, when set, is the capture of kscope's standard error (kube.StderrCapture): suspend pauses it while
+	// a child has the terminal, so that what the child writes to standard error (a prompt) reaches the
+	// terminal as it writes it, and resumes it after.
+	Stderr StderrHandover
 }
 
 func (o *Options) defaults() {

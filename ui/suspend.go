@@ -5,12 +5,31 @@ import (
 	"os/exec"
 )
 
+// StderrHandover is kscope's capture of its standard error as suspend needs it: Pause points file descriptor
+// 2 at the terminal again, Resume captures it again. Both are safe for any goroutine.
+type StderrHandover interface {
+	Pause() error
+	Resume() error
+}
+
 // suspend gives the terminal to fn (a foreground plugin, a shell, an editor) and takes it back when fn
 // returns; false when there is no screen to suspend (tests). Every child that needs the terminal runs
-// through here, so what must change around such a child (its standard error, its signals) changes in one
-// place. UI goroutine only.
+// through here, so what must change around such a child changes in one place: its standard error is the
+// terminal's, not kscope's capture (Options.Stderr), while it runs. UI goroutine only.
 func (a *App) suspend(fn func()) bool {
-	return a.tv.Suspend(fn)
+	return a.tv.Suspend(func() {
+		if h := a.opts.Stderr; h != nil {
+			if err := h.Pause(); err != nil {
+				a.Notice(err.Error())
+			}
+			defer func() {
+				if err := h.Resume(); err != nil {
+					a.Notice(err.Error())
+				}
+			}()
+		}
+		fn()
+	})
 }
 
 // childEnv is the environment of a process kscope starts (plugin, editor): kscope's own, with KUBECONFIG
