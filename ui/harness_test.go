@@ -21,6 +21,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden screens under testdata/")
 
+// uiWait bounds every wait of the harness for the UI goroutine, the screen or a state. The waits end as soon
+// as what they wait for holds, so the bound costs nothing when a test passes; it is generous so that it holds
+// with -race on a loaded 2-core machine, where a draw can come seconds late.
+const uiWait = 30 * time.Second
+
 // t0 is the fake clock's start.
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
@@ -57,7 +62,7 @@ func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
 		h.app.Stop()
 		select {
 		case <-h.done:
-		case <-time.After(5 * time.Second):
+		case <-time.After(uiWait):
 			t.Error("the UI did not stop")
 		}
 	})
@@ -82,7 +87,7 @@ func (h *harness) command(text string) {
 // bar says why none opened.
 func (h *harness) waitOpened(before view) {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(uiWait)
 	for {
 		var opened bool
 		h.ui(func() {
@@ -94,7 +99,7 @@ func (h *harness) waitOpened(before view) {
 			return
 		}
 		if time.Now().After(deadline) {
-			h.t.Fatalf("no view opened and no message after 5s:\n%s", h.text())
+			h.t.Fatalf("no view opened and no message after %v:\n%s", uiWait, h.text())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -108,7 +113,7 @@ func (h *harness) ui(fn func()) {
 	h.app.tv.QueueUpdate(func() { close(done) })
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(uiWait):
 		h.t.Fatal("the UI goroutine did not answer")
 	}
 }
@@ -122,7 +127,7 @@ func (h *harness) quietly(fn func()) {
 	h.app.tv.QueueUpdate(func() { fn(); close(done) })
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(uiWait):
 		h.t.Fatal("the UI goroutine did not answer")
 	}
 }
@@ -268,20 +273,20 @@ func (h *harness) countDraws() func() int {
 // waitClockWaiter waits until a goroutine waits on the fake clock (a ticker, or the batching of redraws).
 func (h *harness) waitClockWaiter() {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(uiWait)
 	for !h.clk.HasWaiters() {
 		if time.Now().After(deadline) {
-			h.t.Fatal("nothing waits on the clock after 5s")
+			h.t.Fatalf("nothing waits on the clock after %v", uiWait)
 		}
 		time.Sleep(time.Millisecond)
 	}
 }
 
-// eventually waits up to 5 s for the screen to show substr (for what the UI does off its goroutine first)
+// eventually waits up to uiWait for the screen to show substr (for what the UI does off its goroutine first)
 // and tells whether it did; if not, the test fails with the screen.
 func (h *harness) eventually(substr string) bool {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(uiWait)
 	for !strings.Contains(h.text(), substr) {
 		if time.Now().After(deadline) {
 			h.t.Errorf("screen never showed %q:\n%s", substr, h.text())
@@ -292,11 +297,11 @@ func (h *harness) eventually(substr string) bool {
 	return true
 }
 
-// until waits up to 5 s for cond, evaluated on the UI goroutine, to hold; if it does not, the test fails
+// until waits up to uiWait for cond, evaluated on the UI goroutine, to hold; if it does not, the test fails
 // naming what, with the screen.
 func (h *harness) until(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(uiWait)
 	for {
 		var ok bool
 		h.quietly(func() { ok = cond() })
@@ -304,16 +309,16 @@ func (h *harness) until(what string, cond func() bool) {
 			return
 		}
 		if time.Now().After(deadline) {
-			h.t.Fatalf("no %s after 5 s:\n%s", what, h.text())
+			h.t.Fatalf("no %s after %v:\n%s", what, uiWait, h.text())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 }
 
-// eventuallyAny waits up to 5 s for the screen to show one of texts; if not, the test fails with the screen.
+// eventuallyAny waits up to uiWait for the screen to show one of texts; if not, the test fails with the screen.
 func (h *harness) eventuallyAny(texts ...string) {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(uiWait)
 	for {
 		scr := h.text()
 		for _, s := range texts {
@@ -326,6 +331,16 @@ func (h *harness) eventuallyAny(texts ...string) {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitDialog waits until a confirmation dialog asking question is open and drawn: a write's dialog opens once
+// the server has said the user may make it, which the UI asks off its goroutine.
+func (h *harness) waitDialog(question string) {
+	h.t.Helper()
+	h.until("dialog "+question, func() bool { return h.app.modal != nil })
+	if !h.eventually(question) {
+		h.t.FailNow()
 	}
 }
 

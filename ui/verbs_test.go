@@ -213,10 +213,20 @@ func TestScaleAndRestartApplyOnlyWhereTheyExist(t *testing.T) {
 	}
 }
 
+// TestRestart: r asks first with Cancel focused; Cancel sends nothing, the Restart button restarts.
 func TestRestart(t *testing.T) {
 	h := startOnDeployments(t, nil)
 	h.press(tcell.KeyRune, 'r')
-	h.contains("Restart deployments web?")
+	h.waitDialog("Restart deployments web?")
+	h.press(tcell.KeyEnter, 0) // Cancel is focused
+	// A restart starts on the UI goroutine (its "restarting" message) before the write goes out: after the
+	// press, it would already show.
+	if h.app.modal != nil || len(writes(h)) != 0 {
+		t.Fatalf("Enter on the dialog: modal %v, writes %q", h.app.modal != nil, writes(h))
+	}
+	h.lacks("restarting deployments")
+	h.press(tcell.KeyRune, 'r')
+	h.waitDialog("Restart deployments web?")
 	h.press(tcell.KeyTab, 0)
 	h.press(tcell.KeyEnter, 0)
 	h.eventually("restarted deployments shop/web: rollout started")

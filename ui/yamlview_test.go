@@ -68,18 +68,19 @@ func TestOwnerJump(t *testing.T) {
 func TestDeleteConfirm(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
 	h.press(tcell.KeyCtrlD, 0)
+	h.waitDialog("Delete pods api-5c4b-zzzzz?") // opens once the server has said the user may delete
 	h.golden("delete_confirm_100x30")
 	h.press(tcell.KeyEnter, 0) // Cancel has the focus
-	if d := h.cluster.deleted(); len(d) != 0 {
-		t.Fatalf("cancel deleted %v", d)
+	// A delete starts on the UI goroutine (its "deleting" message) before the request goes out.
+	if d := h.cluster.deleted(); len(d) != 0 || h.app.modal != nil {
+		t.Fatalf("cancel deleted %v (dialog still open: %v)", d, h.app.modal != nil)
 	}
+	h.lacks("deleting pods")
 	h.press(tcell.KeyCtrlD, 0)
+	h.waitDialog("Delete pods api-5c4b-zzzzz?")
 	h.press(tcell.KeyTab, 0)
 	h.press(tcell.KeyEnter, 0)
-	deadline := time.Now().Add(5 * time.Second)
-	for len(h.cluster.deleted()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	h.until("the delete request", func() bool { return len(h.cluster.deleted()) > 0 })
 	if d := h.cluster.deleted(); !slices.Equal(d, []string{"pods/shop/api-5c4b-zzzzz"}) {
 		t.Errorf("deleted %v", d)
 	}
