@@ -14,6 +14,7 @@ import (
 // view attributes each line to the manager that owns its field, both managers to the fields both own, and
 // marks what no manager owns (server-set and defaulted fields).
 func TestUIBlame(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	dir := t.TempDir()
 	write := func(name, text string) string {

@@ -18,6 +18,7 @@ import (
 // TestSeededCluster checks what `devcluster seed` promises, through client-go: the widgets CRD with its
 // printer columns, its instances with status, and Running pods of the seeded Deployments on kwok nodes.
 func TestSeededCluster(t *testing.T) {
+	parallel(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cfg := restConfig(t, "admin")
@@ -104,6 +105,7 @@ func unstructuredSlice(obj map[string]any, fields ...string) ([]any, bool, error
 
 // TestVersionCommand checks `kscope version` against the devcluster and its errors for bad input.
 func TestVersionCommand(t *testing.T) {
+	parallel(t)
 	out, errOut, code := runKscope(t, "version")
 	if code != 0 || !strings.Contains(out, "Server Version: v1.37.2") {
 		t.Fatalf("kscope version: exit %d, stdout %q, stderr %q", code, out, errOut)

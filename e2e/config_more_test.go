@@ -30,6 +30,7 @@ const skinRowColor = "38;2;255;0;1"
 // read-only, draws the rows in the skin's color, keeps only the logger's buffer of log lines, and its help
 // and keys follow the remap.
 func TestUIK9sConfigYAMLSkinKeys(t *testing.T) {
+	serial(t, "appends to the log of every pod's metrics container (devcluster log)")
 	ns := testNamespace(t)
 	logsPod(t, ns)
 	home := t.TempDir()
@@ -102,6 +103,7 @@ func TestUIK9sConfigYAMLSkinKeys(t *testing.T) {
 // TestUIConfigBrokenFiles: broken YAML in config.yaml, in the skin it names and in keys.yaml are one line
 // each, naming the file and line; kscope starts with its defaults and works.
 func TestUIConfigBrokenFiles(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	kubectl(t, "-n", ns, "create", "configmap", "kscope-broken-e2e", "--from-literal=a=b")
 	for _, tc := range []struct {

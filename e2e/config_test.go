@@ -11,6 +11,7 @@ import (
 // TestUIK9sConfigFiles starts kscope with only k9s's files in XDG_CONFIG_HOME: its alias, its plugin (with
 // $NAMESPACE and $NAME) and its hotkey work as in k9s; then with a broken aliases.yaml, which is one line naming the file and line, and kscope works.
 func TestUIK9sConfigFiles(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	kubectl(t, "-n", ns, "create", "configmap", "kscope-config-e2e", "--from-literal=a=b")
 	home := t.TempDir()

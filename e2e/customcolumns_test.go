@@ -103,6 +103,7 @@ func waitForRows(t *testing.T, s *tmuxUI, want map[string][]string) string {
 // custom-columns=…` prints (several containers' images joined, <none> for a missing field), follows a patch,
 // filters and sorts; the same from the command bar; a bad spec is one line and the table stays.
 func TestUICustomColumns(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedCustomColumnPods(t, ns)
 	spec := "NAME:.metadata.name,IMAGE:.spec.containers[*].image,TIER:.metadata.labels.tier,CONTAINERS:.spec.containers[*].name"
@@ -161,6 +162,7 @@ func TestUICustomColumns(t *testing.T) {
 
 // TestCustomColumnsBadSpecCLI: a bad -o is one line on stderr and a non-zero exit, before any screen.
 func TestCustomColumnsBadSpecCLI(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct{ output, says string }{
 		{"custom-columns=NAME", "error: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>\n"},
 		{"custom-columns=X:.spec.containers[", "error: custom-columns: column X: "},
@@ -177,6 +179,7 @@ func TestCustomColumnsBadSpecCLI(t *testing.T) {
 // prints them, sorted as sortColumn says) and deployments with the server's columns picked and reordered;
 // `kscope info` lists it; a broken one is one line and kscope works.
 func TestUIViewsYAML(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedCustomColumnPods(t, ns)
 	home := t.TempDir()

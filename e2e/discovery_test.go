@@ -35,6 +35,7 @@ var (
 // TestAPIResourcesMatchesKubectl runs kscope api-resources and kubectl api-resources with the same flags and
 // compares standard output byte for byte, and exit codes.
 func TestAPIResourcesMatchesKubectl(t *testing.T) {
+	serial(t, "compares the whole cluster's discovery with kubectl")
 	flagSets := [][]string{
 		{},
 		{"-o", "wide"},
@@ -78,6 +79,7 @@ func TestAPIResourcesMatchesKubectl(t *testing.T) {
 // TestCatalogFollowsCRDs checks that a running Catalog lists a new CRD by itself, resolves its names, and
 // drops it once deleted; it logs how long each took (about 3 s on a quiet machine).
 func TestCatalogFollowsCRDs(t *testing.T) {
+	serial(t, "creates and deletes CRDs (cluster-wide discovery)")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cat := discovery.NewCatalog(configFlags(t, "admin", nil))
@@ -137,6 +139,7 @@ func TestCatalogFollowsCRDs(t *testing.T) {
 // resource and exits 0 without a word. kscope api-resources prints the same table with the same exit code
 // and names the group-version on stderr, and Catalog.Unavailable lists it with the APIService's condition.
 func TestAPIResourcesWithBrokenAPIService(t *testing.T) {
+	serial(t, "registers a broken APIService (every client's discovery warns)")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	ns := testNamespace(t)
@@ -195,6 +198,7 @@ func TestAPIResourcesWithBrokenAPIService(t *testing.T) {
 // or APIServices: it loads, and Run neither watches nor retries the refused requests: once both are
 // refused, 4 s more of Run add no request but discovery's.
 func TestCatalogWithoutWatchPermission(t *testing.T) {
+	parallel(t)
 	var other atomic.Int64
 	var paths sync.Map
 	count := func(r *http.Request) {

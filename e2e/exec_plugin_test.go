@@ -52,6 +52,7 @@ func execPluginKubeconfig(t *testing.T) string {
 // first line, the table's border intact). A plugin that fails ends kscope with its message and one error line,
 // before the screen changes.
 func TestExecCredentialPlugin(t *testing.T) {
+	parallel(t)
 	kubeconfig := execPluginKubeconfig(t)
 	ui := startUI(t, "--kubeconfig", kubeconfig, "--context", "plugin", "pods")
 	scr := ui.waitFor("pods(shop)[", "synced")

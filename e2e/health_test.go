@@ -12,6 +12,7 @@ import (
 // shows, in its YAML view's header, InProgress with its Progressing condition while it rolls out, then
 // Current; its tree shows the same.
 func TestHealthRollout(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	applySlowDeployment(t, ns)
 	s := startUI(t, "-n", ns, "deploy")
@@ -37,6 +38,7 @@ func TestHealthRollout(t *testing.T) {
 // TestHealthFailedJob: a Job whose pod can never be scheduled (a node selector no node matches) and whose
 // deadline passes is Failed, with its Failed condition (DeadlineExceeded).
 func TestHealthFailedJob(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	applyDoomedJob(t, ns)
 	s := startUI(t, "-n", ns, "jobs")
@@ -54,6 +56,7 @@ func TestHealthFailedJob(t *testing.T) {
 // says for a Ready condition that is False, with the condition's reason and message; once Ready=True it is
 // Current.
 func TestHealthCustomResourceNotReady(t *testing.T) {
+	serial(t, "creates a CRD (cluster-wide discovery)")
 	ns := testNamespace(t)
 	group := gadgetCRD(t)
 	applyYAML(t, "apiVersion: "+group+"/v1\nkind: Gadget\nmetadata: {name: g1, namespace: "+ns+"}\n")
@@ -77,6 +80,7 @@ func TestHealthCustomResourceNotReady(t *testing.T) {
 // TestHealthTerminating: a ConfigMap held by a finalizer after its deletion is Terminating in its YAML view
 // and in its tree; removing the finalizer lets it go (NotFound).
 func TestHealthTerminating(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	applyYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: held\n  namespace: "+ns+
 		"\n  finalizers: [kscope.example.com/hold]\ndata: {a: b}\n")

@@ -17,6 +17,7 @@ func headerHas(scr, col string) bool {
 // Deployment rolls out (its new pod must stay ready 15 s before it counts as available) and Current after;
 // a second rollout goes through both again; shift-h drops the column.
 func TestHealthColumnRollout(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	applySlowDeployment(t, ns)
 	s := startUI(t, "-n", ns, "deploy")
@@ -44,6 +45,7 @@ func TestHealthColumnRollout(t *testing.T) {
 // TestHealthColumnFailedJob: a Job whose pod can never be scheduled and whose deadline passes reads Failed
 // in the HEALTH column of the jobs table.
 func TestHealthColumnFailedJob(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	applyDoomedJob(t, ns)
 	s := startUI(t, "-n", ns, "jobs")
@@ -57,6 +59,7 @@ func TestHealthColumnFailedJob(t *testing.T) {
 // TestHealthColumnTerminating: a ConfigMap held by a finalizer after its deletion reads Terminating in the
 // HEALTH column, beside one that is Current; once the finalizer goes, so does its row.
 func TestHealthColumnTerminating(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	applyYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: held\n  namespace: "+ns+
 		"\n  finalizers: [kscope.example.com/hold]\ndata: {a: b}\n---\n"+

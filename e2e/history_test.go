@@ -23,6 +23,7 @@ const historyWriter = "e2e-history-writer"
 // managedFields name for it, and each version's diff shows exactly the change made. A row never opened in
 // YAML has its table's versions: the cells that changed.
 func TestUIHistory(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	kubectl(t, "-n", ns, "create", "configmap", "cfg", "--from-literal=a=1")
 	kubectl(t, "-n", ns, "create", "configmap", "other", "--from-literal=a=1")

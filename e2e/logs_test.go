@@ -22,6 +22,7 @@ import (
 // deployment's pods with kubectl's prefixes, and a pod with one container. Each time the text saved with ctrl-s must be exactly the end of
 // what kubectl logs prints for the same container.
 func TestUILogs(t *testing.T) {
+	serial(t, "appends to the log of every pod's metrics container (devcluster log) and reads the tmux clipboard buffer")
 	ns := testNamespace(t)
 	logsPod(t, ns)
 	kubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx:1.27", "--replicas=2")
@@ -177,6 +178,7 @@ func linesWith(text, prefix string) []string {
 // TestUILogsFloodStaysBounded follows a container whose log then grows by 200 MB: kscope (without the
 // race detector) shows the last line, keeps its 5000-line ring, and its peak RSS stays bounded.
 func TestUILogsFloodStaysBounded(t *testing.T) {
+	serial(t, "measures kscope's memory and time under a log flood")
 	ns := testNamespace(t)
 	createRunningPod(t, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "flood", Namespace: ns},
 		Spec: corev1.PodSpec{NodeName: "kwok-node-1", Containers: []corev1.Container{{Name: "log-flood", Image: "registry.example.com/flood:1.0"}}}})

@@ -3,6 +3,23 @@
 // Package e2e holds kscope's end-to-end tests. They run against the real control plane from devcluster/:
 // TestMain brings it up (or reuses a running one), seeds it and builds bin/kscope-e2e (with -race). Run them with `make test`,
 // or `go test -tags e2e ./e2e` once `make devcluster` has built the cluster binaries.
+//
+// The tests run in two groups, so that the suite's time grows slower than the suite:
+//
+//   - The parallel group: a test whose first line is parallel(t). It may only read the seeded content and read
+//     or write in namespaces of its own (testNamespace), with its own tmux session (startUI names it after
+//     the test), temp dirs (t.TempDir) and ports (from the kernel, 127.0.0.1:0). go test runs at most -parallel
+//     of them at once (GOMAXPROCS by default; `make e2e` passes E2E_PARALLEL, sized for a 2-core machine).
+//   - The serial group: every other test; it starts with serial(t, "what it shares"), naming the resource that
+//     keeps it out of the parallel group. A test belongs here when it stops, kills or restarts a component,
+//     compacts etcd, creates or changes cluster-wide objects (CRDs, APIServices, ClusterRoleBindings),
+//     compares the whole cluster (discovery, all namespaces) with kubectl, counts requests in the audit log
+//     (any other kscope of the same user would add to them), writes to the log of every pod's container of a
+//     name (devcluster log), reads the tmux clipboard buffer, or measures time, memory or goroutines.
+//
+// go test runs the serial tests first, one at a time, and the parallel group only once they have all ended,
+// so a serial test never shares the cluster with a parallel one. A new test joins the parallel group by
+// calling parallel(t) first, once it keeps to the rules above; when in doubt it stays serial.
 package e2e
 
 import (
@@ -143,6 +160,20 @@ func setup() error {
 		}
 	}
 	return nil
+}
+
+// parallel puts t in the parallel group (see the package comment): it must keep to its own namespaces,
+// tmux session, temp dirs and ports.
+func parallel(t *testing.T) {
+	t.Helper()
+	t.Parallel()
+}
+
+// serial keeps t in the serial group; shared names what t uses or changes that a test running beside it
+// would see (logged with -v).
+func serial(t *testing.T, shared string) {
+	t.Helper()
+	t.Logf("serial: %s", shared)
 }
 
 // devclusterCommand returns the devcluster CLI command for args, on the suite's cache folder.

@@ -27,6 +27,7 @@ const metricsTimeout = 150 * time.Second
 // kubectl run), percentages of the pods' requests and limits (n/a where none is set), sorts by CPU as a
 // number both ways, and the nodes table shows CPU, %CPU, MEM and %MEM equal to `kubectl top nodes`.
 func TestUIMetricsColumns(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	metricsPod(t, ns, "busy", "200m", "100Mi", &corev1.ResourceRequirements{
 		Requests: corev1.ResourceList{"cpu": resource.MustParse("100m"), "memory": resource.MustParse("64Mi")},

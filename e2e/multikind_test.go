@@ -23,6 +23,7 @@ import (
 // `kubectl get deploy,sts,ds` / `kubectl get all` print, by kind and name, with their ages; a service created
 // meanwhile appears; a filter keeps one kind; Enter on a row opens the YAML of that row's own kind.
 func TestUISeveralKinds(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedKinds(t, ns)
 
@@ -96,6 +97,7 @@ func TestUISeveralKinds(t *testing.T) {
 // not daemonsets; `:deploy,sts,ds` shows the rows it may read and names the kind it may not, in the server's
 // words.
 func TestUISeveralKindsNameAForbiddenKind(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedKinds(t, ns)
 	kubectl(t, "-n", ns, "create", "role", "apps-reader", "--verb=get,list,watch", "--resource=deployments,statefulsets")

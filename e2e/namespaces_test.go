@@ -12,6 +12,7 @@ import (
 // TestUIPodsInSeveralNamespaces opens `:pods A,B` and checks that the one table holds exactly the rows
 // kubectl get prints for A and for B, each with its namespace, and follows a pod created in B.
 func TestUIPodsInSeveralNamespaces(t *testing.T) {
+	parallel(t)
 	a, b := testNamespace(t), testNamespace(t)
 	kubectl(t, "-n", a, "run", "alpha-1", "--image=nginx:1.27")
 	kubectl(t, "-n", a, "run", "alpha-2", "--image=nginx:1.27")

@@ -23,6 +23,7 @@ import (
 // ends with 410 Gone. The pulse then counts one relist and at least one reconnect, with the 410 as the cause,
 // and the table's status line says so in its compact form.
 func TestUIPulseShowsRelistAndReconnect(t *testing.T) {
+	serial(t, "compacts etcd")
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")
 	cs := kubernetes.NewForConfigOrDie(cfg)

@@ -18,6 +18,7 @@ import (
 // exist. bin/kscope starts, the status line names the unavailable group-version, the rest works, and
 // opening a resource of that group explains itself in one line; no crash.
 func TestReliabilityBrokenAPIServiceNamedNotFatal(t *testing.T) {
+	serial(t, "registers a broken APIService (every client's discovery warns)")
 	ns := testNamespace(t)
 	group := "broken-" + randomSuffix() + ".e2e.example.com"
 	gv := group + "/v1alpha1"
@@ -57,6 +58,7 @@ func TestReliabilityBrokenAPIServiceNamedNotFatal(t *testing.T) {
 // says the resource is not found any more, without a crash; once the CRD is created again the resource opens
 // again, live.
 func TestReliabilityCRDDeletedAndRecreated(t *testing.T) {
+	serial(t, "creates, deletes and recreates a CRD (cluster-wide discovery)")
 	ns := testNamespace(t)
 	group := "e2e" + randomSuffix() + ".example.com"
 	crd := `apiVersion: apiextensions.k8s.io/v1

@@ -42,6 +42,7 @@ import (
 // It kills the suite's kube-apiserver and etcd (needs a devcluster CLI with `kill`: make devcluster-cli) and
 // leaves them running; see reliability_test.go for running it on a cluster of its own.
 func TestReliabilityChaos(t *testing.T) {
+	serial(t, "kills kube-apiserver and etcd, compacts etcd")
 	cycles := chaosCycles(t)
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")

@@ -29,6 +29,7 @@ var (
 // the churn goes on. Both say "reconnecting" while it is down, then "synced", and the rows equal the
 // server's state: same names and resourceVersions, nothing lost, nothing phantom.
 func TestReliabilityAPIServerRestart(t *testing.T) {
+	serial(t, "stops and restarts kube-apiserver")
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")
 	dyn := dynamic.NewForConfigOrDie(cfg)
@@ -121,6 +122,7 @@ func screenPodNames(scr string) []string {
 // etcd no longer hold that resourceVersion); the Source says so, relists by itself, and its rows equal the
 // server's state.
 func TestReliabilityExpiredResourceVersionRelists(t *testing.T) {
+	serial(t, "stops kube-apiserver and compacts etcd")
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")
 	cs := kubernetes.NewForConfigOrDie(cfg)
@@ -196,6 +198,7 @@ func TestReliabilityExpiredResourceVersionRelists(t *testing.T) {
 // go on calling its stale rows synced: it says reconnecting within 90 s (HTTP/2 pings time out), and once
 // the connection flows again its rows equal the server's state.
 func TestReliabilitySilentPartitionDetected(t *testing.T) {
+	parallel(t) // its fault is its own proxy's
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")
 	cs := kubernetes.NewForConfigOrDie(cfg)

@@ -54,6 +54,7 @@ func checkRestoredTerminal(t *testing.T, s *tmuxUI) {
 // arguments) ends kscope with a non-zero exit and one "error: …" line, never a stack trace, and the
 // terminal is as it was.
 func TestReliabilityBadCommandLineOneLineError(t *testing.T) {
+	parallel(t)
 	dir := t.TempDir()
 	malformed := filepath.Join(dir, "malformed")
 	if err := os.WriteFile(malformed, []byte("apiVersion: v1\nclusters: [this is: not yaml\n"), 0o600); err != nil {
@@ -99,6 +100,7 @@ func TestReliabilityBadCommandLineOneLineError(t *testing.T) {
 // invalid label selector, an unknown context and a nonexistent namespace (typed, or given with -n) each give
 // one clear line; kscope keeps running, and after `q` the terminal is restored.
 func TestReliabilityBadInputInUI(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	s := startShellUI(t, "-n", ns, "pods")

@@ -15,6 +15,7 @@ import (
 // words, without a crash and without retrying: over 10 s of an open forbidden view the viewer's requests
 // stay within a small bound (audit log).
 func TestReliabilityRBACViewerForbiddenViews(t *testing.T) {
+	serial(t, "counts the viewer's kscope requests in the audit log")
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	kubectl(t, "-n", ns, "create", "role", "pod-reader", "--verb=get,list,watch", "--resource=pods")

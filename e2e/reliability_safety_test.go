@@ -16,6 +16,7 @@ import (
 // annotation repeats the data) opens as YAML with every value masked: neither the base64 data nor the
 // plain text appear anywhere on the screen until the user reveals them with x.
 func TestReliabilitySecretMaskedInYAML(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	plain := "hunter2-" + randomSuffix()
 	encoded := base64.StdEncoding.EncodeToString([]byte(plain))
@@ -54,6 +55,7 @@ func TestReliabilitySecretMaskedInYAML(t *testing.T) {
 // table and in a YAML view, and e, s, r on a deployment, are refused on screen, and the audit log holds not one create, update, patch or
 // delete request of tester's kscope during the session (reads do appear there: the log is being written).
 func TestReliabilityReadOnlySendsNoWrite(t *testing.T) {
+	serial(t, "counts the tester's kscope requests in the audit log")
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	from := time.Now()

@@ -39,6 +39,7 @@ func soakFor(t *testing.T) time.Duration {
 // the last third of the run stays within 25 % (+16 MB) of the middle third, and at the end it shows as many
 // rows as the server holds.
 func TestReliabilitySoakMemoryLevelsOff(t *testing.T) {
+	serial(t, "measures kscope's memory over time")
 	const objects, perSecond = 200, 200
 	ns := testNamespace(t)
 	cfg := withQPS(restConfig(t, "admin"))

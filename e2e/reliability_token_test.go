@@ -64,6 +64,7 @@ func revocableToken(t *testing.T, ns string) (token string, revoke func()) {
 // namespace Source and an all-namespaces one end as Unauthorized and stop retrying (the informer returns),
 // and kscope's status line says "unauthorized" under the rows it last had.
 func TestReliabilityTokenRevokedMidSession(t *testing.T) {
+	serial(t, "stops kube-apiserver; creates a ClusterRoleBinding")
 	ns := testNamespace(t)
 	token, revoke := revocableToken(t, ns)
 	kubeconfig := kubeconfigWithUsers(t, ns, map[string]*clientcmdapi.AuthInfo{"expiring": {Token: token}})

@@ -24,6 +24,7 @@ import (
 // metrics-server scraping kwok. It proves the cluster side that kscope's logs, shell, port-forward and
 // metrics use.
 func TestStreamsDevcluster(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	pod := streamsPod(t, ns)
 

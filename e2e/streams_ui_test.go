@@ -73,6 +73,7 @@ func tableScreen(scr string) string {
 // the container, the terminal's size and its changes reach it, and after exit the TUI is back as it was (at
 // the terminal's new size when it was resized meanwhile).
 func TestUIShell(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	pod := streamsPod(t, ns)
 	s := startUI(t, "-n", ns, "pods")
@@ -135,6 +136,7 @@ func TestUIShell(t *testing.T) {
 // in use is one line); :pf lists both; ctrl-d stops one and frees its port; the other shows that its pod was
 // deleted; shift-f on a deployment reaches one of its pods.
 func TestUIPortForward(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	labelledPod(t, ns)
 	s := startUI(t, "-n", ns, "pods")
@@ -242,6 +244,7 @@ func getThrough(t *testing.T, port int, path string) {
 // TestUIReadOnlyRefusesShellAndPortForward: with --readonly, s and shift-f are refused on screen, and the
 // audit log holds no exec or port-forward request of the session (nor any other write).
 func TestUIReadOnlyRefusesShellAndPortForward(t *testing.T) {
+	serial(t, "counts the tester's kscope requests in the audit log")
 	ns := testNamespace(t)
 	labelledPod(t, ns)
 	from := time.Now()
@@ -279,6 +282,7 @@ func TestUIReadOnlyRefusesShellAndPortForward(t *testing.T) {
 // TestUIShellPortForwardNotPermitted: the viewer may read pods but not exec into them nor forward to them: the
 // status line says so once the server has answered, the keys say why and send nothing (audit log).
 func TestUIShellPortForwardNotPermitted(t *testing.T) {
+	serial(t, "counts the viewer's kscope requests in the audit log")
 	ns := testNamespace(t)
 	labelledPod(t, ns)
 	kubectl(t, "-n", ns, "create", "role", "pod-reader", "--verb=get,list,watch", "--resource=pods")
@@ -316,6 +320,7 @@ func TestUIShellPortForwardNotPermitted(t *testing.T) {
 // TestUIShellPortForwardPodNotRunning: a pod that is not running gets neither a shell nor a forward: one line
 // each, and the TUI stays.
 func TestUIShellPortForwardPodNotRunning(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
 	pod := &corev1.Pod{

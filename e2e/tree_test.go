@@ -95,6 +95,7 @@ func treeOf(s *tmuxUI, resource, name, title string) string {
 // built-in kinds show each chain; a namespaced object with a cluster-scoped owner shows that owner above it;
 // an orphan stands alone; Enter opens a node's YAML; the tree follows changes live.
 func TestTreeChains(t *testing.T) {
+	serial(t, "creates a CRD and a ClusterRole (cluster-wide)")
 	ns := testNamespace(t)
 	group := gadgetCRD(t)
 	kubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx:1.27", "--replicas=2")
@@ -179,6 +180,7 @@ spec:
 // TestTreeForbiddenKindAsViewer: the viewer may list pods and deployments in its namespace only. The tree of
 // a pod names its ReplicaSet owner as not visible, and the kinds it may not list are named, never dropped.
 func TestTreeForbiddenKindAsViewer(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	kubectl(t, "-n", ns, "create", "role", "tree-reader", "--verb=get,list,watch", "--resource=pods,deployments")

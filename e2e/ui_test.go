@@ -164,6 +164,7 @@ func seedPods(t *testing.T, ns string) {
 
 // TestUIPodsFilterSortYAML opens pods in a seeded namespace, filters, sorts and opens a pod's YAML.
 func TestUIPodsFilterSortYAML(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	s := startUI(t, "-n", ns, "pods")
@@ -217,6 +218,7 @@ func TestUIPodsFilterSortYAML(t *testing.T) {
 // TestUILiveChanges shows, without any key press, pods appearing and disappearing, a label change and the
 // deletion in the YAML view, and a Deployment scaling.
 func TestUILiveChanges(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	s := startUI(t, "-n", ns, "pods")
@@ -250,6 +252,7 @@ func TestUILiveChanges(t *testing.T) {
 
 // TestUIDeleteWithConfirmation deletes a pod through the confirmation modal; Cancel first sends nothing.
 func TestUIDeleteWithConfirmation(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	s := startUI(t, "-n", ns, "pods")
@@ -278,6 +281,7 @@ func TestUIDeleteWithConfirmation(t *testing.T) {
 
 // TestUIReadOnlyRefusesDelete shows the read-only mark and refuses ctrl-d without a request.
 func TestUIReadOnlyRefusesDelete(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	s := startUI(t, "--readonly", "-n", ns, "pods")
@@ -300,6 +304,7 @@ func TestUIReadOnlyRefusesDelete(t *testing.T) {
 // TestUIUnknownResource: an unknown name in the command bar is a one-line message with suggestions; on the
 // command line it is an error before the screen is taken, with a non-zero exit.
 func TestUIUnknownResource(t *testing.T) {
+	parallel(t)
 	s := startUI(t, "-n", "shop", "pods")
 	s.waitFor("pods(shop)")
 	s.typeText(":deploymnts")
@@ -319,6 +324,7 @@ func TestUIUnknownResource(t *testing.T) {
 // TestUIPickerAndCRD: the picker lists every resource; a CRD created while kscope runs appears without a
 // restart and opens as a live table with its printer columns.
 func TestUIPickerAndCRD(t *testing.T) {
+	serial(t, "creates a CRD (cluster-wide discovery) and an object in the seeded namespace shop")
 	s := startUI(t, "-n", "shop")
 	s.waitFor("resources[", "NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND", "configmaps")
 	s.typeText("widgets")
@@ -375,6 +381,7 @@ spec:
 // TestUIEventsOwnerNamespaces: `shift-j` walks pod → ReplicaSet → Deployment, `shift-e` lists a pod's events live, `0`
 // switches to all namespaces and the `:ns` picker back to one.
 func TestUIEventsOwnerNamespaces(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	s := startUI(t, "-n", ns, "pods")
@@ -417,6 +424,7 @@ func TestUIEventsOwnerNamespaces(t *testing.T) {
 // TestUIContextSwitchAndResize: `:ctx viewer` rebuilds the clients (the viewer may not list pods: the table
 // says so), and the screen is redrawn for a smaller terminal.
 func TestUIContextSwitchAndResize(t *testing.T) {
+	parallel(t)
 	s := startUI(t, "-n", "shop", "pods")
 	s.waitFor("Context: admin", "pods(shop)[", "synced")
 	s.typeText(":ctx viewer")

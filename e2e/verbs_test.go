@@ -57,6 +57,7 @@ func jsonpath(t *testing.T, ns, object, path string) string {
 // file sends nothing; invalid YAML reopens the editor with the error and the user's text; a concurrent
 // change between opening and saving is a conflict the user sees, never overwritten.
 func TestVerbsEdit(t *testing.T) {
+	serial(t, "counts the tester's kscope writes in the audit log")
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	kubectl(t, "-n", ns, "label", "deployment", "web", "kscope-edit=before")
@@ -116,6 +117,7 @@ sed -i 's/kscope-edit: fixed/kscope-edit: mine/' "$1"`, "edit cancelled, no vali
 // TestVerbsScale: `s` on a deployment and on a CRD with a scale subresource sets spec.replicas through the
 // scale subresource; bad counts send nothing.
 func TestVerbsScale(t *testing.T) {
+	serial(t, "counts the tester's kscope writes in the audit log; creates a CRD")
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	group := "verbs-" + randomSuffix() + ".example.com"
@@ -192,6 +194,7 @@ func TestVerbsScale(t *testing.T) {
 // TestVerbsRestart: `r` on a deployment is kubectl rollout restart: a new ReplicaSet, the pods replaced, the
 // new ReplicaSet live in kscope's table.
 func TestVerbsRestart(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	before := strings.Fields(kubectl(t, "-n", ns, "get", "pods", "-l", "app=web", "-o", "name"))
@@ -223,6 +226,7 @@ func TestVerbsRestart(t *testing.T) {
 // namespace only, kscope names the verbs it may not use, and pressing them sends nothing; edit, which it
 // may use, lands.
 func TestVerbsReadOnlyAndNotPermitted(t *testing.T) {
+	serial(t, "counts the viewer's and tester's kscope requests in the audit log")
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	kubectl(t, "-n", ns, "create", "role", "deploy-editor", "--verb=get,list,watch,update", "--resource=deployments")

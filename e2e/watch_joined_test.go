@@ -23,6 +23,7 @@ import (
 // apiserver every row then carries its own object's namespace, UID, resourceVersion, labels, creation time
 // and cells: 700 ConfigMaps in two namespaces, each with a label and a number of keys of its own.
 func TestAllNamespacesJoinedPages(t *testing.T) {
+	parallel(t)
 	nsA, nsB := testNamespace(t), testNamespace(t)
 	sel := "kscope-join=" + randomSuffix()
 	cfg := restConfig(t, "admin")

@@ -29,6 +29,7 @@ import (
 // Like TestReliabilityExpiredResourceVersionRelists it stops the suite's kube-apiserver: see
 // reliability_test.go for running it on a cluster of its own.
 func TestWatchRelistKeepsMetadata(t *testing.T) {
+	serial(t, "compacts etcd")
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")
 	cs := kubernetes.NewForConfigOrDie(cfg)

@@ -159,6 +159,7 @@ type cellsCase struct {
 }
 
 func TestWatchCellsMatchKubectl(t *testing.T) {
+	serial(t, "compares all namespaces with kubectl get -A")
 	cfg := restConfig(t, "admin")
 	core := func(r string) schema.GroupVersionResource {
 		return schema.GroupVersionResource{Version: "v1", Resource: r}
