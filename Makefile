@@ -6,6 +6,10 @@ CACHE        := $(CURDIR)/.cache/devcluster
 DEVCLUSTER   := $(CACHE)/bin/devcluster
 DEV_KUBECONFIG := $(CACHE)/state/kubeconfig
 E2E_TIMEOUT  ?= 45m
+## E2E_PARALLEL: how many end-to-end tests of the parallel group run at once (e2e/main_test.go), sized for 2 cores
+E2E_PARALLEL ?= 3
+## TEST_LOGS: where unit and e2e keep their `go test -json` events (.ci/run's timing summary reads them)
+TEST_LOGS    := $(CURDIR)/.cache/test
 
 FUZZTIME     ?= 10s
 
@@ -62,7 +66,8 @@ lint:
 	cd devcluster && $(GO) vet .
 
 unit:
-	$(GO) test -race -count=1 ./...
+	@mkdir -p $(TEST_LOGS)
+	set -o pipefail; $(GO) test -race -count=1 -json ./... | $(GO) run .ci/testtimes.go -save $(TEST_LOGS)/unit.json
 
 ## fuzz: explore each fuzz target for FUZZTIME (e.g. make fuzz FUZZTIME=10m; a new input is minimized for at most
 ## 100 runs, so the time goes to exploring); `make unit` runs their committed
@@ -77,7 +82,9 @@ fuzz:
 	done
 
 e2e: devcluster
-	$(GO) test -tags e2e -count=1 -timeout $(E2E_TIMEOUT) ./e2e/...
+	@mkdir -p $(TEST_LOGS)
+	set -o pipefail; $(GO) test -tags e2e -count=1 -timeout $(E2E_TIMEOUT) -parallel $(E2E_PARALLEL) -json ./e2e/... | \
+		$(GO) run .ci/testtimes.go -v -save $(TEST_LOGS)/e2e.json
 
 ## bench: kscope, k9s and kubectl side by side on the local cluster (BENCH_SIZES pods; bench/screen.sh)
 BENCH_SIZES ?= 10000 50000
