@@ -35,6 +35,7 @@ func startProcess(l layout, component, identity, bin string, env []string, args 
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	closeInheritedOnExec()
 	if err := cmd.Start(); err != nil {
 		return 0, fmt.Errorf("start %s: %w", component, err)
 	}
@@ -163,4 +164,20 @@ func tailLines(path string, n int) []string {
 		lines = lines[len(lines)-n:]
 	}
 	return lines
+}
+
+// closeInheritedOnExec marks the descriptors this process inherited beyond stdin, stdout and stderr
+// close-on-exec, so that the components it starts, which outlive it, do not hold them. A caller's lock is
+// one: `flock LOCK go test ./e2e/` hands its locked descriptor down to every devcluster run of the tests,
+// and a component started (or restarted by a fault test) under it would hold the lock until it stops.
+func closeInheritedOnExec() {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
 }
