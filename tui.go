@@ -18,6 +18,7 @@ import (
 	"kscope/columns"
 	"kscope/config"
 	"kscope/kube"
+	"kscope/spawn"
 	"kscope/ui"
 	"kscope/watch"
 )
@@ -140,7 +141,8 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	if err == nil {
 		defer capture.Restore()
 	}
-	cluster, err := kube.Connect(ctx, o.flags)
+	sup := spawn.NewSupervisor() // starts every goroutine of the session: a panic on one stops the UI
+	cluster, err := kube.Connect(ctx, o.flags, sup.Func())
 	if err != nil {
 		return err
 	}
@@ -172,6 +174,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	}
 	app := ui.New(ui.Options{
 		Stderr:     stderr,
+		Supervisor: sup,
 		Aliases:    cfg.aliases,
 		HotKeys:    cfg.hotkeys,
 		Plugins:    cfg.plugins,
@@ -201,7 +204,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			if err := refuseReadOnlyContext(dirs, flags, o.readOnly, o.changed("readonly")); err != nil {
 				return nil, err
 			}
-			c, err := kube.Connect(ctx, flags)
+			c, err := kube.Connect(ctx, flags, sup.Func())
 			if err != nil {
 				return nil, err // not a ui.Cluster holding a nil *kube.Cluster
 			}
@@ -225,7 +228,9 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	if capture != nil {
 		capture.Deliver(app.Notice)
 	}
+	stopSignals := endOnSignals(app) // SIGTERM, SIGHUP, SIGINT: the UI stops and the terminal is restored
 	err = app.Run()
+	sig := stopSignals()
 	if capture != nil {
 		capture.Deliver(nil)
 		capture.Restore()
@@ -234,6 +239,9 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	if errors.As(err, &panicErr) {
 		fmt.Fprintf(o.streams.ErrOut, "%s\n", panicErr.Stack)
 		return &exitError{code: 2, err: err}
+	}
+	if sig != nil {
+		return signalExit(sig)
 	}
 	return err
 }

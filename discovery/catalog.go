@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
+
+	"kscope/spawn"
 )
 
 // Catalog is the list of API resources the cluster serves, read through kubectl's cached, aggregated
@@ -41,7 +43,15 @@ type Catalog struct {
 	subs        map[int]*subscription
 	nextSub     int
 	kick        chan struct{} // wakes Run's refresher; buffered, never closed
+	// start starts the catalog's goroutines (Run's, the subscribers'); nil: plain goroutines. Set by Spawn
+	// before either starts, then read only.
+	start spawn.Func
 }
+
+// Spawn makes start the way the catalog starts its goroutines (Run's refresher and informers, each
+// subscriber's deliveries), so that a panic on one can stop the UI instead of the process. Call it before Run
+// and Subscribe; not safe concurrently with them.
+func (c *Catalog) Spawn(start spawn.Func) { c.start = start }
 
 // clients are the discovery client and RESTMapper obtained once from the getter.
 type clients struct {

@@ -50,10 +50,10 @@ func (c *Catalog) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	wg.Add(1)
-	go func() {
+	c.start.Go(func() {
 		defer wg.Done()
 		c.refreshLoop(ctx)
-	}()
+	})
 
 	var synced []cache.InformerSynced
 	for _, inf := range c.startInformers(ctx, &wg) {
@@ -83,10 +83,10 @@ func (c *Catalog) startInformers(ctx context.Context, wg *sync.WaitGroup) []cach
 		}
 		inf := c.newInformer(client, gvr)
 		wg.Add(1)
-		go func() {
+		c.start.Go(func() {
 			defer wg.Done()
 			inf.RunWithContext(ctx)
-		}()
+		})
 		started = append(started, inf)
 	}
 	return started

@@ -1,6 +1,10 @@
 package discovery
 
-import "sync"
+import (
+	"sync"
+
+	"kscope/spawn"
+)
 
 // subscription delivers change notifications to one subscriber on its own goroutine. Notifications that
 // arrive while fn runs are coalesced into one more call.
@@ -11,9 +15,9 @@ type subscription struct {
 	stop    sync.Once
 }
 
-func newSubscription(fn func()) *subscription {
+func newSubscription(fn func(), start spawn.Func) *subscription {
 	s := &subscription{fn: fn, pending: make(chan struct{}, 1), done: make(chan struct{})}
-	go s.deliver()
+	start.Go(s.deliver)
 	return s
 }
 
@@ -51,7 +55,7 @@ func (s *subscription) cancel() { s.stop.Do(func() { close(s.done) }) }
 // cancel stops further calls; a call already running is not waited for, so cancel may be called from fn.
 // cancel is idempotent and safe for concurrent use.
 func (c *Catalog) Subscribe(fn func()) (cancel func()) {
-	s := newSubscription(fn)
+	s := newSubscription(fn, c.start)
 	c.mu.Lock()
 	id := c.nextSub
 	c.nextSub++

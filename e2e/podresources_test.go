@@ -52,7 +52,7 @@ func TestPodResourceReader(t *testing.T) {
 	})
 	createResourcePod(ctx, t, cs, ns, "bare", nil, corev1.PodSpec{Containers: []corev1.Container{{Name: "main"}}})
 
-	cluster, err := kube.Connect(ctx, configFlags(t, "admin", nil))
+	cluster, err := kube.Connect(ctx, configFlags(t, "admin", nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

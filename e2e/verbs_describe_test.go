@@ -59,7 +59,7 @@ func TestVerbsDescribeMatchesKubectl(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cluster, err := kube.Connect(ctx, configFlags(t, "admin", nil))
+	cluster, err := kube.Connect(ctx, configFlags(t, "admin", nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -383,7 +383,7 @@ func TestWatchObject(t *testing.T) {
 		t.Fatal(err)
 	}
 	events := watch.WatchObject(ctx, dynamic.NewForConfigOrDie(cfg),
-		schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, ns, "one")
+		schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, ns, "one", nil)
 	next := func(what string, ok func(watch.ObjectEvent) bool) {
 		t.Helper()
 		timeout := time.After(60 * time.Second)

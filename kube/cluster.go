@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"kscope/discovery"
+	"kscope/spawn"
 	"kscope/ui"
 	"kscope/watch"
 )
@@ -36,6 +37,8 @@ type Cluster struct {
 	catalog *discovery.Catalog
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the catalog's live refresh has returned
+	// start starts every goroutine of the connection and of what it builds (sources, watches, trees).
+	start spawn.Func
 
 	mu   sync.Mutex
 	info ui.ClusterInfo
@@ -50,8 +53,10 @@ var _ ui.Cluster = (*Cluster)(nil)
 // catalog and starts its live refresh (discovery.Catalog.Run). The requests made before Connect returns end
 // with ctx or after 20 s. The live refresh runs until Close is called or ctx ends, so ctx should be the
 // lifetime of the connection, not of one request. Errors are one line a user can act on
-// (DescribeConfigError, DescribeServerError).
-func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags) (*Cluster, error) {
+// (DescribeConfigError, DescribeServerError). start starts every goroutine of the connection and of the
+// sources and watches it builds (nil: plain goroutines): kscope gives its supervisor's, so that a panic on one
+// stops the UI and restores the terminal.
+func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags, start spawn.Func) (*Cluster, error) {
 	info, cfg, err := loadConfig(flags)
 	if err != nil {
 		return nil, err
@@ -72,17 +77,19 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags) (*Cluste
 		return nil, fmt.Errorf("core client: %w", err)
 	}
 	catalog := discovery.NewCatalog(flags)
+	catalog.Spawn(start)
 	loadCtx, cancelLoad := context.WithTimeout(ctx, connectTimeout)
 	defer cancelLoad()
 	if err := catalog.Load(loadCtx); err != nil {
 		return nil, DescribeServerError(cfg.Host, err)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
-	c := &Cluster{info: info, cfg: cfg, dyn: dyn, auth: auth, core: core, catalog: catalog, cancel: cancel, done: make(chan struct{})}
-	go func() {
+	c := &Cluster{info: info, cfg: cfg, dyn: dyn, auth: auth, core: core, catalog: catalog, cancel: cancel, done: make(chan struct{}),
+		start: start}
+	start.Go(func() {
 		defer close(c.done)
 		catalog.Run(runCtx)
-	}()
+	})
 	return c, nil
 }
 
@@ -151,6 +158,9 @@ func (c *Cluster) Catalog() ui.Catalog { return c.catalog }
 // NewSource implements ui.Cluster with a watch.Source (not started), or a watch.ObjectSource when spec has
 // Columns of its own.
 func (c *Cluster) NewSource(spec watch.Spec) (ui.RowSource, error) {
+	if spec.Go == nil {
+		spec.Go = c.start
+	}
 	if len(spec.Columns) > 0 {
 		src, err := watch.NewObjectSource(c.dyn, spec)
 		if err != nil {
@@ -167,7 +177,7 @@ func (c *Cluster) NewSource(spec watch.Spec) (ui.RowSource, error) {
 
 // WatchObject implements ui.Cluster with watch.WatchObject.
 func (c *Cluster) WatchObject(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) <-chan watch.ObjectEvent {
-	return watch.WatchObject(ctx, c.dyn, gvr, namespace, name)
+	return watch.WatchObject(ctx, c.dyn, gvr, namespace, name, c.start)
 }
 
 // Get implements ui.Cluster; errors are worded by DescribeServerError.

@@ -82,7 +82,7 @@ func waitDone(t *testing.T, c *Cluster, after string) {
 
 func TestConnect(t *testing.T) {
 	ts := fakeAPIServer(t, http.StatusOK)
-	c, err := Connect(context.Background(), testFlags(t, ts.URL))
+	c, err := Connect(context.Background(), testFlags(t, ts.URL), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestConnectContext(t *testing.T) {
 	ts := fakeAPIServer(t, http.StatusOK)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c, err := Connect(ctx, ContextFlags(testFlags(t, ts.URL), "other"))
+	c, err := Connect(ctx, ContextFlags(testFlags(t, ts.URL), "other"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestConnectErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Connect(context.Background(), tt.flags(t))
+			c, err := Connect(context.Background(), tt.flags(t), nil)
 			if err == nil {
 				c.Close()
 				t.Fatal("no error")

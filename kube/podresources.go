@@ -36,12 +36,12 @@ func (c *Cluster) WatchPodResources(ctx context.Context, spec kwatch.Spec) ui.Po
 		return r
 	}
 	r.informer = newPodResourceInformer(cs.CoreV1().RESTClient(), spec)
-	go r.informer.RunWithContext(ctx)
-	go func() {
+	c.start.Go(func() { r.informer.RunWithContext(ctx) })
+	c.start.Go(func() {
 		if cache.WaitForCacheSync(ctx.Done(), r.informer.HasSynced) {
 			close(r.synced)
 		}
-	}()
+	})
 	return r
 }
 

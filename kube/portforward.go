@@ -124,7 +124,7 @@ func (c *Cluster) PortForward(ctx context.Context, req ui.PortForwardRequest) (i
 		return 0, nil, fmt.Errorf("port-forward %s: %w", what, err)
 	}
 	forwarded := make(chan error, 1)
-	go func() { forwarded <- fw.ForwardPorts() }()
+	c.start.Go(func() { forwarded <- fw.ForwardPorts() })
 	setup := time.NewTimer(forwardSetupTimeout)
 	defer setup.Stop()
 	select {
@@ -150,8 +150,8 @@ func (c *Cluster) PortForward(ctx context.Context, req ui.PortForwardRequest) (i
 	}
 	ended := make(chan error, 1)
 	podGone := make(chan error, 1)
-	go func() { podGone <- c.waitPodStops(fwdCtx, pod) }()
-	go func() {
+	c.start.Go(func() { podGone <- c.waitPodStops(fwdCtx, pod) })
+	c.start.Go(func() {
 		defer close(ended)
 		defer cancel()
 		var err error
@@ -168,7 +168,7 @@ func (c *Cluster) PortForward(ctx context.Context, req ui.PortForwardRequest) (i
 			err = nil // stopped by the caller
 		}
 		ended <- err
-	}()
+	})
 	return int(ports[0].Local), ended, nil
 }
 
@@ -176,7 +176,7 @@ func (c *Cluster) PortForward(ctx context.Context, req ui.PortForwardRequest) (i
 // not running), or nil when ctx ends.
 func (c *Cluster) waitPodStops(ctx context.Context, pod *corev1.Pod) error {
 	ns, name := pod.Namespace, pod.Name
-	for ev := range watch.WatchObject(ctx, c.dyn, podsGVR, ns, name) {
+	for ev := range watch.WatchObject(ctx, c.dyn, podsGVR, ns, name, c.start) {
 		switch {
 		case ev.Deleted, ev.Err != nil && apierrors.IsNotFound(ev.Err):
 			return fmt.Errorf("pod %s/%s was deleted", ns, name)

@@ -28,5 +28,5 @@ func (c *Cluster) NewTreeSource(kinds []tree.Kind, namespace string) (ui.TreeSou
 	if err != nil {
 		return nil, fmt.Errorf("metadata client: %w", err)
 	}
-	return tree.NewSource(client, kinds, namespace, counter), nil
+	return tree.NewSource(client, kinds, namespace, counter, c.start), nil
 }

@@ -50,10 +50,10 @@ func (c *Cluster) Describe(ctx context.Context, res discovery.Resource, namespac
 		err  error
 	}
 	done := make(chan result, 1)
-	go func() {
+	c.start.Go(func() {
 		text, err := d.Describe(namespace, name, describe.DescriberSettings{ShowEvents: true, ChunkSize: 500})
 		done <- result{text, err}
-	}()
+	})
 	select {
 	case r := <-done:
 		if r.err != nil {

@@ -12,6 +12,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"kscope/apierr"
+
+	"kscope/spawn"
 )
 
 // Source lists and watches the metadata of every object of its kinds: namespaced kinds in one namespace
@@ -23,6 +25,7 @@ type Source struct {
 	kinds     []Kind
 	namespace string
 	counter   *Counter
+	start     spawn.Func
 
 	notify chan struct{}
 
@@ -44,9 +47,10 @@ type kindState struct {
 }
 
 // NewSource returns a Source (not started) over client for kinds; namespace "" lists namespaced kinds in
-// every namespace. counter, when not nil, is the one counting client's requests; Progress reports it.
-func NewSource(client metadata.Interface, kinds []Kind, namespace string, counter *Counter) *Source {
-	return &Source{client: client, kinds: kinds, namespace: namespace, counter: counter,
+// every namespace. counter, when not nil, is the one counting client's requests; Progress reports it. start
+// starts the source's goroutines (nil: plain goroutines).
+func NewSource(client metadata.Interface, kinds []Kind, namespace string, counter *Counter, start spawn.Func) *Source {
+	return &Source{client: client, kinds: kinds, namespace: namespace, counter: counter, start: start,
 		notify: make(chan struct{}, 1), states: make([]kindState, len(kinds))}
 }
 
@@ -80,22 +84,22 @@ func (s *Source) Start(ctx context.Context) {
 			UpdateFunc: func(_, o any) { changed(o) }, DeleteFunc: changed})
 		s.informers = append(s.informers, inf)
 		wg.Add(2)
-		go func() {
+		s.start.Go(func() {
 			defer wg.Done()
 			defer kcancel()
 			inf.RunWithContext(kctx)
-		}()
-		go func() {
+		})
+		s.start.Go(func() {
 			defer wg.Done()
 			if cache.WaitForCacheSync(kctx.Done(), inf.HasSynced) {
 				s.listed(i)
 			}
-		}()
+		})
 	}
-	go func() {
+	s.start.Go(func() {
 		wg.Wait()
 		close(s.done)
-	}()
+	})
 }
 
 // Stop stops every informer and waits for them. It is idempotent; a Source stopped before Start never starts.

@@ -62,7 +62,7 @@ func TestSourceListsWatchesAndNamesForbiddenKinds(t *testing.T) {
 	client.PrependReactor("list", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewInternalError(errors.New("etcd is away"))
 	})
-	src := NewSource(client, []Kind{deployments, replicasets, pods, secrets, widgets}, "ns", nil)
+	src := NewSource(client, []Kind{deployments, replicasets, pods, secrets, widgets}, "ns", nil, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	src.Start(ctx)
@@ -76,7 +76,7 @@ func TestSourceListsWatchesAndNamesForbiddenKinds(t *testing.T) {
 	}
 
 	// A kind whose list fails for a while is retried, and named meanwhile; the listing is not complete.
-	retry := NewSource(client, []Kind{pods, configmaps}, "ns", nil)
+	retry := NewSource(client, []Kind{pods, configmaps}, "ns", nil, nil)
 	retry.Start(ctx)
 	defer retry.Stop()
 	waitFor(t, retry, "pods listed, configmaps retried", func() bool {

@@ -10,6 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"kscope/spawn"
 	"kscope/ui/prompt"
 )
 
@@ -80,8 +81,12 @@ type App struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	failMu sync.Mutex
-	failed error
+	// sup starts every goroutine of the UI (goSafe) and of the connection (Options.Supervisor); its first
+	// panic stops the UI.
+	sup *spawn.Supervisor
+	// lifeMu guards suspended (a child has the terminal) and interrupted (a signal asked the UI to stop).
+	lifeMu                 sync.Mutex
+	suspended, interrupted bool
 
 	// settleMu guards settleRunning (Options.Settled is running) and settleAgain (call it once more then).
 	settleMu                   sync.Mutex
@@ -103,7 +108,10 @@ func New(opts Options) *App {
 	opts.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel, noticed: make(chan struct{}, 1),
-		versions: newObjectBook()}
+		versions: newObjectBook(), sup: opts.Supervisor}
+	if a.sup == nil {
+		a.sup = spawn.NewSupervisor()
+	}
 	a.header = NewHeader()
 	a.status = NewStatusLine()
 	a.bar = newCommandBar(a)
@@ -167,22 +175,19 @@ func (a *App) Run() (err error) {
 	a.tv.EnableMouse(a.opts.Mouse)
 	a.attach(a.opts.Cluster)
 	a.goSafe(a.showNotices)
+	a.goSafe(a.stopOnFailure)
 	if err := a.tv.Run(); err != nil {
 		return err
 	}
-	a.failMu.Lock()
-	defer a.failMu.Unlock()
-	return a.failed
+	if p := a.sup.Err(); p != nil {
+		return p
+	}
+	return nil
 }
 
-// PanicError is what Run returns when the UI panicked. The terminal has been restored by then.
-type PanicError struct {
-	Value any
-	Stack []byte
-}
-
-// Error is one line; the stack is in Stack.
-func (e *PanicError) Error() string { return fmt.Sprintf("internal error: %v", e.Value) }
+// PanicError is what Run returns when the UI, or a goroutine started through its supervisor, panicked. The
+// terminal has been restored by then.
+type PanicError = spawn.Panic
 
 // Stop ends Run from any goroutine.
 func (a *App) Stop() { a.tv.Stop() }
@@ -212,20 +217,9 @@ func (a *App) detach() {
 	}
 }
 
-// goSafe runs fn on its own goroutine; a panic there stops the UI and makes Run return it.
-func (a *App) goSafe(fn func()) {
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				a.failMu.Lock()
-				a.failed = &PanicError{Value: p, Stack: debug.Stack()}
-				a.failMu.Unlock()
-				a.tv.Stop()
-			}
-		}()
-		fn()
-	}()
-}
+// goSafe runs fn on its own goroutine, through the supervisor: a panic there stops the UI and makes Run
+// return it.
+func (a *App) goSafe(fn func()) { a.sup.Go(fn) }
 
 // attach connects the UI to cluster: header, catalog subscription, first view.
 func (a *App) attach(c Cluster) {

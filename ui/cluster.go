@@ -18,6 +18,7 @@ import (
 	"kscope/columns"
 	"kscope/config"
 	"kscope/discovery"
+	"kscope/spawn"
 	"kscope/tree"
 	"kscope/watch"
 )
@@ -243,6 +244,9 @@ type Options struct {
 	// a child has the terminal, so that what the child writes to standard error (a prompt) reaches the
 	// terminal as it writes it, and resumes it after.
 	Stderr StderrHandover
+	// Supervisor starts the UI's goroutines; the composition root gives the connection (kube.Connect) the
+	// same one, so that a panic on any goroutine stops the UI and restores the terminal. Default: its own.
+	Supervisor *spawn.Supervisor
 }
 
 func (o *Options) defaults() {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"runtime/debug"
 	"sync/atomic"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -15,9 +16,10 @@ import (
 func (a *App) finalizeOnClientCrash() (disable func()) {
 	var active atomic.Bool
 	active.Store(true)
-	utilruntime.PanicHandlers = append(utilruntime.PanicHandlers, func(context.Context, any) {
+	utilruntime.PanicHandlers = append(utilruntime.PanicHandlers, func(_ context.Context, p any) {
 		if active.Load() {
-			a.tv.Stop()
+			a.sup.Fail(&PanicError{Value: p, Stack: debug.Stack()}) // what Run returns, if the process lives
+			a.tv.Stop()                                             // at once: the process may end next
 		}
 	})
 	return func() { active.Store(false) }

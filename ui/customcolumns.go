@@ -79,7 +79,7 @@ func (a *App) openColumnsIn(res discovery.Resource, cols []watch.ObjectColumn, n
 		a.setNamespace(namespaces[0])
 		a.openColumns(res, cols)
 	default:
-		src, err := newNamespacesSource(a.cluster, watch.Spec{GVR: res.GVR(), Namespaced: true, Columns: cols}, namespaces)
+		src, err := newNamespacesSource(a.sup.Func(), a.cluster, watch.Spec{GVR: res.GVR(), Namespaced: true, Columns: cols}, namespaces)
 		if err != nil {
 			a.errorf("open %s: %s", res.FullName(), err)
 			return

@@ -50,7 +50,7 @@ func (c *fakeCluster) treeClient() *metadatafake.FakeMetadataClient {
 func (c *fakeCluster) NewTreeSource(kinds []tree.Kind, namespace string) (TreeSource, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	src := tree.NewSource(c.treeClient(), kinds, namespace, nil)
+	src := tree.NewSource(c.treeClient(), kinds, namespace, nil, nil)
 	c.tree.sources = append(c.tree.sources, src)
 	c.tree.kinds, c.tree.namespace = kinds, namespace
 	return src, nil

@@ -80,7 +80,7 @@ func (h *tableHealth) start() error {
 	var src RowSource
 	var err error
 	if many, ok := t.src.(interface{ Namespaces() []string }); ok {
-		src, err = newNamespacesSource(a.cluster, hs, many.Namespaces())
+		src, err = newNamespacesSource(a.sup.Func(), a.cluster, hs, many.Namespaces())
 	} else {
 		src, err = a.cluster.NewSource(hs)
 	}

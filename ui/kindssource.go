@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kscope/discovery"
+	"kscope/spawn"
 	"kscope/watch"
 )
 
@@ -18,6 +19,7 @@ import (
 type kindsSource struct {
 	*watch.StaticSource
 	cluster    Cluster
+	start      spawn.Func         // starts the gathering goroutine
 	res        discovery.Resource // the union's (unionResource)
 	kinds      []discovery.Resource
 	labels     []string
@@ -38,17 +40,18 @@ type kindsSource struct {
 
 // newKindsSource builds (does not start) the rows of kinds as the table of res: a namespaced kind in
 // namespace ("" = all), or in namespaces when there are two or more; a cluster-scoped kind at the cluster.
-func newKindsSource(c Cluster, res discovery.Resource, kinds []discovery.Resource, namespace string, namespaces []string) (*kindsSource, error) {
+// start starts its goroutines (the app's supervisor's).
+func newKindsSource(start spawn.Func, c Cluster, res discovery.Resource, kinds []discovery.Resource, namespace string, namespaces []string) (*kindsSource, error) {
 	if len(namespaces) > 1 {
 		namespace = ""
 	} else {
 		namespaces = nil
 	}
 	spec := watch.Spec{GVR: res.GVR(), Namespaced: res.Namespaced, Namespace: namespace}
-	s := &kindsSource{StaticSource: watch.NewStaticSource(spec, nil), cluster: c, res: res, kinds: kinds,
+	s := &kindsSource{StaticSource: watch.NewStaticSource(spec, nil), cluster: c, start: start, res: res, kinds: kinds,
 		namespace: namespace, namespaces: namespaces}
 	for _, k := range kinds {
-		part, err := kindPart(c, k, namespace, namespaces)
+		part, err := kindPart(start, c, k, namespace, namespaces)
 		if err != nil {
 			return nil, err
 		}
@@ -64,7 +67,7 @@ func newKindsSource(c Cluster, res discovery.Resource, kinds []discovery.Resourc
 }
 
 // kindPart builds the source of one kind of a kindsSource.
-func kindPart(c Cluster, k discovery.Resource, namespace string, namespaces []string) (RowSource, error) {
+func kindPart(start spawn.Func, c Cluster, k discovery.Resource, namespace string, namespaces []string) (RowSource, error) {
 	spec := watch.Spec{GVR: k.GVR(), Namespaced: k.Namespaced}
 	var part RowSource
 	var err error
@@ -72,7 +75,7 @@ func kindPart(c Cluster, k discovery.Resource, namespace string, namespaces []st
 	case !k.Namespaced:
 		part, err = c.NewSource(spec)
 	case len(namespaces) > 1:
-		part, err = newNamespacesSource(c, spec, namespaces)
+		part, err = newNamespacesSource(start, c, spec, namespaces)
 	default:
 		spec.Namespace = namespace
 		part, err = c.NewSource(spec)
@@ -88,7 +91,7 @@ func (s *kindsSource) Kinds() []discovery.Resource { return s.kinds }
 
 // inNamespace returns a new (not started) source of the same kinds in namespace ns ("" = all).
 func (s *kindsSource) inNamespace(ns string) (RowSource, error) {
-	return newKindsSource(s.cluster, s.res, s.kinds, ns, nil)
+	return newKindsSource(s.start, s.cluster, s.res, s.kinds, ns, nil)
 }
 
 // kindOf returns the resource of a row of the table and the row as its kind's source keys it.
@@ -115,10 +118,10 @@ func (s *kindsSource) Start(ctx context.Context) {
 	for _, part := range s.parts {
 		part.Start(ctx)
 	}
-	go func() {
+	s.start.Go(func() {
 		defer close(s.done)
 		s.gather(ctx)
-	}()
+	})
 }
 
 // Stop stops the gathering, then the kinds' sources and the gathered rows.

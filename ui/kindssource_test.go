@@ -49,7 +49,7 @@ func TestKindsSourceWaitsForEveryKindThenFollowsColumns(t *testing.T) {
 		}
 	}
 	l := discovery.List{Resources: []discovery.Resource{deploy, rs}}
-	src, err := newKindsSource(c, unionResource(l), l.Resources, "shop", nil)
+	src, err := newKindsSource(nil, c, unionResource(l), l.Resources, "shop", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

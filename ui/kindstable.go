@@ -108,7 +108,7 @@ func (a *App) openKinds(l discovery.List, nsText string) {
 			namespace = namespaces[0]
 		}
 	}
-	src, err := newKindsSource(a.cluster, res, l.Resources, namespace, namespaces)
+	src, err := newKindsSource(a.sup.Func(), a.cluster, res, l.Resources, namespace, namespaces)
 	if err != nil {
 		a.errorf("open %s: %s", unionTitle(l), err)
 		return

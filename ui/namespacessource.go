@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"kscope/discovery"
+	"kscope/spawn"
 	"kscope/watch"
 )
 
@@ -23,6 +24,7 @@ type namespacesSource struct {
 	namespaces []string
 	parts      []RowSource
 	cancel     context.CancelFunc
+	start      spawn.Func // starts the gathering goroutines
 
 	mu     sync.Mutex
 	states []watch.State
@@ -30,12 +32,13 @@ type namespacesSource struct {
 	wg     sync.WaitGroup
 }
 
-// newNamespacesSource builds (does not start) the rows of spec's resource in namespaces.
-func newNamespacesSource(c Cluster, spec watch.Spec, namespaces []string) (*namespacesSource, error) {
+// newNamespacesSource builds (does not start) the rows of spec's resource in namespaces; start starts its
+// goroutines (the app's supervisor's).
+func newNamespacesSource(start spawn.Func, c Cluster, spec watch.Spec, namespaces []string) (*namespacesSource, error) {
 	all := spec
 	all.Namespace = ""
 	s := &namespacesSource{StaticSource: watch.NewStaticSource(all, nil), namespaces: namespaces,
-		states: make([]watch.State, len(namespaces))}
+		states: make([]watch.State, len(namespaces)), start: start}
 	for i, ns := range namespaces {
 		one := spec
 		one.Namespace = ns
@@ -63,10 +66,10 @@ func (s *namespacesSource) Start(ctx context.Context) {
 	for i, part := range s.parts {
 		part.Start(ctx)
 		s.wg.Add(1)
-		go func() {
+		s.start.Go(func() {
 			defer s.wg.Done()
 			s.gather(ctx, i, part)
-		}()
+		})
 	}
 }
 
@@ -221,7 +224,7 @@ func (a *App) openInNamespaces(res discovery.Resource, text string) {
 		a.openTop(res)
 		return
 	}
-	src, err := newNamespacesSource(a.cluster, watch.Spec{GVR: res.GVR(), Namespaced: true}, namespaces)
+	src, err := newNamespacesSource(a.sup.Func(), a.cluster, watch.Spec{GVR: res.GVR(), Namespaced: true}, namespaces)
 	if err != nil {
 		a.errorf("open %s: %s", res.FullName(), err)
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	xterm "golang.org/x/term"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/util/exec"
 	"k8s.io/kubectl/pkg/util/term"
@@ -78,7 +79,7 @@ func phaseOf(pod *corev1.Pod) string {
 func (a *App) shell(cluster Cluster, pod *corev1.Pod, container string) {
 	what := fmt.Sprintf("%s/%s (%s)", pod.Namespace, pod.Name, container)
 	run := func() error {
-		tty := term.TTY{In: os.Stdin, Out: os.Stdout, Raw: true} // raw mode on the terminal itself
+		tty := term.TTY{In: os.Stdin, Out: os.Stdout} // for its size; raw mode is set below
 		in, out := a.shellIn, a.shellOut
 		if in == nil || out == nil {
 			var stop func()
@@ -99,7 +100,16 @@ func (a *App) shell(cluster Cluster, pod *corev1.Pod, container string) {
 				return &TerminalSize{Width: s.Width, Height: s.Height}
 			}
 		}
-		return tty.Safe(func() error { return cluster.Exec(a.ctx, req) })
+		// Raw mode set and restored here, not with tty.Safe: kubectl's interrupt handler there would end the
+		// process (os.Exit) on SIGTERM or SIGHUP with the UI never finalised; kscope's own signal path
+		// (Signal) cancels a.ctx instead, which ends the stream, and the UI stops after it.
+		if a.shellIn == nil && tty.IsTerminalIn() {
+			fd := int(os.Stdin.Fd())
+			if state, err := xterm.MakeRaw(fd); err == nil {
+				defer func() { _ = xterm.Restore(fd, state) }()
+			}
+		}
+		return cluster.Exec(a.ctx, req)
 	}
 	var err error
 	if !a.suspend(func() { err = run() }) {

@@ -16,7 +16,14 @@ type StderrHandover interface {
 // returns; false when there is no screen to suspend (tests). Every child that needs the terminal runs
 // through here, so what must change around such a child changes in one place: its standard error is the
 // terminal's, not kscope's capture (Options.Stderr), while it runs. UI goroutine only.
+//
+// While it runs, a signal that ends kscope (Signal) cancels the session's work and the UI stops when fn
+// returns; a child that is not watching the session's context is waited for.
 func (a *App) suspend(fn func()) bool {
+	if !a.enterChild() {
+		return true // interrupted: the child does not start, the UI is stopping
+	}
+	defer a.leaveChild()
 	return a.tv.Suspend(func() {
 		if h := a.opts.Stderr; h != nil {
 			if err := h.Pause(); err != nil {

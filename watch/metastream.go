@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"sync"
+
+	"kscope/spawn"
 )
 
 // metaChunk is the number of objects a metaStream hands over at a time; metaChunks the number of chunks it
@@ -39,11 +41,12 @@ type metaStream struct {
 }
 
 // startMetaStream reads the PartialObjectMetadataList of body (count, if set, gets the bytes of every read)
-// on a goroutine of its own; stop closes body.
-func startMetaStream(body io.ReadCloser, count func(int64)) *metaStream {
+// on a goroutine of its own (started with start); stop closes body.
+func startMetaStream(body io.ReadCloser, count func(int64), start spawn.Func) *metaStream {
 	s := &metaStream{body: body, list: make(chan wireMeta, 1), chunks: make(chan []wireMeta, metaChunks),
 		stopc: make(chan struct{})}
-	go s.read(countReads(body, count))
+	r := countReads(body, count)
+	start.Go(func() { s.read(r) })
 	return s
 }
 

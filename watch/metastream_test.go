@@ -30,7 +30,7 @@ func TestMetaStreamInOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := &closeCounter{Reader: bytes.NewReader(body)}
-		s := startMetaStream(b, nil)
+		s := startMetaStream(b, nil, nil)
 		list, ok := s.listMeta()
 		if !ok || list.ResourceVersion != wantList.ResourceVersion || list.Continue != wantList.Continue {
 			t.Fatalf("%d objects: list metadata %+v (%v), want %+v", n, list, ok, wantList)
@@ -54,7 +54,7 @@ func TestMetaStreamReadsAhead(t *testing.T) {
 	const n = 40 * metaChunk
 	body := encodeMetadataList(t, sampleMetadataList(n))
 	var read atomic.Int64
-	s := startMetaStream(io.NopCloser(bytes.NewReader(body)), func(b int64) { read.Add(b) })
+	s := startMetaStream(io.NopCloser(bytes.NewReader(body)), func(b int64) { read.Add(b) }, nil)
 	if _, ok := s.listMeta(); !ok {
 		t.Fatal(s.stop())
 	}
@@ -82,7 +82,7 @@ func TestMetaStreamReadsAhead(t *testing.T) {
 // has no list metadata, and stop says so.
 func TestMetaStreamFailures(t *testing.T) {
 	body := encodeMetadataList(t, sampleMetadataList(2*metaChunk))
-	s := startMetaStream(io.NopCloser(bytes.NewReader(body[:len(body)-10])), nil)
+	s := startMetaStream(io.NopCloser(bytes.NewReader(body[:len(body)-10])), nil, nil)
 	if _, ok := s.listMeta(); !ok {
 		t.Fatal("no list metadata from a list cut at its end")
 	}
@@ -93,7 +93,7 @@ func TestMetaStreamFailures(t *testing.T) {
 	if err := s.stop(); err == nil || got >= 2*metaChunk {
 		t.Errorf("cut list: %d objects, stop %v; want fewer than %d and an error", got, err, 2*metaChunk)
 	}
-	s = startMetaStream(io.NopCloser(bytes.NewReader([]byte(`{"kind":"Status"}`))), nil)
+	s = startMetaStream(io.NopCloser(bytes.NewReader([]byte(`{"kind":"Status"}`))), nil, nil)
 	if _, ok := s.listMeta(); ok {
 		t.Fatal("list metadata from JSON")
 	}

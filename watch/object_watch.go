@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
+
+	"kscope/spawn"
 )
 
 // objectBackoff gives WatchObject's waits after consecutive errors: 500 ms doubling to at most 30 s. A
@@ -27,14 +29,15 @@ func objectBackoff() wait.Backoff {
 // the latest unread event, so a slow reader never blocks the watch; it is closed when ctx ends.
 // A deletion is sent as Deleted with the last state; the watch goes on, so a re-created object shows up again.
 // Errors (including NotFound before the object exists) are sent as Err and retried with a growing delay.
-func WatchObject(ctx context.Context, client dynamic.Interface, gvr schema.GroupVersionResource, namespace, name string) <-chan ObjectEvent {
+// The watch runs on a goroutine start starts.
+func WatchObject(ctx context.Context, client dynamic.Interface, gvr schema.GroupVersionResource, namespace, name string, start spawn.Func) <-chan ObjectEvent {
 	out := make(chan ObjectEvent, 1)
 	w := &objectWatch{res: client.Resource(gvr).Namespace(namespace), gvr: gvr, name: name, out: out,
 		backoff: objectBackoff()}
-	go func() {
+	start.Go(func() {
 		defer close(out)
 		w.run(ctx)
-	}()
+	})
 	return out
 }
 

@@ -120,22 +120,23 @@ func (s *ObjectSource) Start(ctx context.Context) {
 	}
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() {
+	start := s.spec.Go
+	start.Go(func() {
 		defer wg.Done()
 		inf.RunWithContext(ctx)
-	}()
-	go func() {
+	})
+	start.Go(func() {
 		defer wg.Done()
 		select {
 		case <-reg.HasSyncedChecker().Done():
 			s.setSynced()
 		case <-ctx.Done():
 		}
-	}()
-	go func() {
+	})
+	start.Go(func() {
 		wg.Wait()
 		close(s.done)
-	}()
+	})
 }
 
 // Stop stops the informer, waits for it, and releases the rows; as Source.Stop.

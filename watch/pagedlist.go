@@ -271,16 +271,16 @@ func (lw *tableListWatch) requestRest(ctx context.Context, opts metav1.ListOptio
 
 // requestPage requests one page and decodes it on a goroutine of its own.
 func (lw *tableListWatch) requestPage(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy, st pageStats) *pageRequest {
-	return startPage(func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
+	return lw.startPage(func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
 		return lw.listRows(ctx, opts, include, onMeta, nil, st.bytes)
 	})
 }
 
 // startPage runs list, which reads one page, on a goroutine of its own: the page's list metadata (the first
 // value list passes to onMeta) goes to the request's meta as soon as it is read, the page to done.
-func startPage(list func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error)) *pageRequest {
+func (lw *tableListWatch) startPage(list func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error)) *pageRequest {
 	r := &pageRequest{meta: make(chan wireMeta, 1), done: make(chan page, 1), started: time.Now()}
-	go func() {
+	lw.spec.Go.Go(func() {
 		sent := false
 		onMeta := func(m wireMeta) {
 			if !sent {
@@ -295,6 +295,6 @@ func startPage(list func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error
 		}()
 		t, rows, err := list(onMeta)
 		r.done <- page{table: t, rows: rows, err: err}
-	}()
+	})
 	return r
 }

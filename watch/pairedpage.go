@@ -39,7 +39,7 @@ func (lw *tableListWatch) pairable(include metav1.IncludeObjectPolicy) bool {
 // requestPairedPage requests one page as a pair (see above) and joins it on a goroutine of its own; if the pair
 // fails, it requests the page as one Table with metadata.
 func (lw *tableListWatch) requestPairedPage(ctx context.Context, opts metav1.ListOptions, st pageStats) *pageRequest {
-	return startPage(func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
+	return lw.startPage(func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error) {
 		t, rows, err := lw.listPaired(ctx, opts, onMeta, st.bytes)
 		if err == nil {
 			if st.joined != nil {
@@ -66,10 +66,10 @@ func (lw *tableListWatch) listPaired(ctx context.Context, opts metav1.ListOption
 		err  error
 	}
 	tableBody := make(chan response, 1)
-	go func() {
+	lw.spec.Go.Go(func() {
 		body, err := lw.request(opts, metav1.IncludeNone).Stream(ctx)
 		tableBody <- response{body, err}
-	}()
+	})
 	dropTable := func() { // (the table request ends at once once cancelled)
 		cancel()
 		if tb := <-tableBody; tb.err == nil {
@@ -81,7 +81,7 @@ func (lw *tableListWatch) listPaired(ctx context.Context, opts metav1.ListOption
 		dropTable()
 		return nil, nil, fmt.Errorf("list %s metadata: %w", lw.spec.GVR.String(), err)
 	}
-	metas := startMetaStream(body, count)
+	metas := startMetaStream(body, count, lw.spec.Go)
 	defer metas.stop()
 	list, ok := metas.listMeta()
 	if !ok {

@@ -115,30 +115,31 @@ func (s *Source) Start(ctx context.Context) {
 	}
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() {
+	start := s.spec.Go
+	start.Go(func() {
 		defer wg.Done()
 		inf.RunWithContext(ctx)
-	}()
+	})
 	if fill != nil {
 		wg.Add(1)
-		go func() {
+		start.Go(func() {
 			defer wg.Done()
 			fill.run(ctx)
-		}()
+		})
 	}
 	wg.Add(1)
-	go func() {
+	start.Go(func() {
 		defer wg.Done()
 		select {
 		case <-reg.HasSyncedChecker().Done():
 			s.setSynced()
 		case <-ctx.Done():
 		}
-	}()
-	go func() {
+	})
+	start.Go(func() {
 		wg.Wait()
 		close(s.done)
-	}()
+	})
 }
 
 // Stop stops the informer and waits until its goroutines have returned, then releases the rows (later

@@ -6,6 +6,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+
+	"kscope/spawn"
 )
 
 // Spec names what one view watches. It is a plain value; copy it freely.
@@ -23,6 +25,9 @@ type Spec struct {
 	// watched by an ObjectSource, which shows these columns in place of the server's Table. The slice is
 	// shared by copies of the Spec and must not be modified.
 	Columns []ObjectColumn
+	// Go starts the source's goroutines (nil: plain goroutines). kscope gives its supervisor's, so that a
+	// panic on one stops the UI and restores the terminal instead of ending the process in raw mode.
+	Go spawn.Func
 }
 
 // AllNamespaces tells whether the view spans every namespace (and so shows a NAMESPACE column).
