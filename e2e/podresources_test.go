@@ -30,6 +30,7 @@ const podResourcesTimeout = 30 * time.Second
 // one with other resources (pods on kwok nodes cannot be resized), a pod deleted; and a second reader with a
 // label selector, which sees only the pods it selects.
 func TestPodResourceReader(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

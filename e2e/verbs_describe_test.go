@@ -45,6 +45,7 @@ func normalizeDescribe(text string) string {
 // an instance of the seeded CRD is kubectl describe's (v1.37.2), ages apart; the Secret shows sizes only;
 // the describe view shows that text.
 func TestVerbsDescribeMatchesKubectl(t *testing.T) {
+	serial(t, "describes a node, whose pods of every namespace the parallel tests change")
 	ns := testNamespace(t)
 	seedPods(t, ns)
 	kubectl(t, "-n", ns, "create", "service", "clusterip", "web", "--tcp=80:80")

@@ -28,6 +28,7 @@ import (
 // objects (listed without metadata, filled in behind); the rows must end equal to the server's state (names
 // and resourceVersions).
 func TestWatchChurn(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")
 	cs := kubernetes.NewForConfigOrDie(withQPS(cfg))
@@ -154,6 +155,7 @@ func mapDiff(got, want map[string]string) string {
 
 // TestWatchSelectors checks that label and field selectors are applied by the server.
 func TestWatchSelectors(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")
 	cs := kubernetes.NewForConfigOrDie(cfg)
@@ -234,6 +236,7 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 // TestWatchForbidden: a user without rights gets the Forbidden state with the server's message, and the
 // informer stops (how long that took is logged).
 func TestWatchForbidden(t *testing.T) {
+	parallel(t)
 	src, err := watch.NewSource(restConfig(t, "viewer"), watch.Spec{
 		GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Namespaced: true, Namespace: "shop"})
 	if err != nil {
@@ -276,6 +279,7 @@ func newCRD(group, plural, singular, kind, scope string) *unstructured.Unstructu
 
 // TestWatchCRDDeleted: deleting the CRD of a watched resource ends in NotFound and stops the informer.
 func TestWatchCRDDeleted(t *testing.T) {
+	serial(t, "creates and deletes a CRD (cluster-wide discovery)")
 	cfg := restConfig(t, "admin")
 	dyn := dynamic.NewForConfigOrDie(cfg)
 	ctx := context.Background()
@@ -314,6 +318,7 @@ func TestWatchCRDDeleted(t *testing.T) {
 
 // TestWatchStopReleasesGoroutines: after Stop, the goroutine count returns to its baseline.
 func TestWatchStopReleasesGoroutines(t *testing.T) {
+	serial(t, "counts the goroutines of the test process")
 	cfg := restConfig(t, "admin")
 	core := func(r string) schema.GroupVersionResource {
 		return schema.GroupVersionResource{Version: "v1", Resource: r}
@@ -372,6 +377,7 @@ func settledGoroutines(target int) int {
 
 // TestWatchObject follows one ConfigMap through an update and its deletion.
 func TestWatchObject(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")
 	cs := kubernetes.NewForConfigOrDie(cfg)
@@ -431,6 +437,7 @@ func TestWatchObject(t *testing.T) {
 // fill's pages after its first are asked for as rows without objects joined to a protobuf metadata list: with
 // 600 objects (a first page of 250) at least one page is joined.
 func TestWatchMetadataFill(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	cfg := restConfig(t, "admin")
 	cfg.QPS, cfg.Burst = 200, 400
