@@ -178,6 +178,11 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		Aliases:    cfg.aliases,
 		HotKeys:    cfg.hotkeys,
 		Plugins:    cfg.plugins,
+		// a context's plugins file (k9s's clusters/CLUSTER/CONTEXT/plugins.yaml), read when its keys are first needed
+		ContextPlugins: func(cluster, context string) ([]config.Plugin, error) {
+			p, _, err := config.LoadContextPlugins(dirs, cluster, context)
+			return p, err
+		},
 		Kubeconfig: kubeconfig,
 		Cluster:    first,
 		Resource:   start,

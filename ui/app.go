@@ -74,9 +74,9 @@ type App struct {
 	versions *objectBook
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
 	hotkeysFirst, hotkeys []Binding
-	plugins               []pluginKey // plugins.yaml's, their keys read
-	remaps                keyRemaps   // keys.yaml
-	theme                 *theme      // the skin's colors, else kscope's
+	plugins               pluginSet // plugins.yaml's and the contexts', their keys read; background runs
+	remaps                keyRemaps // keys.yaml
+	theme                 *theme    // the skin's colors, else kscope's
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -195,6 +195,7 @@ func (a *App) Stop() { a.tv.Stop() }
 // shutdown closes every view and the connection.
 func (a *App) shutdown() {
 	a.cancel()
+	a.stopPlugins()
 	a.detach()
 }
 
@@ -319,11 +320,8 @@ func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
 	}
 	a.bar.ClearMessage()
 	v := a.top()
-	own, global := a.keys(v)
-	b := findBinding(a.hotkeysFirst, ev)
-	if b == nil {
-		b = findBinding(own, ev)
-	}
+	own, global := a.keys(v) // (a key is in one of them at most: configured keys were given out)
+	b := findBinding(own, ev)
 	if b == nil {
 		b = findBinding(global, ev)
 	}

@@ -213,6 +213,9 @@ type Options struct {
 	HotKeys []config.HotKey
 	// Plugins run commands on the selected object, from plugins.yaml.
 	Plugins []config.Plugin
+	// ContextPlugins, when set, reads the plugins file of a kubeconfig context (its plugins replace those of
+	// the same name); called on the UI goroutine, once per context.
+	ContextPlugins func(cluster, context string) ([]config.Plugin, error)
 	// Kubeconfig is the kubeconfig path plugins get as $KUBECONFIG.
 	Kubeconfig string
 	// Mouse turns the mouse on: a click selects, the wheel scrolls, a click on a column's header sorts by it.

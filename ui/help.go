@@ -13,8 +13,9 @@ type HelpView struct {
 	table *tview.Table
 }
 
-// NewHelpView builds the help screen for a view called name with its own keys and the global ones.
-func NewHelpView(a *App, name string, own, global []Binding) *HelpView {
+// NewHelpView builds the help screen for a view called name with its own keys, the global ones, and the
+// configured keys that conflict with another binding there (not bound, or taking a key with override).
+func NewHelpView(a *App, name string, own, global []Binding, conflicts []keyConflict) *HelpView {
 	h := &HelpView{app: a, table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
 	th := a.theme
 	h.table.SetBorder(true).SetTitle(" " + th.title + "help" + th.counter + " " + tview.Escape(name) + " (esc: back) ")
@@ -43,6 +44,16 @@ func NewHelpView(a *App, name string, own, global []Binding) *HelpView {
 			row++
 		}
 	}
+	for _, c := range conflicts {
+		b, where := c.lost, "not bound"
+		if !configured(b) {
+			where = "overridden"
+		}
+		for col, text := range []string{b.Label, b.Name, where, c.why(name)} {
+			h.table.SetCell(row, col, tview.NewTableCell(tview.Escape(text)).SetTextColor(th.errorColor))
+		}
+		row++
+	}
 	return h
 }
 
@@ -62,6 +73,6 @@ func (h *HelpView) bindings() []Binding {
 // showHelp pushes the help screen for the top view.
 func (a *App) showHelp() {
 	v := a.top()
-	own, global := a.keys(v)
-	a.push(NewHelpView(a, v.crumb(), own, global))
+	k := a.viewKeys(v)
+	a.push(NewHelpView(a, v.crumb(), k.own, k.global, k.conflicts))
 }

@@ -1,27 +1,113 @@
 package ui
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+
+	"kscope/config"
 )
 
-// TestNoKeyBoundTwice: within each view, its own bindings and the global ones never share a key (the first
-// would silently win), and every binding with an action is named and described for the help screen.
+// keyPaths reach every kind of view from the pods table filtered to one pod: the keys pressed, in order
+// (":pf" is a command line, "esc" and "enter" those keys).
+var keyPaths = [][]string{
+	nil, {"esc"}, {"y"}, {"y", "b"}, {"d"}, {"h"}, {"h", "enter"}, {"t"}, {"i"}, {"l"}, {"?"}, {"y", "?"}, {":pf"},
+}
+
+// viewsWithKeys are the types of the package that have bindings(), read from its source, as %T prints them.
+func viewsWithKeys(t *testing.T) []string {
+	pkgs, err := parser.ParseDir(token.NewFileSet(), ".", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range pkgs["ui"].Files {
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Name.Name != "bindings" || fn.Recv == nil {
+				continue
+			}
+			if star, ok := fn.Recv.List[0].Type.(*ast.StarExpr); ok {
+				out = append(out, "*ui."+star.X.(*ast.Ident).Name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// reachView shows the pods table filtered to one pod, then presses path; it returns the view on top.
+func reachView(h *harness, path []string) view {
+	h.t.Helper()
+	h.ui(func() {
+		h.app.bar.Close()
+		if h.app.modal != nil {
+			h.app.closeModal()
+		}
+		h.app.popTo(1)
+	})
+	h.command("pods")
+	h.press(tcell.KeyRune, '/')
+	h.typeText("abcde\n")
+	for _, k := range path {
+		var before view
+		h.quietly(func() { before = h.app.top() })
+		switch k {
+		case ":pf":
+			h.command("pf")
+			continue
+		case "esc":
+			h.press(tcell.KeyEscape, 0)
+			h.press(tcell.KeyEscape, 0) // (the first clears the filter)
+		case "enter":
+			h.press(tcell.KeyEnter, 0)
+		default:
+			h.press(tcell.KeyRune, rune(k[0]))
+		}
+		h.until("the view of "+k, func() bool { return h.app.top() != before })
+	}
+	var v view
+	h.quietly(func() { v = h.app.top() })
+	return v
+}
+
+// TestNoKeyBoundTwice: in every view (every type with bindings(), found in the source), with plugins and
+// hotkeys configured on keys the views bind (with and without override), the keys a view answers to (its
+// own, the plugins that apply there, the global keys and the hotkeys) never share a key: a configured key
+// that loses is listed as a conflict, not bound. Every binding with an action is named and described.
 func TestNoKeyBoundTwice(t *testing.T) {
-	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
-	views := map[string]view{}
-	h.ui(func() { views["picker"], views["table"] = h.app.stack[0], h.app.top() })
-	h.press(tcell.KeyRune, 'y')
-	h.ui(func() { views["yaml"] = h.app.top() })
-	h.press(tcell.KeyRune, '?')
-	h.ui(func() { views["help"] = h.app.top() })
-	for name, v := range views {
-		var keys []Binding
-		h.ui(func() { keys = append(v.bindings(), h.app.globalBindings()...) })
+	plugin := func(name, key string, override bool, scopes ...string) config.Plugin {
+		return config.Plugin{Name: name, ShortCut: key, Override: override, Scopes: scopes, Command: "true", Description: name}
+	}
+	h := start(t, 120, 40, func(o *Options) {
+		o.Resource = "pods"
+		o.Plugins = []config.Plugin{plugin("on-d", "d", false, "all"), plugin("on-c", "c", true, "pods"),
+			plugin("on-s", "s", false, "containers"), plugin("on-t", "t", true, "co"), plugin("on-k", "Shift-K", false, "all"),
+			plugin("on-k2", "Shift-K", false, "pods")}
+		o.HotKeys = []config.HotKey{{Name: "over-w", ShortCut: "w", Command: "deploy", Override: true},
+			{Name: "on-n", ShortCut: "n", Command: "deploy"}, {Name: "on-colon", ShortCut: ":", Command: "deploy"}}
+	})
+	reached := map[string]bool{}
+	pluginsIn := map[string]int{}
+	for _, path := range keyPaths {
+		v := reachView(h, path)
+		name := fmt.Sprintf("%T %v", v, path)
+		reached[fmt.Sprintf("%T", v)] = true
+		var k keySet
+		h.ui(func() { k = h.app.viewKeys(v) })
+		keys := append(slices.Clone(k.own), k.global...)
 		for i, b := range keys {
 			if b.run != nil && (b.Name == "" || b.Description == "" || b.Label == "") {
 				t.Errorf("%s: binding %+v lacks a label, name or description", name, b)
+			}
+			if strings.HasPrefix(b.Name, "plugin ") {
+				pluginsIn[fmt.Sprintf("%T", v)]++
 			}
 			for _, o := range keys[i+1:] {
 				if b.same(o) {
@@ -29,6 +115,19 @@ func TestNoKeyBoundTwice(t *testing.T) {
 				}
 			}
 		}
+		for _, c := range k.conflicts {
+			if slices.ContainsFunc(keys, func(b Binding) bool { return b.Name == c.lost.Name && b.same(c.lost) }) {
+				t.Errorf("%s: %s lost %s to %s, yet is bound", name, c.lost.Name, c.lost.Label, c.kept.Name)
+			}
+		}
+	}
+	for _, typ := range viewsWithKeys(t) {
+		if !reached[typ] {
+			t.Errorf("no path reaches %s: add one to keyPaths", typ)
+		}
+	}
+	if pluginsIn["*ui.LiveTable"] == 0 || pluginsIn["*ui.LogView"] == 0 {
+		t.Errorf("plugins bound per view: %v; want some in the table and in the logs view", pluginsIn)
 	}
 }
 

@@ -23,7 +23,8 @@ var bindingNames = []string{
 // UI goroutine only (warned).
 type keyRemaps struct {
 	to map[string]Binding // name → the new key (Key, Rune, Label)
-	// warned holds the remaps already said not to apply in a view (said once per session).
+	// warned holds the remaps already said not to apply in a view, and the configured keys said to conflict
+	// (each said once per session).
 	warned map[string]bool
 }
 
@@ -94,23 +95,55 @@ func (k keyRemaps) apply(keys []Binding) ([]Binding, []string) {
 func (a *App) readKeys() []string {
 	var bad, badPlugins, badRemaps []string
 	a.hotkeysFirst, a.hotkeys, bad = hotkeyBindings(a, a.opts.HotKeys)
-	a.plugins, badPlugins = parsePlugins(a.opts.Plugins)
+	a.plugins.global, badPlugins = parsePlugins(a.opts.Plugins)
 	a.remaps, badRemaps = newKeyRemaps(a.opts.Keys)
 	return append(append(bad, badPlugins...), badRemaps...)
 }
 
-// keys returns the keys of v, then the global keys, as keys.yaml remaps them; the first time a remap cannot
-// apply in a view, it says so on the prompt line. UI goroutine only.
+// keys returns the keys of v, then the global keys, as keys.yaml remaps them and as configured keys take
+// them (see viewKeys). UI goroutine only.
 func (a *App) keys(v view) (own, global []Binding) {
+	k := a.viewKeys(v)
+	return k.own, k.global
+}
+
+// keySet is the keys of a view: its own (the plugins that apply to it among them), the global ones, and
+// the configured keys that lost a key to another binding or took one.
+type keySet struct {
+	own, global []Binding
+	conflicts   []keyConflict
+}
+
+// viewKeys returns v's keys: kscope's, remapped by keys.yaml, then given out by resolveKeys in this order:
+// hotkeys with override, plugins with override, v's own keys, kscope's global keys, the other plugins,
+// the other hotkeys. The first time a remap cannot apply or a configured key conflicts in a view, it says
+// so on the prompt line. UI goroutine only.
+func (a *App) viewKeys(v view) keySet {
 	viewKeys := v.bindings()
-	all, notes := a.remaps.apply(append(slices.Clip(viewKeys), a.globalBindings()...))
+	globals := a.globalBindings()
+	all, notes := a.remaps.apply(append(slices.Clip(viewKeys), globals...))
+	nOwn, nHot := len(viewKeys), len(a.hotkeysFirst)+len(a.hotkeys)
+	own, kscope := all[:nOwn], all[nOwn:len(all)-nHot]
+	hotFirst, hot := all[len(all)-nHot:len(all)-len(a.hotkeys)], all[len(all)-len(a.hotkeys):]
+	pluginsFirst, plugins := a.pluginBindings(v)
+	kept, conflicts := resolveKeys(hotFirst, pluginsFirst, own, kscope, plugins, hot)
+	for i, n := range notes {
+		notes[i] = strings.Replace(n, " here:", " in "+v.crumb()+":", 1)
+	}
+	for _, c := range conflicts {
+		notes = append(notes, c.why(v.crumb()))
+	}
 	for _, n := range notes {
 		if !a.remaps.warned[n] {
 			a.remaps.warned[n] = true
-			a.Notice(strings.Replace(n, " here:", " in "+v.crumb()+":", 1))
+			a.Notice(n)
 		}
 	}
-	return all[:len(viewKeys)], all[len(viewKeys):]
+	return keySet{
+		own:       append(append(kept[1], kept[2]...), kept[4]...),
+		global:    append(append(kept[0], kept[3]...), kept[5]...),
+		conflicts: conflicts,
+	}
 }
 
 // collision is the index of another binding in keys with the key of keys[i], or -1.

@@ -3,9 +3,6 @@ package ui
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"regexp"
-	"sort"
 	"strings"
 
 	"kscope/config"
@@ -13,10 +10,38 @@ import (
 	"kscope/watch"
 )
 
-// pluginApplies tells whether p's scopes name res (its plural, singular, kind, short names or full name;
-// "all" for every resource), case-insensitively.
-func pluginApplies(p config.Plugin, res discovery.Resource) bool {
-	names := append([]string{res.Name, res.SingularName, res.Kind, res.FullName()}, res.ShortNames...)
+// pluginKey is a configured plugin and its key, read once at start.
+type pluginKey struct {
+	plugin config.Plugin
+	key    Binding
+}
+
+// pluginSet is the configured plugins: plugins.yaml's and its folders' (global), with each context's
+// plugins file over them (read the first time a context's keys are needed), and the background runs.
+// UI goroutine only, but runs.
+type pluginSet struct {
+	global    []pluginKey
+	byContext map[string][]pluginKey // cluster + "\x00" + context → its plugins
+	runs      pluginRuns
+}
+
+// pluginHost is a view whose selection plugins act on (a table, a logs view of one pod). UI goroutine only.
+type pluginHost interface {
+	// pluginScopes are the names a plugin's scopes may give to apply here (case does not matter).
+	pluginScopes() []string
+	// pluginSubject is what the selection is called ("pods web-1") and its variables; false when there is
+	// nothing to act on (the host said why).
+	pluginSubject() (what string, env map[string]string, ok bool)
+}
+
+// resourceScopes are the names of res a plugin's scopes may use: plural, singular, kind, short names,
+// full name.
+func resourceScopes(res discovery.Resource) []string {
+	return append([]string{res.Name, res.SingularName, res.Kind, res.FullName()}, res.ShortNames...)
+}
+
+// pluginApplies tells whether p's scopes name one of names ("all": every resource), case-insensitively.
+func pluginApplies(p config.Plugin, names []string) bool {
 	for _, s := range p.Scopes {
 		for _, n := range append(names, "all") {
 			if n != "" && strings.EqualFold(s, n) {
@@ -27,33 +52,35 @@ func pluginApplies(p config.Plugin, res discovery.Resource) bool {
 	return false
 }
 
-// pluginKey is a configured plugin and its key, read once at start.
-type pluginKey struct {
-	plugin config.Plugin
-	key    Binding
-}
-
-// pluginBindings are the configured plugins that apply to res, as keys acting on the object subject returns;
-// env gives the variables of that object's row. A plugin whose key cannot be read is not among a.plugins
-// (parsePlugins said so at start).
-func (a *App) pluginBindings(res discovery.Resource, subject subjectFunc, env func(*watch.Row) map[string]string) []Binding {
-	var out []Binding
-	for _, pk := range a.plugins {
-		p, b := pk.plugin, pk.key
-		if !pluginApplies(p, res) {
+// pluginBindings are the configured plugins that apply to v, as keys acting on its selection: those with
+// override: true (they take a key the view binds), then the others (a view's key wins over them).
+func (a *App) pluginBindings(v view) (override, normal []Binding) {
+	host, ok := v.(pluginHost)
+	if !ok {
+		return nil, nil
+	}
+	scopes := host.pluginScopes()
+	for _, pk := range a.activePlugins() {
+		p := pk.plugin
+		if !pluginApplies(p, scopes) {
 			continue
 		}
 		desc := p.Description
 		if desc == "" {
 			desc = p.Command + " " + strings.Join(p.Args, " ")
 		}
-		out = append(out, b.does("plugin "+p.Name, desc, func() {
-			if res, row, ok := subject(); ok {
-				a.runPlugin(p, res, env(row))
+		b := pk.key.does("plugin "+p.Name, desc, func() {
+			if what, env, ok := host.pluginSubject(); ok {
+				a.startPlugin(p, what, env)
 			}
-		}))
+		})
+		if p.Override {
+			override = append(override, b)
+		} else {
+			normal = append(normal, b)
+		}
 	}
-	return out
+	return override, normal
 }
 
 // parsePlugins reads the plugins' keys (once, at start); those that cannot be read are left out and said
@@ -70,13 +97,13 @@ func parsePlugins(plugins []config.Plugin) (keys []pluginKey, bad []string) {
 	return keys, bad
 }
 
-// pluginEnv is the variables of row, an object of res, as k9s names them.
+// pluginEnv is the variables of row, an object of res, as k9s names them; columns are the row's cells by
+// column name (COL-NAME …), filter the table's filter.
 func (a *App) pluginEnv(res discovery.Resource, row *watch.Row, columns map[string]string, filter string) map[string]string {
-	info := a.cluster.Info()
-	env := map[string]string{
-		"NAME": row.Name, "NAMESPACE": row.Namespace, "CONTEXT": info.Context, "CLUSTER": info.Cluster,
-		"USER": info.User, "KUBECONFIG": a.opts.Kubeconfig, "RESOURCE_NAME": res.Name,
-		"RESOURCE_GROUP": res.Group, "RESOURCE_VERSION": res.Version, "FILTER": filter,
+	env := a.connectionEnv()
+	for k, v := range map[string]string{"NAME": row.Name, "NAMESPACE": row.Namespace, "RESOURCE_NAME": res.Name,
+		"RESOURCE_GROUP": res.Group, "RESOURCE_VERSION": res.Version, "FILTER": filter} {
+		env[k] = v
 	}
 	for name, v := range columns {
 		env["COL-"+strings.ToUpper(name)] = v
@@ -84,82 +111,64 @@ func (a *App) pluginEnv(res discovery.Resource, row *watch.Row, columns map[stri
 	return env
 }
 
-// pluginVariable matches $NAME, $COL-STATUS, ${COL-%CPU/R} in a plugin's argument.
-var pluginVariable = regexp.MustCompile(`\$\{([\w\-%/: ]+)\}|\$([\w\-]+)`)
-
-// substitute replaces the variables of env in arg (longest names first: $COL-NAME before $NAME); a
-// variable env does not have is left as written.
-func substitute(arg string, env map[string]string) string {
-	var longestFirst []string // the variable names, longest first, sorted at the first $NAME-suffix
-	return pluginVariable.ReplaceAllStringFunc(arg, func(m string) string {
-		name := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(m, "$"), "{"), "}")
-		if v, ok := env[strings.ToUpper(name)]; ok {
-			return v
-		}
-		// $NAMEX: the longest known name that starts it, the rest kept ($NAME-suffix)
-		if longestFirst == nil {
-			for k := range env {
-				longestFirst = append(longestFirst, k)
-			}
-			sort.Slice(longestFirst, func(i, j int) bool { return len(longestFirst[i]) > len(longestFirst[j]) })
-		}
-		for _, k := range longestFirst {
-			if !strings.HasPrefix(m, "${") && strings.HasPrefix(strings.ToUpper(name), k) {
-				return env[k] + name[len(k):]
-			}
-		}
-		return m
-	})
+// connectionEnv is the variables of the connection: CONTEXT, CLUSTER, USER, GROUPS (kscope impersonates
+// no group: empty), KUBECONFIG (the kubeconfig children get).
+func (a *App) connectionEnv() map[string]string {
+	info := a.cluster.Info()
+	return map[string]string{"CONTEXT": info.Context, "CLUSTER": info.Cluster, "USER": info.User, "GROUPS": "",
+		"KUBECONFIG": a.opts.Kubeconfig}
 }
 
-// runPlugin runs p on the object whose variables env holds: refused when dangerous in read-only mode,
-// asked first when it says confirm; in the background, or with the screen suspended until it exits.
-func (a *App) runPlugin(p config.Plugin, res discovery.Resource, env map[string]string) {
+// startPlugin runs p on what (the selection, "pods web-1") whose variables env holds: refused when
+// dangerous in read-only mode; its inputs asked for first, then asked to confirm when it says so.
+func (a *App) startPlugin(p config.Plugin, what string, env map[string]string) {
 	if p.Dangerous && a.opts.ReadOnly {
 		a.errorf("read-only mode: refusing plugin %s (it is marked dangerous)", p.Name)
 		return
 	}
-	args := make([]string, len(p.Args))
-	for i, arg := range p.Args {
-		args[i] = substitute(arg, env)
+	if len(p.Inputs) == 0 {
+		a.runPlugin(p, what, env)
+		return
 	}
+	a.askInputs(p, func(values map[string]string) {
+		for k, v := range values {
+			env[k] = v
+		}
+		a.runPlugin(p, what, env)
+	})
+}
+
+// runPlugin substitutes env into p's arguments (a value a shell could read as code refuses the run, in one
+// line naming the plugin and the variable), asks first when p says confirm or dangerous, then runs it in
+// the background or with the screen suspended until it exits. Every variable is in its environment too.
+func (a *App) runPlugin(p config.Plugin, what string, env map[string]string) {
+	args, err := substituteArgs(p.Args, env)
+	if err != nil {
+		a.errorf("plugin %s not run: %s", p.Name, err)
+		return
+	}
+	vars := pluginEnviron(env)
 	line := strings.TrimSpace(p.Command + " " + strings.Join(args, " "))
 	run := func() {
 		if p.Background {
 			a.message("running " + line + " …")
-			a.goSafe(func() {
-				out, err := exec.Command(p.Command, args...).CombinedOutput()
-				a.tv.QueueUpdateDraw(func() { a.pluginDone(p, err, string(out)) })
-			})
+			a.runBackground(p, vars, args)
 			return
 		}
 		var err error
 		runIt := func() {
-			cmd := exec.Command(p.Command, args...)
+			cmd := a.childCommand(vars, p.Command, args...)
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 			err = cmd.Run()
 		}
 		if !a.suspend(runIt) {
 			runIt() // no screen to suspend (tests)
 		}
-		a.pluginDone(p, err, "")
+		a.pluginDone(p, err, "", "")
 	}
 	if p.Confirm || p.Dangerous {
-		a.confirm(fmt.Sprintf("Run plugin %s on %s %s?\n%s", p.Name, res.Name, env["NAME"], line), "Run", run)
+		a.confirm(fmt.Sprintf("Run plugin %s on %s?\n%s", p.Name, what, line), "Run", run)
 		return
 	}
 	run()
-}
-
-// pluginDone says how a plugin ended (with the last line of a background plugin's output).
-func (a *App) pluginDone(p config.Plugin, err error, out string) {
-	last := ""
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) > 0 && lines[len(lines)-1] != "" {
-		last = ": " + lines[len(lines)-1]
-	}
-	if err != nil {
-		a.errorf("plugin %s: %s%s", p.Name, err, last)
-		return
-	}
-	a.message("plugin " + p.Name + " done" + last)
 }

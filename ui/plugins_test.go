@@ -1,40 +1,26 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/config"
 )
 
-func TestSubstitute(t *testing.T) {
-	env := map[string]string{"NAME": "web-1", "NAMESPACE": "shop", "COL-STATUS": "Running", "COL-%CPU/R": "12"}
-	for in, want := range map[string]string{
-		"$NAME":                  "web-1",
-		"$NAMESPACE/$NAME":       "shop/web-1",
-		"${NAME}":                "web-1",
-		"$COL-STATUS":            "Running",
-		"${COL-%CPU/R}":          "12",
-		"$name":                  "web-1",
-		"$UNKNOWN stays":         "$UNKNOWN stays",
-		"pod-$NAME-logs":         "pod-web-1-logs",
-		"no variables":           "no variables",
-		"$NAME.$NAMESPACE.local": "web-1.shop.local",
-	} {
-		if got := substitute(in, env); got != want {
-			t.Errorf("substitute(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestPluginRunsWithTheRowsVariables(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	plugins := []config.Plugin{
 		{Name: "note", ShortCut: "Shift-K", Scopes: []string{"po"}, Command: "sh", Background: true,
 			Args: []string{"-c", "echo \"$0 $1 $2 $3\" > " + out, "$NAMESPACE", "$NAME", "$COL-STATUS", "$CONTEXT"}},
+		{Name: "env", ShortCut: "Shift-X", Scopes: []string{"po"}, Command: "sh", Background: true,
+			Args: []string{"-c", `printf '%s|' "$NAME" "$NAMESPACE" "$COL_STATUS" "$RESOURCE_NAME" "$FILTER" > ` + out + ".env"}},
 		{Name: "wipe", ShortCut: "Shift-W", Scopes: []string{"all"}, Command: "sh", Dangerous: true, Background: true,
 			Args: []string{"-c", "echo wiped > " + out + ".wipe"}},
 		{Name: "deploys-only", ShortCut: "Shift-Q", Scopes: []string{"deployments"}, Command: "true"},
@@ -48,6 +34,11 @@ func TestPluginRunsWithTheRowsVariables(t *testing.T) {
 	if got := string(data); got != "shop web-7d9f-fghij Running admin\n" {
 		t.Fatalf("the plugin wrote %q", got)
 	}
+	h.press(tcell.KeyRune, 'X')
+	h.eventually("plugin env done")
+	if data, _ := os.ReadFile(out + ".env"); string(data) != "web-7d9f-fghij|shop|Running|pods|fghij|" {
+		t.Fatalf("the plugin's environment: %q", data)
+	}
 	h.press(tcell.KeyRune, 'W')
 	h.eventually("read-only mode: refusing plugin wipe (it is marked dangerous)")
 	if _, err := os.Stat(out + ".wipe"); err == nil {
@@ -58,25 +49,228 @@ func TestPluginRunsWithTheRowsVariables(t *testing.T) {
 	h.lacks("deploys-only")
 }
 
+// TestPluginRefusesShellText: a row whose cell a shell would read as code does not run the plugin; one line
+// names the plugin and the variable.
+func TestPluginRefusesShellText(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	plugins := []config.Plugin{{Name: "say", ShortCut: "Shift-K", Scopes: []string{"po"}, Command: "sh", Background: true,
+		Args: []string{"-c", "echo '$NAME' > " + out}}}
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Plugins = plugins })
+	h.press(tcell.KeyRune, '/')
+	h.typeText("fghij\n")
+	h.ui(func() {
+		tbl := h.app.top().(*LiveTable)
+		_, row, _ := tbl.subject()
+		env := tbl.rowEnv(row)
+		h.app.runPlugin(plugins[0], "pods x", mergeEnv(env, map[string]string{"NAME": "x'; touch " + out + ".p; echo '"}))
+	})
+	h.eventually(`plugin say not run: $NAME holds '\'', which a shell could read as code`)
+	var started int
+	h.quietly(func() { started, _ = h.app.plugins.runs.counts() })
+	if _, err := os.Stat(out + ".p"); err == nil || started != 0 {
+		t.Fatalf("the plugin ran (%d started)", started)
+	}
+}
+
+func mergeEnv(env, more map[string]string) map[string]string {
+	for k, v := range more {
+		env[k] = v
+	}
+	return env
+}
+
+// TestDangerousPluginAsksFirst: Cancel (focused) runs nothing; Run runs the plugin once. The plugin appends
+// a line: had Cancel run it, the file would hold two once every run has ended.
 func TestDangerousPluginAsksFirst(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	plugins := []config.Plugin{{Name: "wipe", ShortCut: "Shift-W", Scopes: []string{"Pod"}, Command: "sh", Dangerous: true,
-		Background: true, Args: []string{"-c", "echo $0 > " + out, "$NAME"}}}
+		Background: true, Args: []string{"-c", "echo $0 >> " + out, "$NAME"}}}
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Plugins = plugins })
 	h.press(tcell.KeyRune, '/')
 	h.typeText("fghij\n")
 	h.press(tcell.KeyRune, 'W')
 	h.eventually("Run plugin wipe on pods web-7d9f-")
 	h.press(tcell.KeyEnter, 0) // Cancel is focused
-	h.sync()
-	if _, err := os.Stat(out); err == nil {
-		t.Fatalf("ran although cancelled")
-	}
+	h.until("the dialog closed", func() bool { return h.app.modal == nil })
+	h.quietly(func() {
+		if started, _ := h.app.plugins.runs.counts(); started != 0 {
+			t.Errorf("Cancel started the plugin")
+		}
+	})
 	h.press(tcell.KeyRune, 'W')
+	h.eventually("Run plugin wipe on pods web-7d9f-")
 	h.press(tcell.KeyTab, 0)
 	h.press(tcell.KeyEnter, 0)
+	h.until("every run ended", func() bool { started, running := h.app.plugins.runs.counts(); return started > 0 && running == 0 })
 	h.eventually("plugin wipe done")
 	if data, _ := os.ReadFile(out); string(data) != "web-7d9f-fghij\n" {
+		t.Fatalf("wrote %q (Cancel ran it too?)", data)
+	}
+}
+
+// TestPluginKeysOverrideAndConflicts: a plugin with override takes the view's key; one without loses it to
+// the view, said on the prompt line and in the help, and its key runs the view's binding.
+func TestPluginKeysOverrideAndConflicts(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	plugins := []config.Plugin{
+		{Name: "my-yaml", ShortCut: "y", Override: true, Scopes: []string{"pods"}, Command: "sh", Background: true,
+			Args: []string{"-c", "echo y > " + out}},
+		{Name: "my-describe", ShortCut: "d", Scopes: []string{"pods"}, Command: "sh", Background: true,
+			Args: []string{"-c", "echo d > " + out + ".d"}},
+	}
+	hotkeys := []config.HotKey{{Name: "deploys", ShortCut: "Shift-D", Command: "deploy"},
+		{Name: "over", ShortCut: "Shift-K", Command: "pods"}}
+	plugins = append(plugins, config.Plugin{Name: "k", ShortCut: "Shift-K", Scopes: []string{"pods"}, Command: "true"})
+	h := start(t, 160, 80, func(o *Options) { o.Resource = "pods"; o.Plugins = plugins; o.HotKeys = hotkeys })
+	h.press(tcell.KeyRune, 'j')
+	h.eventually("hotkey over on shift-k not bound in pods: shift-k is plugin k (override: true would take it)")
+	h.press(tcell.KeyRune, 'y')
+	h.eventually("plugin my-yaml done")
+	h.ui(func() {
+		if _, ok := h.app.top().(*YAMLView); ok {
+			t.Errorf("y opened the YAML view: the plugin's override was ignored")
+		}
+	})
+	h.press(tcell.KeyRune, 'd')
+	h.until("d opened describe", func() bool { _, ok := h.app.top().(*DescribeView); return ok })
+	if _, err := os.Stat(out + ".d"); err == nil {
+		t.Fatalf("the plugin without override ran on d")
+	}
+	h.press(tcell.KeyEscape, 0)
+	h.press(tcell.KeyRune, '?')
+	for _, s := range []string{"not bound", "plugin my-describe on d not bound in pods", "overridden",
+		"plugin my-yaml takes y from yaml in pods", "hotkey over on shift-k not bound in pods"} {
+		h.eventually(s)
+	}
+}
+
+// TestPluginInputs: inputs are asked for, their values substituted as typed ($INPUT_NAME) and exported.
+func TestPluginInputs(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	plugins := []config.Plugin{{Name: "scale", ShortCut: "Shift-K", Scopes: []string{"po"}, Command: "sh", Background: true,
+		Confirm: true, Args: []string{"-c", `echo "$INPUT_COUNT $INPUT_MESSAGE $(printenv INPUT_ENV)" > ` + out},
+		Inputs: []config.PluginInput{{Name: "count", Type: "number", Required: true, Default: "3"},
+			{Name: "message", Label: "Say", Type: "string"},
+			{Name: "env", Type: "dropdown", Options: []string{"dev", "prod"}, Default: "prod"}}}}
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Plugins = plugins })
+	h.press(tcell.KeyRune, '/')
+	h.typeText("fghij\n")
+	h.press(tcell.KeyRune, 'K')
+	h.eventually("plugin scale: count (a number) *:")
+	h.replacePrompt("x")
+	h.press(tcell.KeyEnter, 0)
+	h.eventually(`plugin scale not run: count: "x" is not a number`)
+	h.press(tcell.KeyRune, 'K')
+	h.press(tcell.KeyEnter, 0) // the default, 3
+	h.eventually("plugin scale: Say:")
+	h.typeText("hello world\n")
+	h.eventually("plugin scale: env")
+	h.press(tcell.KeyEnter, 0) // prod
+	h.eventually("Run plugin scale on pods")
+	h.press(tcell.KeyTab, 0)
+	h.press(tcell.KeyEnter, 0)
+	h.eventually("plugin scale done")
+	if data, _ := os.ReadFile(out); string(data) != "3 hello world prod\n" {
 		t.Fatalf("wrote %q", data)
+	}
+}
+
+// TestContextPlugins: the context's plugins file adds plugins and replaces those of the same name.
+func TestContextPlugins(t *testing.T) {
+	var asked []string
+	h := start(t, 160, 40, func(o *Options) {
+		o.Resource = "pods"
+		o.Plugins = []config.Plugin{{Name: "a", ShortCut: "Shift-K", Scopes: []string{"po"}, Command: "true", Description: "global a"}}
+		o.ContextPlugins = func(cluster, context string) ([]config.Plugin, error) {
+			asked = append(asked, cluster+"/"+context)
+			return []config.Plugin{{Name: "a", ShortCut: "Shift-Y", Scopes: []string{"po"}, Command: "true", Description: "context a"},
+				{Name: "b", ShortCut: "Shift-V", Scopes: []string{"po"}, Command: "true", Description: "context b"}}, nil
+		}
+	})
+	h.press(tcell.KeyRune, '?')
+	h.eventually("context a")
+	h.eventually("context b")
+	h.lacks("global a")
+	if strings.Join(asked, ",") != "devcluster/admin" {
+		t.Errorf("read for %q", asked)
+	}
+}
+
+// TestBackgroundPluginStopsOnQuit: quitting kills a background plugin and what it started, and waits for
+// them: once Run has returned, neither is alive.
+func TestBackgroundPluginStopsOnQuit(t *testing.T) {
+	dir := t.TempDir()
+	plugins := []config.Plugin{{Name: "sleeper", ShortCut: "Shift-K", Scopes: []string{"po"}, Command: "sh", Background: true,
+		Args: []string{"-c", "sleep 300 & echo $! > " + dir + "/child; echo $$ > " + dir + "/pid; wait"}}}
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Plugins = plugins })
+	h.press(tcell.KeyRune, 'K')
+	pids := map[string]int{}
+	h.until("the plugin's pids", func() bool {
+		for _, f := range []string{"pid", "child"} {
+			data, _ := os.ReadFile(filepath.Join(dir, f))
+			n, err := strconv.Atoi(strings.TrimSpace(string(data)))
+			if err != nil {
+				return false
+			}
+			pids[f] = n
+		}
+		return true
+	})
+	h.app.Stop()
+	if err := <-h.done; err != nil {
+		t.Fatal(err)
+	}
+	h.done <- nil // (for the harness's cleanup)
+	if alive(pids["pid"]) {
+		t.Errorf("the plugin (pid %d) outlived kscope", pids["pid"])
+	}
+	deadline := time.Now().Add(5 * time.Second) // the child was killed; init reaps it when it gets to it
+	for alive(pids["child"]) {
+		if time.Now().After(deadline) {
+			t.Fatalf("what the plugin started (pid %d) outlived kscope", pids["child"])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// alive tells whether process pid runs (a zombie does not).
+func alive(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(data), ") ")
+	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
+}
+
+// TestBackgroundPluginOutputBounded: a plugin that writes megabytes keeps the last 64 KiB; its last line is
+// shown, and that the output was cut.
+func TestBackgroundPluginOutputBounded(t *testing.T) {
+	plugins := []config.Plugin{{Name: "chatty", ShortCut: "Shift-K", Scopes: []string{"po"}, Command: "sh", Background: true,
+		Args: []string{"-c", "head -c 4000000 /dev/zero | tr '\\0' x; echo; echo the end"}}}
+	h := start(t, 160, 30, func(o *Options) { o.Resource = "pods"; o.Plugins = plugins })
+	h.press(tcell.KeyRune, 'K')
+	h.eventually("plugin chatty done: the end (output cut: kept the last 65536 of 4000009 bytes)")
+}
+
+func TestTailBuffer(t *testing.T) {
+	b := &tailBuffer{max: 8}
+	writes := []string{"abc", "defgh", "ijklmnopqrstuvwxyz"}
+	for range 100 {
+		writes = append(writes, "1")
+	}
+	for _, s := range append(writes, "12") {
+		_, _ = b.Write([]byte(s))
+		if len(b.buf) > 2*b.max {
+			t.Fatalf("holds %d bytes", len(b.buf))
+		}
+	}
+	if got, note := b.tail(); got != "11111112" || note != " (output cut: kept the last 8 of 128 bytes)" {
+		t.Fatalf("%q %q", got, note)
+	}
+	small := &tailBuffer{max: 8}
+	_, _ = small.Write([]byte("ok\n"))
+	if got, note := small.tail(); got != "ok\n" || note != "" {
+		t.Fatalf("%q %q", got, note)
 	}
 }

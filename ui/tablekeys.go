@@ -33,7 +33,6 @@ func (t *LiveTable) bindings() []Binding {
 		char('i').does("pulse", "the table's informer at work: lists, watch, events per second, relists and reconnects", t.openPulse),
 	)
 	keys = append(keys, a.historyBindings()...)
-	keys = append(keys, a.pluginBindings(t.res, t.subject, t.rowEnv)...)
 	return append(keys, a.quitBinding())
 }
 

@@ -1,0 +1,47 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+)
+
+// keyConflict is a key two bindings of a view want, one of them configured (a plugin or a hotkey): lost
+// is the binding that does not get it, kept the one that does.
+type keyConflict struct {
+	lost, kept Binding
+}
+
+// configured tells whether b comes from plugins.yaml or hotkeys.yaml.
+func configured(b Binding) bool {
+	return strings.HasPrefix(b.Name, "plugin ") || strings.HasPrefix(b.Name, "hotkey ")
+}
+
+// why is the conflict in one line, for the prompt line (in names the view) and the help.
+func (c keyConflict) why(in string) string {
+	if configured(c.lost) {
+		return fmt.Sprintf("%s on %s not bound in %s: %s is %s (override: true would take it)",
+			c.lost.Name, c.lost.Label, in, c.lost.Label, c.kept.Name)
+	}
+	return fmt.Sprintf("%s takes %s from %s in %s (override: true)", c.kept.Name, c.lost.Label, c.lost.Name, in)
+}
+
+// resolveKeys gives each key of tiers, searched in order, to the first binding that wants it, as k9s
+// does: a configured binding on a key taken already is left out, and a kscope key that a configured
+// binding (one with override, in an earlier tier) took is left out; both are returned as conflicts. Two
+// of kscope's own bindings on one key are both kept (a bug TestNoKeyBoundTwice finds).
+func resolveKeys(tiers ...[]Binding) (kept [][]Binding, lost []keyConflict) {
+	var taken []Binding
+	for _, tier := range tiers {
+		var out []Binding
+		for _, b := range tier {
+			if i := collision(append(taken, b), len(taken)); i >= 0 && (configured(b) || configured(taken[i])) {
+				lost = append(lost, keyConflict{lost: b, kept: taken[i]})
+				continue
+			}
+			out = append(out, b)
+			taken = append(taken, b)
+		}
+		kept = append(kept, out)
+	}
+	return kept, lost
+}

@@ -1,0 +1,78 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// activePlugins are the plugins of the current context: the global ones, replaced by name by those of
+// the context's plugins file (Options.ContextPlugins), read once per context; what cannot be used of
+// that file is said on the prompt line. UI goroutine only.
+func (a *App) activePlugins() []pluginKey {
+	if a.opts.ContextPlugins == nil || a.cluster == nil {
+		return a.plugins.global
+	}
+	info := a.cluster.Info()
+	id := info.Cluster + "\x00" + info.Context
+	if keys, ok := a.plugins.byContext[id]; ok {
+		return keys
+	}
+	own, err := a.opts.ContextPlugins(info.Cluster, info.Context)
+	if err != nil {
+		a.Notice(err.Error())
+	}
+	keys, bad := parsePlugins(own)
+	for _, line := range bad {
+		a.Notice(line)
+	}
+	merged := slices.DeleteFunc(slices.Clone(a.plugins.global), func(g pluginKey) bool {
+		return slices.ContainsFunc(keys, func(k pluginKey) bool { return k.plugin.Name == g.plugin.Name })
+	})
+	merged = append(merged, keys...)
+	slices.SortStableFunc(merged, func(x, y pluginKey) int { return strings.Compare(x.plugin.Name, y.plugin.Name) })
+	if a.plugins.byContext == nil {
+		a.plugins.byContext = map[string][]pluginKey{}
+	}
+	a.plugins.byContext[id] = merged
+	return merged
+}
+
+// pluginScopes: a table's plugins are those of its resource.
+func (t *LiveTable) pluginScopes() []string { return resourceScopes(t.res) }
+
+// pluginSubject is the selected row and its variables (each column's cell as COL-NAME, FILTER the table's
+// filter).
+func (t *LiveTable) pluginSubject() (string, map[string]string, bool) {
+	res, row, ok := t.subject()
+	if !ok {
+		return "", nil, false
+	}
+	return res.Name + " " + row.Name, t.rowEnv(row), true
+}
+
+// containerScopes are the names k9s's container view answers to: a logs view of one pod runs their plugins.
+var containerScopes = []string{"containers", "container", "co"}
+
+// pluginScopes: a logs view of one pod runs the containers' plugins (k9s's container view); a workload's
+// none.
+func (v *LogView) pluginScopes() []string {
+	if v.logs.selector != "" {
+		return nil
+	}
+	return containerScopes
+}
+
+// pluginSubject is the pod's container: NAME and CONTAINER the container (several: joined with ","),
+// POD the pod.
+func (v *LogView) pluginSubject() (string, map[string]string, bool) {
+	if v.logs.selector != "" || v.logs.pod == "" {
+		v.app.errorf("plugins act on the logs of one pod")
+		return "", nil, false
+	}
+	env := v.app.connectionEnv()
+	containers := strings.Join(v.logs.containers, ",")
+	env["NAMESPACE"], env["POD"], env["CONTAINER"], env["NAME"] = v.logs.namespace, v.logs.pod, containers, containers
+	env["RESOURCE_NAME"], env["RESOURCE_GROUP"], env["RESOURCE_VERSION"], env["FILTER"] = "containers", "", "v1", v.search
+	return fmt.Sprintf("container %s of pod %s", containers, v.logs.pod), env, true
+}

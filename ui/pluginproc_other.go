@@ -1,0 +1,8 @@
+//go:build !unix
+
+package ui
+
+import "os/exec"
+
+// ownProcessGroup leaves cmd as it is: cancelling its context kills cmd itself.
+func ownProcessGroup(*exec.Cmd) {}

@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"kscope/config"
+)
+
+// maxPluginOutput is how much of a background plugin's output (stdout and stderr together) is kept: the
+// last bytes, of which the last line is shown.
+const maxPluginOutput = 64 << 10
+
+// pluginQuitWait bounds how long quitting waits for the background plugins it stopped to be gone.
+const pluginQuitWait = 3 * time.Second
+
+// pluginRuns counts the background plugins started and still running, so that quitting stops and waits
+// for them. Safe for concurrent use.
+type pluginRuns struct {
+	wg               sync.WaitGroup
+	mu               sync.Mutex
+	started, running int
+}
+
+func (r *pluginRuns) begin() {
+	r.wg.Add(1)
+	r.mu.Lock()
+	r.started++
+	r.running++
+	r.mu.Unlock()
+}
+
+func (r *pluginRuns) end() {
+	r.mu.Lock()
+	r.running--
+	r.mu.Unlock()
+	r.wg.Done()
+}
+
+// counts returns how many were started and how many still run.
+func (r *pluginRuns) counts() (started, running int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.started, r.running
+}
+
+// wait waits for every run to end, at most d; false when some did not.
+func (r *pluginRuns) wait(d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it and counts them all. Safe for concurrent use.
+type tailBuffer struct {
+	mu    sync.Mutex
+	max   int
+	buf   []byte
+	total int64
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.total += int64(len(p))
+	if len(p) >= b.max {
+		b.buf = append(b.buf[:0], p[len(p)-b.max:]...)
+		return len(p), nil
+	}
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > 2*b.max { // trim now and then, not on every write
+		b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.max:]...)
+	}
+	return len(p), nil
+}
+
+// tail returns the bytes kept (the last max) and a note saying what was cut ("" when nothing was).
+func (b *tailBuffer) tail() (string, string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	kept := b.buf
+	if len(kept) > b.max {
+		kept = kept[len(kept)-b.max:]
+	}
+	note := ""
+	if b.total > int64(len(kept)) {
+		note = fmt.Sprintf(" (output cut: kept the last %d of %d bytes)", len(kept), b.total)
+	}
+	return string(kept), note
+}
+
+// runBackground runs p with args and the variables vars in its environment, off the UI goroutine: under
+// the app's context (quitting kills it and everything it started, and waits for that), its output kept
+// up to maxPluginOutput. How it ended is said on the prompt line. UI goroutine only.
+func (a *App) runBackground(p config.Plugin, vars map[string]string, args []string) {
+	cmd := exec.CommandContext(a.ctx, p.Command, args...)
+	cmd.Env = a.childEnv(vars)
+	out := &tailBuffer{max: maxPluginOutput}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.WaitDelay = time.Second // a child that keeps the output open does not hold the run
+	ownProcessGroup(cmd)
+	a.plugins.runs.begin()
+	a.goSafe(func() {
+		defer a.plugins.runs.end()
+		err := cmd.Run()
+		if a.ctx.Err() != nil {
+			return // quitting: nobody to tell
+		}
+		text, note := out.tail()
+		a.tv.QueueUpdateDraw(func() { a.pluginDone(p, err, text, note) })
+	})
+}
+
+// stopPlugins is quitting for the background plugins: the app's context is cancelled by then (which
+// kills them); it waits a bounded time for them to be gone.
+func (a *App) stopPlugins() {
+	a.plugins.runs.wait(pluginQuitWait)
+}
+
+// pluginDone says how a plugin ended, with the last line of a background plugin's output (control
+// characters dropped) and note (what was cut).
+func (a *App) pluginDone(p config.Plugin, err error, out, note string) {
+	last := ""
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); lines[len(lines)-1] != "" {
+		last = ": " + strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return -1
+			}
+			return r
+		}, lines[len(lines)-1])
+	}
+	if err != nil {
+		a.errorf("plugin %s: %s%s%s", p.Name, err, last, note)
+		return
+	}
+	a.message("plugin " + p.Name + " done" + last + note)
+}
