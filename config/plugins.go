@@ -21,16 +21,60 @@ import (
 //	    command: kubectl
 //	    args: [logs, -f, $NAME, -n, $NAMESPACE, --context, $CONTEXT]
 type rawPlugin struct {
-	ShortCut    string        `json:"shortCut"`
-	Description string        `json:"description"`
-	Scopes      []string      `json:"scopes"`
-	Command     string        `json:"command"`
-	Args        []string      `json:"args"`
-	Background  bool          `json:"background"`
-	Confirm     *bool         `json:"confirm"`
-	Dangerous   bool          `json:"dangerous"`
-	Override    bool          `json:"override"`
-	Inputs      []PluginInput `json:"inputs"`
+	ShortCut    string     `json:"shortCut"`
+	Description string     `json:"description"`
+	Scopes      []string   `json:"scopes"`
+	Command     string     `json:"command"`
+	Args        []string   `json:"args"`
+	Background  bool       `json:"background"`
+	Confirm     *bool      `json:"confirm"`
+	Dangerous   bool       `json:"dangerous"`
+	Override    bool       `json:"override"`
+	Inputs      []rawInput `json:"inputs"`
+}
+
+// rawInput is an input as written: YAML makes `default: 3`, `default: true` or `name: n` numbers and
+// booleans, which k9s reads as their text.
+type rawInput struct {
+	Name     scalar   `json:"name"`
+	Label    scalar   `json:"label"`
+	Type     scalar   `json:"type"`
+	Required bool     `json:"required"`
+	Default  scalar   `json:"default"`
+	Options  []scalar `json:"options"`
+}
+
+// scalar is a YAML scalar read as its text (a number or boolean too).
+type scalar string
+
+func (s *scalar) UnmarshalJSON(data []byte) error {
+	var text string
+	if err := json.Unmarshal(data, &text); err == nil {
+		*s = scalar(text)
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	switch v.(type) {
+	case bool, float64, nil:
+		*s = scalar(strings.TrimSpace(string(data)))
+		if v == nil {
+			*s = ""
+		}
+		return nil
+	}
+	return fmt.Errorf("want text, not %s", data)
+}
+
+func (r rawInput) input() PluginInput {
+	opts := make([]string, len(r.Options))
+	for i, o := range r.Options {
+		opts[i] = string(o)
+	}
+	return PluginInput{Name: string(r.Name), Label: string(r.Label), Type: string(r.Type), Required: r.Required,
+		Default: string(r.Default), Options: opts}
 }
 
 // PluginInput is a value a plugin asks for before it runs (k9s 0.51's inputs): its args read it as
@@ -223,7 +267,11 @@ func (p rawPlugin) plugin(name, path string) (Plugin, error) {
 	if strings.TrimSpace(p.ShortCut) == "" || strings.TrimSpace(p.Command) == "" || len(p.Scopes) == 0 {
 		return Plugin{}, fmt.Errorf("plugin %q needs a shortCut, a command and scopes", name)
 	}
-	if err := checkInputs(p.Inputs); err != nil {
+	inputs := make([]PluginInput, len(p.Inputs))
+	for i, in := range p.Inputs {
+		inputs[i] = in.input()
+	}
+	if err := checkInputs(inputs); err != nil {
 		return Plugin{}, fmt.Errorf("plugin %q: %w", name, err)
 	}
 	confirm := len(p.Inputs) > 0
@@ -232,7 +280,7 @@ func (p rawPlugin) plugin(name, path string) (Plugin, error) {
 	}
 	return Plugin{Name: name, ShortCut: strings.TrimSpace(p.ShortCut), Description: p.Description,
 		Scopes: p.Scopes, Command: p.Command, Args: p.Args, Background: p.Background, Confirm: confirm,
-		Dangerous: p.Dangerous, Override: p.Override, Inputs: p.Inputs, File: path}, nil
+		Dangerous: p.Dangerous, Override: p.Override, Inputs: inputs, File: path}, nil
 }
 
 // checkInputs says what is wrong with a plugin's inputs, as k9s 0.51 checks them.
