@@ -195,16 +195,18 @@ func parseLogLine(raw string) logLine {
 }
 
 // logSink gathers what the followers of one view read, for the UI goroutine to take: the lines in order
-// of arrival (at most limit waiting: older ones are counted as dropped, the ring would drop them anyway)
-// and each follower's state. Safe for concurrent use.
+// of arrival (at most limit and maxBytes of them waiting: older ones are counted as dropped, the ring would
+// drop them anyway) and each follower's state. Safe for concurrent use.
 type logSink struct {
-	mu      sync.Mutex
-	limit   int
-	lines   []logLine
-	dropped int64
-	states  map[string]logState
-	changed bool
-	notify  chan struct{} // capacity 1: something is waiting
+	mu       sync.Mutex
+	limit    int
+	maxBytes int
+	lines    []logLine
+	bytes    int // the size of lines
+	dropped  int64
+	states   map[string]logState
+	changed  bool
+	notify   chan struct{} // capacity 1: something is waiting
 }
 
 // logState is one follower's state line ("" while streaming normally).
@@ -214,7 +216,7 @@ type logState struct {
 }
 
 func newLogSink(limit int) *logSink {
-	return &logSink{limit: max(limit, 1), states: map[string]logState{}, notify: make(chan struct{}, 1)}
+	return &logSink{limit: max(limit, 1), maxBytes: logBytes, states: map[string]logState{}, notify: make(chan struct{}, 1)}
 }
 
 func (s *logSink) signal() {
@@ -231,7 +233,15 @@ func (s *logSink) add(lines []logLine) {
 	}
 	s.mu.Lock()
 	s.lines = append(s.lines, lines...)
-	if over := len(s.lines) - s.limit; over > 0 {
+	for _, l := range lines {
+		s.bytes += l.size()
+	}
+	over := 0
+	for over < len(s.lines)-1 && (len(s.lines)-over > s.limit || s.bytes > s.maxBytes) {
+		s.bytes -= s.lines[over].size()
+		over++
+	}
+	if over > 0 {
 		s.dropped += int64(over)
 		s.lines = append(s.lines[:0:0], s.lines[over:]...)
 	}
@@ -262,7 +272,7 @@ func (s *logSink) take() (lines []logLine, dropped int64, states map[string]logS
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	lines, dropped = s.lines, s.dropped
-	s.lines, s.dropped = nil, 0
+	s.lines, s.dropped, s.bytes = nil, 0, 0
 	if s.changed {
 		states = make(map[string]logState, len(s.states))
 		for k, v := range s.states {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -45,7 +46,32 @@ func TestLogFollowerMemoryStaysBounded(t *testing.T) {
 		open: func(context.Context, LogRequest) (io.ReadCloser, error) {
 			return io.NopCloser(&floodLog{n: lines}), nil
 		}}
-	var peak uint64
+	peak := peakHeapWhile(f)
+	got, dropped, _ := sink.take()
+	if len(got) != limit || dropped != lines-limit {
+		t.Fatalf("sink kept %d lines and dropped %d, want %d and %d", len(got), dropped, limit, lines-limit)
+	}
+	if want := fmt.Sprintf("seq=%09d", lines); !strings.Contains(got[len(got)-1].text, want) {
+		t.Fatalf("last line %q, want the stream's last (%s)", got[len(got)-1].text, want)
+	}
+	t.Logf("32 MB read, peak heap after GC %.1f MB over the heap before", float64(peak)/1e6)
+	if peak > 32<<20 {
+		t.Fatalf("peak heap %d MB while reading a 32 MB log into a %d-line sink", peak>>20, limit)
+	}
+}
+
+// heapNow is the heap after a collection.
+func heapNow() int64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
+// peakHeapWhile runs f until its stream ends and returns the peak of the heap after GC over the heap before.
+func peakHeapWhile(f *logFollower) int64 {
+	before := heapNow()
+	var peak int64
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -57,21 +83,56 @@ func TestLogFollowerMemoryStaysBounded(t *testing.T) {
 			running = false
 		case <-time.After(20 * time.Millisecond):
 		}
-		var ms runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&ms)
-		peak = max(peak, ms.HeapAlloc)
+		peak = max(peak, heapNow()-before)
 	}
+	return peak
+}
+
+// longLines is a log of n lines of size bytes each (the follower's longest), generated as it is read.
+type longLines struct {
+	n, size int
+	buf     []byte
+}
+
+func (l *longLines) Read(p []byte) (int, error) {
+	if len(l.buf) == 0 && l.n > 0 {
+		l.n--
+		l.buf = append(bytes.Repeat([]byte{'x'}, l.size-1), '\n')
+	}
+	if len(l.buf) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, l.buf)
+	l.buf = l.buf[n:]
+	return n, nil
+}
+
+// TestLogSinkKeepsItsByteBudget: lines of up to maxLogLine wait in the sink within logBytes, whatever its
+// line limit (5000 such lines would be 5 GB); the newest are kept, the others counted as dropped; what the
+// sink holds on the heap once a 64 MB stream of them is read is the budget.
+func TestLogSinkKeepsItsByteBudget(t *testing.T) {
+	const lines, size = 128, maxLogLine / 2
+	sink := newLogSink(5000)
+	f := &logFollower{key: "p/c", sink: sink, clock: clocktesting.NewFakeClock(t0),
+		req: LogRequest{Namespace: "ns", Pod: "p", Container: "c"},
+		open: func(context.Context, LogRequest) (io.ReadCloser, error) {
+			return io.NopCloser(&longLines{n: lines, size: size}), nil
+		}}
+	before := heapNow()
+	f.run(context.Background())
+	held := heapNow() - before
 	got, dropped, _ := sink.take()
-	if len(got) != limit || dropped != lines-limit {
-		t.Fatalf("sink kept %d lines and dropped %d, want %d and %d", len(got), dropped, limit, lines-limit)
+	kept := 0
+	for _, l := range got {
+		kept += l.size()
 	}
-	if want := fmt.Sprintf("seq=%09d", lines); !strings.Contains(got[len(got)-1].text, want) {
-		t.Fatalf("last line %q, want the stream's last (%s)", got[len(got)-1].text, want)
+	t.Logf("%d lines of %d bytes read: %d kept (%d bytes), %d dropped; the sink holds %.1f MB on the heap",
+		lines, size, len(got), kept, dropped, float64(held)/1e6)
+	if kept > logBytes || len(got) == 0 || int64(len(got))+dropped != lines {
+		t.Fatalf("sink kept %d lines of %d bytes (budget %d) and dropped %d, of %d", len(got), kept, logBytes, dropped, lines)
 	}
-	t.Logf("32 MB read, peak heap after GC %.1f MB", float64(peak)/1e6)
-	if peak > 32<<20 {
-		t.Fatalf("peak heap %d MB while reading a 32 MB log into a %d-line sink", peak>>20, limit)
+	if held > logBytes+2*maxLogLine {
+		t.Fatalf("the sink holds %d MB on the heap after %d MB of long lines, its budget is %d MB", held>>20, lines*size>>20, logBytes>>20)
 	}
 }
 

@@ -165,3 +165,34 @@ func TestSegments(t *testing.T) {
 		}
 	}
 }
+
+// TestLogRingKeepsItsByteBudget: long lines are kept within maxBytes, whatever the line capacity, the oldest
+// dropped first; a line longer than the whole budget is still kept alone (the newest is always shown); the
+// size counts what the ring holds.
+func TestLogRingKeepsItsByteBudget(t *testing.T) {
+	r := newLogRing(5000)
+	r.maxBytes = 10_000
+	line := func(i int) logLine { return logLine{text: fmt.Sprintf("%04d", i) + strings.Repeat("x", 996)} }
+	for i := 1; i <= 100; i++ {
+		r.push(line(i))
+	}
+	per := line(0).size()
+	if r.len() != 10_000/per || r.size() != r.len()*per || r.size() > r.maxBytes {
+		t.Fatalf("kept %d lines of %d bytes (size %d), budget %d", r.len(), per, r.size(), r.maxBytes)
+	}
+	if got := ringLines(r); !strings.HasPrefix(got[len(got)-1], "0100") || r.dropped() != int64(100-r.len()) {
+		t.Fatalf("kept %d lines ending %q, dropped %d", len(got), got[len(got)-1][:4], r.dropped())
+	}
+	r.setSearch(regexp.MustCompile(`^009`), false) // the 9 kept: 0092 … 0100
+	if r.hits != 8 {
+		t.Fatalf("%d hits among %d lines, want 8 (0092 … 0099)", r.hits, r.len())
+	}
+	r.push(logLine{text: strings.Repeat("y", 20_000)})
+	if r.len() != 1 || r.hits != 0 || r.size() != 20_000+logLineOverhead {
+		t.Fatalf("after a line over the budget: %d lines, %d hits, size %d", r.len(), r.hits, r.size())
+	}
+	r.clear()
+	if r.size() != 0 || r.len() != 0 {
+		t.Fatalf("after clear: %d lines, size %d", r.len(), r.size())
+	}
+}

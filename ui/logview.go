@@ -287,6 +287,7 @@ func (v *LogView) status() string {
 	if n := v.ring.dropped(); n > 0 {
 		text += fmt.Sprintf(", [yellow]%d older dropped[-]", n)
 	}
+	text += fmt.Sprintf(" (%s of %s)", strings.TrimSuffix(mebibytes(v.ring.size()), " MiB"), mebibytes(v.ring.maxBytes))
 	if !v.pane.follow {
 		if behind := v.ring.next() - 1 - v.pane.top; behind > int64(v.pane.height) {
 			text += "  [yellow]paused: G or s to follow[-]"
