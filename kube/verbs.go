@@ -3,10 +3,12 @@ package kube
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -78,23 +80,26 @@ func (c *Cluster) Update(ctx context.Context, gvr schema.GroupVersionResource, o
 // fieldManager names kscope in the managedFields of what it writes (as kubectl names itself kubectl-edit…).
 const fieldManager = "kscope"
 
-// Replicas implements ui.Cluster: spec.replicas of the object's scale subresource.
-func (c *Cluster) Replicas(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (int32, error) {
+// Replicas implements ui.Cluster: spec.replicas of the object's scale subresource, with the scale's UID and
+// resourceVersion as the precondition of a scale from it.
+func (c *Cluster) Replicas(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (ui.ScaleState, error) {
 	scale, err := c.dyn.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{}, "scale")
 	if err != nil {
-		return 0, DescribeServerError(c.cfg.Host, err)
+		return ui.ScaleState{}, DescribeServerError(c.cfg.Host, err)
 	}
 	n, _, err := unstructured.NestedInt64(scale.Object, "spec", "replicas")
 	if err != nil {
-		return 0, fmt.Errorf("scale of %s: %w", name, err)
+		return ui.ScaleState{}, fmt.Errorf("scale of %s: %w", name, err)
 	}
-	return int32(n), nil
+	pre := ui.Precondition{UID: scale.GetUID(), ResourceVersion: scale.GetResourceVersion()}
+	return ui.ScaleState{Replicas: int32(n), Precondition: pre}, nil
 }
 
 // Scale implements ui.Cluster with a merge patch of spec.replicas on the scale subresource, as kubectl
-// scale sends it.
-func (c *Cluster) Scale(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, replicas int32) error {
-	patch, err := json.Marshal(map[string]any{"spec": map[string]any{"replicas": replicas}})
+// scale sends it, carrying pre in the patch's metadata: the server answers Conflict when the scale's UID
+// or resourceVersion is no longer pre's.
+func (c *Cluster) Scale(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, replicas int32, pre ui.Precondition) error {
+	patch, err := json.Marshal(map[string]any{"metadata": preconditionMeta(pre), "spec": map[string]any{"replicas": replicas}})
 	if err != nil {
 		return err
 	}
@@ -107,9 +112,10 @@ func (c *Cluster) Scale(ctx context.Context, gvr schema.GroupVersionResource, na
 }
 
 // Restart implements ui.Cluster as `kubectl rollout restart` does: the pod template's restartedAt
-// annotation set to at, which makes the controller replace every pod.
-func (c *Cluster) Restart(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, at time.Time) error {
-	patch, err := json.Marshal(map[string]any{"spec": map[string]any{"template": map[string]any{
+// annotation set to at, which makes the controller replace every pod. The patch carries pre in its
+// metadata; a UID that is no longer the object's is answered Conflict.
+func (c *Cluster) Restart(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, at time.Time, pre ui.Precondition) error {
+	patch, err := json.Marshal(map[string]any{"metadata": preconditionMeta(pre), "spec": map[string]any{"template": map[string]any{
 		"metadata": map[string]any{"annotations": map[string]string{restartedAtAnnotation: at.Format(time.RFC3339)}},
 	}}})
 	if err != nil {
@@ -118,9 +124,39 @@ func (c *Cluster) Restart(ctx context.Context, gvr schema.GroupVersionResource, 
 	_, err = c.dyn.Resource(gvr).Namespace(namespace).Patch(ctx, name, types.StrategicMergePatchType, patch,
 		metav1.PatchOptions{FieldManager: fieldManager})
 	if err != nil {
-		return DescribeServerError(c.cfg.Host, err)
+		return DescribeServerError(c.cfg.Host, uidConflict(gvr, name, err))
 	}
 	return nil
+}
+
+// preconditionMeta is the metadata a patch carries so that the server checks pre: the patched object's
+// resourceVersion is the one the update is conditioned on (Conflict when it changed), and its UID must be
+// the object's (a scale subresource answers Conflict, the object itself Invalid: see uidConflict).
+func preconditionMeta(pre ui.Precondition) map[string]any {
+	meta := map[string]any{}
+	if pre.UID != "" {
+		meta["uid"] = string(pre.UID)
+	}
+	if pre.ResourceVersion != "" {
+		meta["resourceVersion"] = pre.ResourceVersion
+	}
+	return meta
+}
+
+// uidConflict turns the server's answer to a patch whose metadata.uid is not the object's (Invalid: the
+// field is immutable) into the Conflict it is: the object of that name is another one. Other errors are
+// returned as they are.
+func uidConflict(gvr schema.GroupVersionResource, name string, err error) error {
+	var status apierrors.APIStatus
+	if !apierrors.IsInvalid(err) || !errors.As(err, &status) || status.Status().Details == nil {
+		return err
+	}
+	for _, cause := range status.Status().Details.Causes {
+		if cause.Field == "metadata.uid" {
+			return apierrors.NewConflict(gvr.GroupResource(), name, fmt.Errorf("precondition failed: %s", cause.Message))
+		}
+	}
+	return err
 }
 
 // Can implements ui.Cluster with a SelfSubjectAccessReview (which read-only mode lets through: it changes

@@ -84,12 +84,14 @@ type Cluster interface {
 	Describe(ctx context.Context, res discovery.Resource, namespace, name string) (string, error)
 	// Update replaces obj; its resourceVersion is the precondition (a Conflict when the object changed).
 	Update(ctx context.Context, gvr schema.GroupVersionResource, obj *unstructured.Unstructured) (*unstructured.Unstructured, error)
-	// Replicas reads spec.replicas of an object's scale subresource.
-	Replicas(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (int32, error)
-	// Scale sets spec.replicas through the scale subresource.
-	Scale(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, replicas int32) error
-	// Restart starts a rollout of a workload's pods (`kubectl rollout restart`), stamped with at.
-	Restart(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, at time.Time) error
+	// Replicas reads an object's scale subresource: spec.replicas and the scale's UID and resourceVersion.
+	Replicas(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (ScaleState, error)
+	// Scale sets spec.replicas through the scale subresource if pre still holds (else a Conflict, nothing
+	// written), as `kubectl scale --resource-version` does.
+	Scale(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, replicas int32, pre Precondition) error
+	// Restart starts a rollout of a workload's pods (`kubectl rollout restart`), stamped with at, if pre
+	// still holds (else a Conflict, nothing written).
+	Restart(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, at time.Time, pre Precondition) error
 	// Can asks the server whether the user may make the request q describes.
 	Can(ctx context.Context, q AccessQuery) (AccessAnswer, error)
 	// Close releases the connection's background work (catalog refresh).

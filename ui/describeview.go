@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rivo/tview"
+	"k8s.io/apimachinery/pkg/types"
 
 	"kscope/discovery"
 	"kscope/watch"
@@ -29,9 +30,11 @@ type DescribeView struct {
 	health *healthPanel
 
 	described string
-	deleted   bool
-	err       error
-	cancel    context.CancelFunc
+	// uid is the UID of the object as last seen by the view's watch ("" until then).
+	uid     types.UID
+	deleted bool
+	err     error
+	cancel  context.CancelFunc
 }
 
 // NewDescribeView returns the describe view of row, an object of res.
@@ -54,14 +57,22 @@ func (v *DescribeView) bindings() []Binding {
 		char('c').does("copy", "copy the text to the clipboard", func() { v.app.copyToClipboard("the description of "+v.row.Name, v.described) }),
 		v.health.binding(),
 	}
-	subject := func() (discovery.Resource, *watch.Row, bool) { return v.res, v.row, true }
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
-	for _, b := range v.app.objectBindings(subject, scope, v.access) {
+	for _, b := range v.app.objectBindings(v.subject, scope, v.access) {
 		if b.Name != "describe" {
 			keys = append(keys, b)
 		}
 	}
 	return append(keys, v.app.quitBinding())
+}
+
+// subject is the object described, for the object actions: its UID the one last seen (so a write never
+// reaches another object of the same name); none once it is deleted.
+func (v *DescribeView) subject() (discovery.Resource, *watch.Row, bool) {
+	if v.deleted {
+		return goneSubject(v.app, v.res, v.row)
+	}
+	return v.res, shownRow(v.row, v.uid), true
 }
 
 // escape clears the search.
@@ -77,6 +88,8 @@ type describedText struct {
 	text    string
 	err     error
 	deleted bool
+	// uid, when set, is the UID of the object the watch just saw (then nothing else is set).
+	uid types.UID
 }
 
 func (v *DescribeView) activate() {
@@ -138,9 +151,9 @@ func (v *DescribeView) describeLoop(ctx context.Context, cluster Cluster, res di
 			switch {
 			case ev.Deleted:
 				show(describedText{deleted: true})
-			case ev.Object != nil && initial: // the state just described
 			case ev.Object != nil:
-				pending = true
+				show(describedText{uid: ev.Object.GetUID()})
+				pending = pending || !initial // the initial state is the one just described
 			}
 			initial = false
 		case <-due:
@@ -151,6 +164,12 @@ func (v *DescribeView) describeLoop(ctx context.Context, cluster Cluster, res di
 // apply takes one describe (or the deletion).
 func (v *DescribeView) apply(d describedText) {
 	switch {
+	case d.uid != "":
+		was := v.deleted
+		v.uid, v.deleted = d.uid, false
+		if !was {
+			return
+		}
 	case d.deleted:
 		v.deleted = true
 	case d.err != nil:

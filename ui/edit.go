@@ -37,14 +37,22 @@ func kubectlEditor(content []byte) ([]byte, string, error) {
 		LaunchTempFile("kscope-edit-", ".yaml", bytes.NewReader(content))
 }
 
-// startEdit reads the object, then edits it with the TUI suspended and reports the outcome.
+// startEdit reads the object (refused if it is no longer the object row shows), then edits it with the TUI
+// suspended and reports the outcome.
 func (a *App) startEdit(res discovery.Resource, row *watch.Row) {
+	what := res.Name + " " + row.Key
+	if !needUID(a, "editing", what, row) {
+		return
+	}
 	a.message("reading " + row.Name + " …")
 	request(a, func(ctx context.Context, c Cluster) (*unstructured.Unstructured, error) {
 		return c.Get(ctx, res.GVR(), row.Namespace, row.Name)
 	}, func(obj *unstructured.Unstructured, err error) {
 		if err != nil {
 			a.errorf("edit %s: %s", row.Name, err)
+			return
+		}
+		if !sameObject(a, "editing", what, row, obj.GetUID()) {
 			return
 		}
 		a.edit(a.cluster, res, obj) // the cluster it was read from (request checked)

@@ -42,6 +42,8 @@ type fakeCluster struct {
 	denied map[string]bool
 	// replicas are the scale subresources, by objectKey.
 	replicas map[string]int32
+	// gone lists the objects deleted (by objectKey): writes to them answer NotFound.
+	gone     map[string]bool
 	watchers map[string][]chan watch.ObjectEvent
 	// updateErr, when set, answers the next update (then is cleared).
 	updateErr error
@@ -165,15 +167,16 @@ func (c *fakeCluster) Get(_ context.Context, gvr schema.GroupVersionResource, ns
 	return nil, fmt.Errorf("%s %q not found", gvr.Resource, name)
 }
 
-func (c *fakeCluster) Delete(ctx context.Context, gvr schema.GroupVersionResource, ns, name string, _ types.UID) error {
+func (c *fakeCluster) Delete(ctx context.Context, gvr schema.GroupVersionResource, ns, name string, uid types.UID) error {
 	c.mu.Lock()
 	c.deletes = append(c.deletes, objectKey(gvr, ns, name))
 	writes := c.writes
+	err := c.precondition(gvr, objectKey(gvr, ns, name), name, Precondition{UID: uid})
 	c.mu.Unlock()
 	if writes != nil {
 		return asRefused(writes.Resource(gvr).Namespace(ns).Delete(ctx, name, metav1.DeleteOptions{}))
 	}
-	return nil
+	return err
 }
 
 func (c *fakeCluster) deleted() []string {
@@ -234,17 +237,25 @@ func (c *fakeCluster) Update(_ context.Context, gvr schema.GroupVersionResource,
 	return stored.DeepCopy(), nil
 }
 
-func (c *fakeCluster) Replicas(_ context.Context, gvr schema.GroupVersionResource, ns, name string) (int32, error) {
+// Replicas answers the scale of an object, with the stored object's UID and resourceVersion (its scale's,
+// as the server's scale subresource copies them).
+func (c *fakeCluster) Replicas(_ context.Context, gvr schema.GroupVersionResource, ns, name string) (ScaleState, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n, ok := c.replicas[objectKey(gvr, ns, name)]
+	key := objectKey(gvr, ns, name)
+	n, ok := c.replicas[key]
 	if !ok {
-		return 0, apierrors.NewNotFound(gvr.GroupResource(), name)
+		return ScaleState{}, apierrors.NewNotFound(gvr.GroupResource(), name)
 	}
-	return n, nil
+	state := ScaleState{Replicas: n}
+	if o, ok := c.objects[key]; ok {
+		state.Precondition = Precondition{UID: o.GetUID(), ResourceVersion: o.GetResourceVersion()}
+	}
+	return state, nil
 }
 
-func (c *fakeCluster) Scale(_ context.Context, gvr schema.GroupVersionResource, ns, name string, replicas int32) error {
+// Scale stores replicas if pre holds for the stored object, else answers Conflict as the server does.
+func (c *fakeCluster) Scale(_ context.Context, gvr schema.GroupVersionResource, ns, name string, replicas int32, pre Precondition) error {
 	key := objectKey(gvr, ns, name)
 	c.record(fmt.Sprintf("scale %s %d", key, replicas))
 	c.mu.Lock()
@@ -253,15 +264,37 @@ func (c *fakeCluster) Scale(_ context.Context, gvr schema.GroupVersionResource, 
 		_, err := c.writes.Resource(gvr).Namespace(ns).Patch(context.Background(), name, types.MergePatchType, []byte(`{}`), metav1.PatchOptions{}, "scale")
 		return asRefused(err)
 	}
+	if err := c.precondition(gvr, key, name, pre); err != nil {
+		return err
+	}
 	c.replicas[key] = replicas
 	return nil
 }
 
-func (c *fakeCluster) Restart(_ context.Context, gvr schema.GroupVersionResource, ns, name string, at time.Time) error {
+func (c *fakeCluster) Restart(_ context.Context, gvr schema.GroupVersionResource, ns, name string, at time.Time, pre Precondition) error {
 	c.record(fmt.Sprintf("restart %s %s", objectKey(gvr, ns, name), at.UTC().Format(time.RFC3339)))
 	if c.writes != nil {
 		_, err := c.writes.Resource(gvr).Namespace(ns).Patch(context.Background(), name, types.MergePatchType, []byte(`{}`), metav1.PatchOptions{})
 		return asRefused(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.precondition(gvr, objectKey(gvr, ns, name), name, pre)
+}
+
+// precondition answers as the server does a write conditioned on pre to the stored object at key: NotFound
+// when there is none, Conflict when its UID or resourceVersion is not pre's (unset fields are not checked).
+// Objects the fixture does not hold are not checked. c.mu must be held.
+func (c *fakeCluster) precondition(gvr schema.GroupVersionResource, key, name string, pre Precondition) error {
+	o, ok := c.objects[key]
+	switch {
+	case !ok && c.gone[key]:
+		return apierrors.NewNotFound(gvr.GroupResource(), name)
+	case !ok:
+		return nil
+	case pre.UID != "" && o.GetUID() != pre.UID,
+		pre.ResourceVersion != "" && o.GetResourceVersion() != pre.ResourceVersion:
+		return apierrors.NewConflict(gvr.GroupResource(), name, errors.New("precondition failed"))
 	}
 	return nil
 }

@@ -283,7 +283,8 @@ func (t *LiveTable) refresh() {
 	if row < 0 && hadRows {
 		row = min(max(oldRow, 1), len(t.content.Rows()))
 	}
-	t.table.Select(max(row, 1), 0)
+	// A row deleted moments ago is never where the cursor lands: a key pressed then acts on a live object.
+	t.table.Select(t.content.LiveNear(max(row, 1)), 0)
 	t.synced = t.src.State().Phase == watch.Synced
 	if t.synced && t.startMetrics != nil {
 		start := t.startMetrics

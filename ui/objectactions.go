@@ -70,14 +70,13 @@ func (a *App) openOwner(res discovery.Resource, ns, name string) {
 // confirmDelete asks before deleting row, an object of res, with its UID as the precondition.
 func (a *App) confirmDelete(res discovery.Resource, row *watch.Row) {
 	what := fmt.Sprintf("%s %s", res.Name, row.Key)
-	if row.UID == "" {
-		a.errorf("not deleting %s yet: its UID is still being read (try again in a moment)", what)
+	if !needUID(a, "deleting", what, row) {
 		return
 	}
 	question := fmt.Sprintf("Delete %s %s?", res.Name, row.Name)
 	a.confirm(question+namespaceLine(row), "Delete", func() {
 		a.send("deleting "+what, "deleted "+what, func(ctx context.Context, c Cluster) error {
-			return c.Delete(ctx, res.GVR(), row.Namespace, row.Name, row.UID)
+			return explainConflict(ctx, c, res, row, row.UID, c.Delete(ctx, res.GVR(), row.Namespace, row.Name, row.UID))
 		})
 	})
 }

@@ -93,7 +93,8 @@ func (c *RowContent) SetSort(column int, descending bool) {
 }
 
 // Update takes a new snapshot and the changes since the previous one: changed rows start flashing,
-// deleted rows (that still pass keep) stay dimmed where they were.
+// deleted rows stay dimmed where they were while they pass keep (the filter of the moment: a row deleted
+// under one filter goes when a filter it does not match is set).
 func (c *RowContent) Update(snap watch.Snapshot, changes watch.ChangeSet, keep func(*watch.Row) bool) {
 	now := c.now()
 	for _, keys := range [][]string{changes.Added, changes.Updated} {
@@ -108,9 +109,6 @@ func (c *RowContent) Update(snap watch.Snapshot, changes watch.ChangeSet, keep f
 		}
 		for _, r := range changes.Deleted {
 			delete(c.flashes, r.Key)
-			if keep != nil && !keep(r) {
-				continue
-			}
 			i, ok := index[r.Key]
 			if !ok {
 				i = len(c.rows)
@@ -118,8 +116,29 @@ func (c *RowContent) Update(snap watch.Snapshot, changes watch.ChangeSet, keep f
 			c.ghosts[r.Key] = &ghost{row: r, until: now.Add(c.ghostFor), index: i}
 		}
 	}
+	for k, g := range c.ghosts {
+		if keep != nil && !keep(g.row) {
+			delete(c.ghosts, k)
+		}
+	}
 	c.expire(now)
 	c.merge(snap.Rows)
+}
+
+// LiveNear returns the table row nearest r (r itself, then the rows below, then those above) that shows a
+// live object, not a deleted one; r when there is none.
+func (c *RowContent) LiveNear(r int) int {
+	for i := max(r, 1); i <= len(c.rows); i++ {
+		if !c.ghosted[c.rows[i-1]] {
+			return i
+		}
+	}
+	for i := min(r, len(c.rows)+1) - 1; i >= 1; i-- {
+		if !c.ghosted[c.rows[i-1]] {
+			return i
+		}
+	}
+	return r
 }
 
 // expire forgets flashes and ghosts whose time is over.

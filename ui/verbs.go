@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rivo/tview"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"kscope/discovery"
 	"kscope/watch"
@@ -72,19 +73,30 @@ func restartable(res discovery.Resource) error {
 	return fmt.Errorf("%s cannot be restarted: only deployments, statefulsets and daemonsets can", res.FullName())
 }
 
-// startScale reads the current replicas, then prompts for the new count.
+// startScale reads the scale of row (refused if it is no longer the object row shows), then prompts for the
+// new count.
 func (a *App) startScale(res discovery.Resource, row *watch.Row) {
+	what := res.Name + " " + row.Key
+	if !needUID(a, "scaling", what, row) {
+		return
+	}
 	a.message("reading the scale of " + row.Name + " …")
-	request(a, func(ctx context.Context, c Cluster) (int32, error) {
+	request(a, func(ctx context.Context, c Cluster) (ScaleState, error) {
 		return c.Replicas(ctx, res.GVR(), row.Namespace, row.Name)
-	}, func(current int32, err error) {
+	}, func(state ScaleState, err error) {
+		if err == nil && state.UID != "" && state.UID != row.UID {
+			err = &conflictError{why: reCreated}
+		}
 		if err != nil {
-			a.errorf("scale of %s: %s", row.Name, err)
+			a.errorf("not scaling %s: %s", what, err)
 			return
 		}
+		if state.UID == "" { // a scale subresource without metadata: at least the object's UID
+			state.UID = row.UID
+		}
 		a.message("")
-		label := fmt.Sprintf("scale %s %s (now %d) to: ", res.Name, row.Name, current)
-		a.bar.Open(label, "", func(text string) { a.confirmScale(res, row, current, text) }, nil)
+		label := fmt.Sprintf("scale %s %s (now %d) to: ", res.Name, row.Name, state.Replicas)
+		a.bar.Open(label, "", func(text string) { a.confirmScale(res, row, state, text) }, nil)
 	})
 }
 
@@ -97,30 +109,53 @@ func parseReplicas(text string) (int32, error) {
 	return int32(n), nil
 }
 
-// confirmScale asks before scaling row from current to the count text gives; a bad count sends nothing.
-func (a *App) confirmScale(res discovery.Resource, row *watch.Row, current int32, text string) {
+// confirmScale asks before scaling row from the state read to the count text gives; a bad count sends
+// nothing. The scale carries the state's precondition: a change since the read (an autoscaler, another
+// user) is a conflict reported on the status line, never overwritten.
+func (a *App) confirmScale(res discovery.Resource, row *watch.Row, state ScaleState, text string) {
 	n, err := parseReplicas(text)
 	if err != nil {
 		a.errorf("%s", err.Error())
 		return
 	}
-	question := fmt.Sprintf("Scale %s %s from %d to %d replicas?", res.Name, row.Name, current, n)
+	question := fmt.Sprintf("Scale %s %s from %d to %d replicas?", res.Name, row.Name, state.Replicas, n)
 	a.confirm(question+namespaceLine(row), "Scale", func() {
 		what := fmt.Sprintf("%s %s", res.Name, row.Key)
 		a.send("scaling "+what, fmt.Sprintf("scaled %s to %d", what, n), func(ctx context.Context, c Cluster) error {
-			return c.Scale(ctx, res.GVR(), row.Namespace, row.Name, n)
+			err := c.Scale(ctx, res.GVR(), row.Namespace, row.Name, n, state.Precondition)
+			if apierrors.IsConflict(err) {
+				return scaleConflict(ctx, c, res, row, state, err)
+			}
+			return explainConflict(ctx, c, res, row, state.UID, err)
 		})
 	})
 }
 
+// scaleConflict says what changed when the server refused a scale from state (Conflict): the replicas, as
+// read again, or else what explainConflict finds.
+func scaleConflict(ctx context.Context, c Cluster, res discovery.Resource, row *watch.Row, state ScaleState, err error) error {
+	now, rerr := c.Replicas(ctx, res.GVR(), row.Namespace, row.Name)
+	switch {
+	case rerr != nil || now.UID != state.UID:
+		return explainConflict(ctx, c, res, row, state.UID, err)
+	case now.Replicas != state.Replicas:
+		return &conflictError{why: fmt.Sprintf("conflict: replicas changed since the dialog (%d then, %d now)", state.Replicas, now.Replicas)}
+	}
+	return &conflictError{why: fmt.Sprintf("conflict: it changed since the dialog (replicas still %d)", now.Replicas)}
+}
+
 // confirmRestart asks before restarting row's pods.
 func (a *App) confirmRestart(res discovery.Resource, row *watch.Row) {
+	if !needUID(a, "restarting", res.Name+" "+row.Key, row) {
+		return
+	}
 	question := fmt.Sprintf("Restart %s %s?\nits pods are replaced, as kubectl rollout restart does", res.Name, row.Name)
 	a.confirm(question+namespaceLine(row), "Restart", func() {
 		what := fmt.Sprintf("%s %s", res.Name, row.Key)
 		at := a.opts.Clock.Now()
 		a.send("restarting "+what, "restarted "+what+": rollout started", func(ctx context.Context, c Cluster) error {
-			return c.Restart(ctx, res.GVR(), row.Namespace, row.Name, at)
+			err := c.Restart(ctx, res.GVR(), row.Namespace, row.Name, at, Precondition{UID: row.UID})
+			return explainConflict(ctx, c, res, row, row.UID, err)
 		})
 	})
 }
@@ -158,7 +193,7 @@ func (a *App) send(doing, done string, write func(ctx context.Context, c Cluster
 		err := write(ctx, cluster)
 		a.tv.QueueUpdateDraw(func() {
 			if err != nil {
-				a.errorf("%s: %s", doing, err)
+				a.errorf("%s", failedWrite(doing, err))
 				return
 			}
 			a.message(done)

@@ -58,10 +58,21 @@ func (v *YAMLView) bindings() []Binding {
 		char('b').does("blame", "each line's field manager and the time of its last write (managedFields)", func() { v.app.openBlame(v.row, v.obj) }),
 		v.health.binding(),
 	}
-	subject := func() (discovery.Resource, *watch.Row, bool) { return v.res, v.row, true }
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
-	keys = append(keys, v.app.objectBindings(subject, scope, v.access)...)
+	keys = append(keys, v.app.objectBindings(v.subject, scope, v.access)...)
 	return append(keys, v.app.quitBinding())
+}
+
+// subject is the object the view shows, for the object actions: its UID the one shown (so a write never
+// reaches another object of the same name); none once it is deleted.
+func (v *YAMLView) subject() (discovery.Resource, *watch.Row, bool) {
+	if v.deleted {
+		return goneSubject(v.app, v.res, v.row)
+	}
+	if v.obj == nil {
+		return v.res, v.row, true
+	}
+	return v.res, shownRow(v.row, v.obj.GetUID()), true
 }
 
 // escape clears the search.
