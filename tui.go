@@ -137,11 +137,11 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	kube.NoTerminalInput(o.flags)
 	// What credential plugins and server warnings write to stderr would draw over the screen: it goes to the
 	// prompt line instead (and what the UI did not show, to stderr once the screen is given back).
-	capture, err := kube.CaptureStderr()
+	sup := spawn.NewSupervisor() // starts every goroutine of the session: a panic on one stops the UI
+	capture, err := kube.CaptureStderr(sup.Func())
 	if err == nil {
 		defer capture.Restore()
 	}
-	sup := spawn.NewSupervisor() // starts every goroutine of the session: a panic on one stops the UI
 	cluster, err := kube.Connect(ctx, o.flags, sup.Func())
 	if err != nil {
 		return err

@@ -7,6 +7,8 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+
+	"kscope/spawn"
 )
 
 // maxHeldLines bounds the lines a StderrCapture keeps while no one reads them.
@@ -35,8 +37,9 @@ type StderrCapture struct {
 }
 
 // CaptureStderr starts capturing the process's standard error (file descriptor 2, so child processes such
-// as credential plugins are captured too). Call Restore when the UI has given the screen back.
-func CaptureStderr() (*StderrCapture, error) {
+// as credential plugins are captured too), reading it on a goroutine start starts (nil: a plain one). Call
+// Restore when the UI has given the screen back.
+func CaptureStderr(start spawn.Func) (*StderrCapture, error) {
 	orig, err := dupStderr()
 	if err != nil {
 		return nil, err
@@ -55,7 +58,7 @@ func CaptureStderr() (*StderrCapture, error) {
 	// A fatal error (an unrecovered panic on some goroutine) still reaches the terminal, after the screen.
 	_ = debug.SetCrashOutput(orig, debug.CrashOptions{})
 	c := &StderrCapture{pipe: r, done: make(chan struct{}), orig: orig, write: w}
-	go c.read(r)
+	start.Go(func() { c.read(r) })
 	return c, nil
 }
 

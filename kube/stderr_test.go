@@ -15,7 +15,7 @@ import (
 // TestStderrCapture: what the process and its children write to standard error while captured becomes lines
 // (held until someone takes them), and standard error is itself again after Restore.
 func TestStderrCapture(t *testing.T) {
-	c, err := CaptureStderr()
+	c, err := CaptureStderr(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestStderrCapturePause(t *testing.T) {
 	if err := unix.Dup2(int(terminal.Fd()), 2); err != nil {
 		t.Fatal(err)
 	}
-	c, err := CaptureStderr()
+	c, err := CaptureStderr(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
