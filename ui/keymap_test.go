@@ -71,6 +71,7 @@ func reachView(h *harness, path []string) view {
 			h.press(tcell.KeyRune, rune(k[0]))
 		}
 		h.until("the view of "+k, func() bool { return h.app.top() != before })
+		h.until("the object read", func() bool { y, ok := h.app.top().(*YAMLView); return !ok || y.obj != nil })
 	}
 	var v view
 	h.quietly(func() { v = h.app.top() })

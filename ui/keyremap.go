@@ -117,7 +117,8 @@ type keySet struct {
 // viewKeys returns v's keys: kscope's, remapped by keys.yaml, then given out by resolveKeys in this order:
 // hotkeys with override, plugins with override, v's own keys, kscope's global keys, the other plugins,
 // the other hotkeys. The first time a remap cannot apply or a configured key conflicts in a view, it says
-// so on the prompt line. UI goroutine only.
+// so on the prompt line (a message the key pressed shows then replaces it; the help lists the conflicts).
+// UI goroutine only.
 func (a *App) viewKeys(v view) keySet {
 	viewKeys := v.bindings()
 	globals := a.globalBindings()
@@ -136,7 +137,7 @@ func (a *App) viewKeys(v view) keySet {
 	for _, n := range notes {
 		if !a.remaps.warned[n] {
 			a.remaps.warned[n] = true
-			a.Notice(n)
+			a.message(n) // now, so that what the key pressed says comes after it, not under it
 		}
 	}
 	return keySet{
