@@ -192,7 +192,8 @@ type Options struct {
 	// ReadOnly refuses every change to the cluster (delete, edit, scale, restart) without sending a request.
 	ReadOnly bool
 	// Edit opens an object's YAML in the user's editor for `e` (default: kubectl's editor, $KUBE_EDITOR,
-	// else $EDITOR, else vi). It runs on the UI goroutine with the TUI suspended.
+	// else $EDITOR, else vi, started with Kubeconfig as its KUBECONFIG). It runs on the UI goroutine with
+	// the TUI suspended.
 	Edit EditFunc
 	// Version is kscope's version for the header.
 	Version string
@@ -218,7 +219,9 @@ type Options struct {
 	// ContextPlugins, when set, reads the plugins file of a kubeconfig context (its plugins replace those of
 	// the same name); called on the UI goroutine, once per context.
 	ContextPlugins func(cluster, context string) ([]config.Plugin, error)
-	// Kubeconfig is the kubeconfig path plugins get as $KUBECONFIG.
+	// Kubeconfig is the kubeconfig path the processes kscope starts (plugins, the editor) get as
+	// $KUBECONFIG; in read-only mode kscope's own, which reaches the cluster only through its read-only
+	// proxy.
 	Kubeconfig string
 	// Mouse turns the mouse on: a click selects, the wheel scrolls, a click on a column's header sorts by it.
 	Mouse bool
@@ -269,9 +272,6 @@ func (o *Options) defaults() {
 	}
 	if o.Tick == 0 {
 		o.Tick = time.Second
-	}
-	if o.Edit == nil {
-		o.Edit = kubectlEditor
 	}
 	if o.Clipboard == nil {
 		o.Clipboard = osc52Clipboard

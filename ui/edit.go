@@ -11,7 +11,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
-	"k8s.io/kubectl/pkg/cmd/util/editor"
 	"sigs.k8s.io/yaml"
 
 	"kscope/apierr"
@@ -30,12 +29,6 @@ const editHeader = `# Please edit the object below. Lines beginning with a '#' w
 // EditFunc opens content in the user's editor and returns the saved text and the temporary file's path
 // (also on error, when there is one). It blocks until the editor exits; the TUI is suspended meanwhile.
 type EditFunc func(content []byte) (edited []byte, path string, err error)
-
-// kubectlEditor is kubectl's editor: $KUBE_EDITOR, else $EDITOR, else vi, on a temporary .yaml file.
-func kubectlEditor(content []byte) ([]byte, string, error) {
-	return editor.NewDefaultEditor([]string{"KUBE_EDITOR", "EDITOR"}).
-		LaunchTempFile("kscope-edit-", ".yaml", bytes.NewReader(content))
-}
 
 // startEdit reads the object (refused if it is no longer the object row shows), then edits it with the TUI
 // suspended and reports the outcome.
@@ -69,7 +62,7 @@ func (a *App) edit(cluster Cluster, res discovery.Resource, obj *unstructured.Un
 	}
 	s := &editSession{
 		original: obj,
-		launch:   a.opts.Edit,
+		launch:   a.editFunc(),
 		update: func(o *unstructured.Unstructured) (err error) {
 			return request(func(ctx context.Context) error { _, err := cluster.Update(ctx, res.GVR(), o); return err })
 		},

@@ -2,16 +2,20 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
-	"kscope/discovery"
 	"kscope/kube/readonly"
 )
 
@@ -37,64 +41,179 @@ func recordingServer(t *testing.T) (dynamic.Interface, func() []string) {
 	}
 }
 
-// TestReadOnlyEveryBindingSendsNoWrite: in read-only mode every key of every view, each dialog it opens
-// answered with its dangerous choice, sends no write; with the UI's own refusal off, the read-only transport
-// alone still stops the delete (and the port-forward's request), and the user is told why.
-func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
-	for _, uiRefuses := range []bool{true, false} {
-		writes, written := recordingServer(t)
-		h := start(t, 100, 30, func(o *Options) {
-			o.Resource, o.ReadOnly = "deployments", uiRefuses
-			o.Cluster.(*fakeCluster).writes = writes
-			o.Edit = labellingEditor
-		})
-		asks := map[string]bool{"delete": true, "restart": true, "scale": true}
-		views := map[string][]string{"table": nil, "yaml": {"y"}, "events": {"E"}, "describe": {"d"}, "help": {"?"}, "picker": {"esc"}}
-		ran := 0
-		for name, path := range views {
-			var keys []Binding
-			h.ui(func() { openPath(h, path); keys = append(h.app.top().bindings(), h.app.globalBindings()...) })
-			for _, b := range keys {
-				if b.run == nil || b.Name == "quit" {
-					continue
-				}
-				h.ui(func() { openPath(h, path) })
-				h.press(b.Key, b.Rune)
-				if !uiRefuses && b.Name == "scale" && name != "events" { // the prompt, once the scale is read
-					h.eventually("(now 2) to:")
-					h.typeText("3\n")
-				}
-				if !uiRefuses && b.Name == "port-forward" { // the pod's port, then the local one
-					h.eventually("to pod port:")
-					h.typeText("8080\n")
-					h.eventually("from local port:")
-					h.typeText("\n")
-				}
-				if !uiRefuses && asks[b.Name] && name != "events" { // the question comes after the access check
-					h.until("a dialog", func() bool { return h.app.modal != nil })
-				}
-				var modal bool
-				h.quietly(func() { modal = h.app.modal != nil })
-				if modal { // the dangerous choice: Tab to it, Enter
-					h.press(tcell.KeyTab, 0)
-					h.press(tcell.KeyEnter, 0)
-				}
-				if b.denied != nil && name != "events" { // the user reads why nothing changed (events: no rows)
-					h.eventuallyAny("read-only mode: ", "cannot be")
-				}
-				var prompt bool
-				h.quietly(func() { prompt = h.app.bar.Active() })
-				if prompt {
-					h.press(tcell.KeyEscape, 0)
-				}
-				ran++
-				t.Logf("%s: %s (%s)", name, b.Label, b.Name)
-			}
-		}
-		if w := written(); len(w) != 0 || ran < 20 {
-			t.Errorf("UI refusal %v: %d bindings run, writes reached the server: %q", uiRefuses, ran, w)
+// viewPath is how a test reaches a view: a command line (":pods"; "" stays on the picker), then keys.
+type viewPath struct {
+	command string
+	keys    []string // one character each, or "esc", "enter"
+	want    string   // the view's type, as %T prints it
+	noRows  bool     // the view has no object to act on
+}
+
+// everyView reaches each kind of view kscope has: tables of a workload, of pods and of events; the YAML,
+// describe, history, diff, blame, tree, pulse, logs, help, port-forward views and the resource picker.
+// TestReadOnlyEveryBindingSendsNoWrite fails when one of them is not reached.
+var everyView = []viewPath{
+	{"deployments", nil, "*ui.LiveTable", false},
+	{"deployments", []string{"y"}, "*ui.YAMLView", false},
+	{"deployments", []string{"y", "b"}, "*ui.BlameView", false},
+	{"deployments", []string{"d"}, "*ui.DescribeView", false},
+	{"deployments", []string{"E"}, "*ui.LiveTable", true},
+	{"deployments", []string{"h"}, "*ui.HistoryView", false},
+	{"deployments", []string{"h", "enter"}, "*ui.DiffView", false},
+	{"deployments", []string{"t"}, "*ui.TreeView", false},
+	{"deployments", []string{"i"}, "*ui.PulseView", false},
+	{"deployments", []string{"?"}, "*ui.HelpView", false},
+	{"deployments", []string{"esc"}, "*ui.ResourcePicker", false},
+	{"pods", nil, "*ui.LiveTable", false},
+	{"pods", []string{"l"}, "*ui.LogView", false},
+	{"pods", []string{"y"}, "*ui.YAMLView", false},
+	{"pods", []string{"d"}, "*ui.DescribeView", false},
+	{"pods", []string{"t"}, "*ui.TreeView", false},
+	{"pf", nil, "*ui.PortForwardView", false},
+}
+
+// viewTypes are the view types everyView must reach (every type with bindings()).
+var viewTypes = []string{"*ui.LiveTable", "*ui.YAMLView", "*ui.BlameView", "*ui.DescribeView", "*ui.HistoryView",
+	"*ui.DiffView", "*ui.TreeView", "*ui.PulseView", "*ui.LogView", "*ui.HelpView", "*ui.ResourcePicker",
+	"*ui.PortForwardView"}
+
+// writeNames are the bindings that would change the cluster.
+var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "port-forward": true}
+
+// writeCalls are the fake cluster's calls that would change something.
+func writeCalls(calls []string) []string {
+	var out []string
+	for _, c := range calls {
+		verb, _, _ := strings.Cut(c, " ")
+		switch verb {
+		case "scale", "restart", "update", "exec", "port-forward":
+			out = append(out, c)
 		}
 	}
+	return out
+}
+
+// TestReadOnlyEveryBindingSendsNoWrite: in read-only mode every key of every view (and the global keys in
+// each), each dialog it opens answered with its dangerous choice and each question with a value, sends no
+// write: the UI refuses before it calls the cluster, and the user reads why. With the UI's own refusal
+// off, the read-only transport alone still stops each write (delete, update, scale, restart, the shell's
+// exec and the port-forward's request) before the server.
+func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
+	for _, uiRefuses := range []bool{true, false} {
+		t.Run(fmt.Sprintf("ui refuses %v", uiRefuses), func(t *testing.T) {
+			writes, written := recordingServer(t)
+			h := start(t, 120, 35, func(o *Options) {
+				o.ReadOnly = uiRefuses
+				c := o.Cluster.(*fakeCluster)
+				c.writes = writes
+				for _, r := range c.rows["pods"] { // every pod row has its object: whichever is selected acts
+					pod := podObject()
+					pod.SetNamespace(r.Namespace)
+					pod.SetName(r.Name)
+					pod.SetUID(r.UID)
+					c.objects[objectKey(podsGVR, r.Namespace, r.Name)] = pod
+				}
+				o.Edit = labellingEditor
+			})
+			reached := map[string]bool{}
+			ran, refusedSeen := 0, map[string]bool{}
+			for _, p := range everyView {
+				var keys []Binding
+				got := openPath(h, p)
+				reached[got] = true
+				if got != p.want {
+					t.Errorf("%s %v: reached %s, want %s", p.command, p.keys, got, p.want)
+					continue
+				}
+				h.quietly(func() { keys = append(h.app.top().bindings(), h.app.globalBindings()...) })
+				for _, b := range keys {
+					if b.run == nil || b.Name == "quit" {
+						continue
+					}
+					openPath(h, p)
+					h.press(b.Key, b.Rune)
+					answer(h, b, !uiRefuses && !p.noRows) // the UI refusing answers at once; the server is asked first
+					if writeNames[b.Name] && !p.noRows {  // the user reads why nothing changed
+						h.until("the refusal of "+b.Name+" in "+p.want, func() bool { return shows(h, "read-only mode: ", "cannot be") })
+						h.quietly(func() { refusedSeen[b.Name] = refusedSeen[b.Name] || shows(h, "read-only mode: ") })
+					}
+					ran++
+				}
+			}
+			for _, typ := range viewTypes {
+				if !reached[typ] {
+					t.Errorf("no path reaches a %s: its bindings were not run", typ)
+				}
+			}
+			if w := written(); len(w) != 0 {
+				t.Errorf("%d bindings run, writes reached the server: %q", ran, w)
+			}
+			calls := writeCalls(h.cluster.recorded())
+			if uiRefuses && (len(calls) != 0 || len(h.cluster.deleted()) != 0) {
+				t.Errorf("the UI called the cluster to write: %q, deletes %q", calls, h.cluster.deleted())
+			}
+			if !uiRefuses {
+				// the transport was what stopped them: each kind of write was sent and refused
+				for _, verb := range []string{"scale", "restart", "update", "exec", "port-forward"} {
+					if !slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, verb+" ") }) {
+						t.Errorf("no %s reached the transport: the test did not try it (calls %q)", verb, calls)
+					}
+				}
+				if len(h.cluster.deleted()) == 0 {
+					t.Error("no delete reached the transport: the test did not try it")
+				}
+			}
+			for name := range writeNames {
+				if !refusedSeen[name] {
+					t.Errorf("%s: the user was not told it was refused", name)
+				}
+			}
+			t.Logf("UI refusal %v: %d bindings run", uiRefuses, ran)
+		})
+	}
+}
+
+// answer takes what a binding opened to its end: a question gets a value (the scale's replicas, the
+// port-forward's ports, a container), a dialog its dangerous choice, and the command bar is closed; wait:
+// the question comes once the server has answered whether the user may.
+func answer(h *harness, b Binding, wait bool) {
+	h.t.Helper()
+	asks := map[string]bool{"delete": true, "restart": true, "scale": true, "port-forward": true}
+	if wait && asks[b.Name] { // the question comes after the access check
+		h.until(b.Name+"'s question", func() bool { return h.app.modal != nil || h.app.bar.Active() || shows(h, "not found", "cannot be") })
+	}
+	for range 4 { // a question may lead to another
+		var modal, prompt bool
+		var text string
+		h.quietly(func() { modal, prompt = h.app.modal != nil, h.app.bar.Active() })
+		text = h.text()
+		switch {
+		case modal: // the dangerous choice: Tab to it, Enter
+			h.press(tcell.KeyTab, 0)
+			h.press(tcell.KeyEnter, 0)
+		case prompt && strings.Contains(text, "to pod port:"):
+			h.typeText("8080\n")
+		case prompt && strings.Contains(text, "from local port:"):
+			h.typeText("\n")
+		case prompt && strings.Contains(text, ") to:"):
+			h.typeText("3\n")
+		case prompt:
+			h.press(tcell.KeyEscape, 0)
+		default:
+			return
+		}
+		if wait && asks[b.Name] {
+			h.until(b.Name+" answered", func() bool {
+				return h.app.modal != nil || h.app.bar.Active() || shows(h, "read-only mode: ", "not found", "cannot be")
+			})
+		}
+	}
+}
+
+// shows tells whether the status line's message holds one of texts. UI goroutine only.
+func shows(h *harness, texts ...string) bool {
+	m := h.app.bar.ShownMessage()
+	return slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(m, t) })
 }
 
 // labellingEditor adds a label to the object it is given, unless it is there already (then saving the
@@ -106,22 +225,65 @@ func labellingEditor(content []byte) ([]byte, string, error) {
 	return bytes.Replace(content, []byte("  labels:\n"), []byte("  labels:\n    edited: \"yes\"\n"), 1), "", nil
 }
 
-// openPath shows the deployments table again, then presses the keys of path (y: YAML, e: events, ?: help, esc:
-// back to the picker). UI goroutine.
-func openPath(h *harness, path []string) {
-	a := h.app
-	a.popTo(1)
-	a.bar.Close()
-	if a.modal != nil {
-		a.closeModal()
-	}
-	a.openResource(a.catalogEntry(discovery.Resource{Group: "apps", Version: "v1", Name: "deployments"}), "")
-	for _, k := range path {
-		switch k {
-		case "esc":
-			a.pop()
-		default:
-			a.capture(tcell.NewEventKey(tcell.KeyRune, rune(k[0]), tcell.ModNone))
+// openPath goes back to the picker, runs p's command and presses its keys, and returns the type of the
+// view then on top (once it is there: a key's view may open after a read). A view the key before asked
+// for may open meanwhile, on top of the path's: then it goes again (three times at most).
+func openPath(h *harness, p viewPath) string {
+	h.t.Helper()
+	var typ string
+	for range 3 {
+		if typ = openPathOnce(h, p); typ == p.want {
+			break
 		}
 	}
+	return typ
+}
+
+func openPathOnce(h *harness, p viewPath) string {
+	h.t.Helper()
+	h.quietly(func() {
+		a := h.app
+		if a.modal != nil {
+			a.closeModal()
+		}
+		a.bar.Close()
+		a.popTo(1)
+	})
+	if p.command != "" {
+		h.command(p.command)
+	}
+	var typ string
+	for _, k := range p.keys {
+		var before view
+		h.quietly(func() { before = h.app.top() })
+		ev := tcell.NewEventKey(tcell.KeyRune, rune(k[0]), tcell.ModNone)
+		switch k {
+		case "esc":
+			ev = tcell.NewEventKey(tcell.KeyEscape, 0, tcell.ModNone)
+		case "enter":
+			ev = tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone)
+		}
+		// pressed until the view opens: a view that reads first (the YAML view's object) says "not yet"
+		opened := func() bool {
+			h.app.capture(ev)
+			if h.app.top() == before && ev.Key() == tcell.KeyEnter {
+				if handler := h.app.root.InputHandler(); handler != nil {
+					handler(ev, func(p tview.Primitive) { h.app.tv.SetFocus(p) })
+				}
+			}
+			return h.app.top() != before
+		}
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			var ok bool
+			h.quietly(func() { ok = opened() })
+			if ok {
+				break
+			}
+			if time.Now().After(deadline) {
+				return "" // a view opened late on top of the path's: go again
+			}
+		}
+	}
+	h.quietly(func() { typ = fmt.Sprintf("%T", h.app.top()) })
+	return typ
 }
