@@ -24,6 +24,19 @@ func NewHelpView(a *App, name string, own, global []Binding, conflicts []keyConf
 		h.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(th.helpHeader).SetSelectable(false))
 	}
 	row := 1
+	for i, line := range readOnlyCovers { // first, what read-only mode covers
+		if !a.opts.ReadOnly {
+			break
+		}
+		name := "read-only"
+		if i > 0 {
+			name = ""
+		}
+		for c, text := range []string{"", name, "everywhere", line} {
+			h.table.SetCell(row, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(th.errorColor))
+		}
+		row++
+	}
 	for _, group := range []struct {
 		where string
 		keys  []Binding

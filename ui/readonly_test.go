@@ -287,3 +287,19 @@ func openPathOnce(h *harness, p viewPath) string {
 	h.quietly(func() { typ = fmt.Sprintf("%T", h.app.top()) })
 	return typ
 }
+
+// TestReadOnlyHelpSaysWhatItCovers: in read-only mode `?` says what read-only covers, plugins and the
+// editor included; writable, it says nothing of it.
+func TestReadOnlyHelpSaysWhatItCovers(t *testing.T) {
+	for _, readOnly := range []bool{true, false} {
+		h := start(t, 200, 30, func(o *Options) { o.ReadOnly, o.Resource = readOnly, "deployments" })
+		h.press(tcell.KeyRune, '?')
+		h.eventually("help")
+		if got := h.has("through kscope's read-only proxy"); got != readOnly {
+			t.Errorf("read-only %v: help tells what read-only covers: %v\n%s", readOnly, got, h.text())
+		}
+	}
+}
+
+// has tells whether the screen shows substr now.
+func (h *harness) has(substr string) bool { return strings.Contains(h.text(), substr) }
