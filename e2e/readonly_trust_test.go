@@ -41,6 +41,7 @@ func noWritesBy(t *testing.T, user string, from time.Time) []auditEvent {
 // use (a buffer over k9s's limit, a refresh rate in words, a skin with a folder) starts kscope read-only,
 // each bad value one line; ctrl-d is refused, the object stays, and the audit log holds no write.
 func TestReadOnlyTrustConfigNextToUnusableValues(t *testing.T) {
+	serial(t, "counts tester's writes in the audit log")
 	ns := testNamespace(t)
 	kubectl(t, "-n", ns, "create", "configmap", "victim", "--from-literal=a=b")
 	dir := t.TempDir()
@@ -73,6 +74,7 @@ func TestReadOnlyTrustConfigNextToUnusableValues(t *testing.T) {
 // kscope's environment: the get reaches the cluster as the user (through kscope's proxy), the delete is
 // refused with kscope's message, the status line names it, the object stays and the audit log holds no write.
 func TestReadOnlyTrustPluginCannotWrite(t *testing.T) {
+	serial(t, "counts tester's writes in the audit log")
 	ns := testNamespace(t)
 	kubectl(t, "-n", ns, "create", "configmap", "victim", "--from-literal=a=b")
 	dir := t.TempDir()
@@ -118,6 +120,7 @@ func TestReadOnlyTrustPluginCannotWrite(t *testing.T) {
 // TestReadOnlyTrustObjectNamedExec: under --readonly a ConfigMap named exec opens in YAML (a subresource
 // is matched by its place in the path, not by the path's end).
 func TestReadOnlyTrustObjectNamedExec(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	kubectl(t, "-n", ns, "create", "configmap", "exec", "--from-literal=marker=named-like-a-subresource")
 	s := startUI(t, "--readonly", "-n", ns, "configmaps")
