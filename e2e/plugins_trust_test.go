@@ -110,7 +110,7 @@ args: [-c, 'printf "%%s" "$(printenv NAME)" > %s']
 		t.Errorf("the plugin that reads NAME from its environment wrote %q (%v), want %q", data, err, evil)
 	}
 	s.keys("Escape")
-	s.waitGone("</touch pwned1>") // (a key right after esc would make it alt-key)
+	s.waitFor(safe) // the filter is gone (a key right after esc would make it alt-key)
 	s.keys("/")
 	s.typeText(safe)
 	s.keys("Enter")
