@@ -64,6 +64,7 @@ func (s *tmuxUI) waitRestored(code string) string {
 // TestLifecycleKillTermRestoresTerminal: `kill -TERM` ends kscope as a shell expects (exit code 143) with the
 // terminal restored: the pane is back on the shell's screen, out of the alternate screen and raw mode.
 func TestLifecycleKillTermRestoresTerminal(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	kubectl(t, "-n", ns, "create", "configmap", "cfg", "--from-literal=k=v")
 	s := startTmux(t, restoredTerminal, "-n", ns, "configmaps")
@@ -84,6 +85,7 @@ func TestLifecycleKillTermRestoresTerminal(t *testing.T) {
 // standard error to the terminal while it has it, so a prompt there is seen as it waits; a SIGTERM that comes
 // meanwhile stops kscope once the editor returns, with the terminal restored.
 func TestLifecycleChildGetsTerminalStderr(t *testing.T) {
+	parallel(t)
 	ns := testNamespace(t)
 	kubectl(t, "-n", ns, "create", "configmap", "cfg", "--from-literal=k=v")
 	done := filepath.Join(t.TempDir(), "done")
