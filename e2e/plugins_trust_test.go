@@ -99,7 +99,7 @@ args: [-c, 'printf "%%s" "$(printenv NAME)" > %s']
 	s.keys("/")
 	s.typeText("touch pwned1")
 	s.keys("Enter")
-	s.waitFor("kscope-e2e-" + sfx + " x'")
+	s.waitFor("kscope-e2e-"+sfx+" x'", "</touch pwned1>")
 	s.typeText("K")
 	s.waitFor(`plugin say-name not run: $NAME holds ' ', which a shell could read as code`)
 	s.typeText("U")
@@ -110,11 +110,11 @@ args: [-c, 'printf "%%s" "$(printenv NAME)" > %s']
 		t.Errorf("the plugin that reads NAME from its environment wrote %q (%v), want %q", data, err, evil)
 	}
 	s.keys("Escape")
-	s.waitFor(safe) // the filter is gone (a key right after esc would make it alt-key)
+	s.waitGone("</touch pwned1>") // the filter is gone (a key right after esc would make it alt-key)
 	s.keys("/")
 	s.typeText(safe)
 	s.keys("Enter")
-	s.waitFor(safe)
+	s.waitFor(safe, "clusterroles[1]")
 	s.typeText("K")
 	s.waitFor("plugin say-name done")
 	if data, err := os.ReadFile(out("single")); err != nil || string(data) != safe+"\n" {
