@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -84,6 +85,9 @@ type App struct {
 	// sup starts every goroutine of the UI (goSafe) and of the connection (Options.Supervisor); its first
 	// panic stops the UI.
 	sup *spawn.Supervisor
+	// pending counts the requests (request) whose answer has not been handled on the UI goroutine yet, so
+	// that a test can wait until every answer of its earlier keys has been shown. Safe for any goroutine.
+	pending atomic.Int64
 	// lifeMu guards suspended (a child has the terminal) and interrupted (a signal asked the UI to stop).
 	lifeMu                 sync.Mutex
 	suspended, interrupted bool

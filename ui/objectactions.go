@@ -19,11 +19,13 @@ const requestTimeout = 15 * time.Second
 // then on the UI goroutine with its outcome, unless a context switch has replaced that cluster meanwhile.
 func request[T any](a *App, work func(context.Context, Cluster) (T, error), then func(T, error)) {
 	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
+	a.pending.Add(1)
 	a.goSafe(func() {
 		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
 		defer cancel()
 		v, err := work(ctx, cluster)
 		a.tv.QueueUpdateDraw(func() {
+			defer a.pending.Add(-1)
 			if a.cluster == cluster { // else answered by the previous context's server
 				then(v, err)
 			}

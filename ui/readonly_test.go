@@ -130,7 +130,11 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 					if b.run == nil || b.Name == "quit" {
 						continue
 					}
+					// the answers to the keys before are handled first: a late one (the logs of a deployment
+					// without a selector) would otherwise replace this key's refusal on the status line
+					h.until("the answers to the keys before", func() bool { return h.app.pending.Load() == 0 })
 					openPath(h, p)
+					h.until("the answers to opening "+p.want, func() bool { return h.app.pending.Load() == 0 })
 					h.press(b.Key, b.Rune)
 					answer(h, b, !uiRefuses && !p.noRows) // the UI refusing answers at once; the server is asked first
 					if writeNames[b.Name] && !p.noRows {  // the user reads why nothing changed
