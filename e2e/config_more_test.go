@@ -101,7 +101,8 @@ func TestUIK9sConfigYAMLSkinKeys(t *testing.T) {
 }
 
 // TestUIConfigBrokenFiles: broken YAML in config.yaml, in the skin it names and in keys.yaml are one line
-// each, naming the file and line; kscope starts with its defaults and works.
+// each, naming the file and line; kscope starts with its defaults and works. A config.yaml that cannot be
+// parsed at all starts kscope read-only (it may have said readOnly: true), and the line says so.
 func TestUIConfigBrokenFiles(t *testing.T) {
 	parallel(t)
 	ns := testNamespace(t)
@@ -109,9 +110,10 @@ func TestUIConfigBrokenFiles(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, text, want string
 		others                 map[string]string
+		readOnly               bool
 	}{
 		{name: "config.yaml", file: "k9s/config.yaml", text: "k9s:\n  readOnly: true\n   ui: [\n",
-			want: "k9s/config.yaml: line 3: "},
+			want: "k9s/config.yaml: cannot be parsed (line 3: ", readOnly: true},
 		{name: "wrong type in config.yaml", file: "k9s/config.yaml", text: "k9s:\n  logger:\n    buffer: lots\n",
 			want: "k9s/config.yaml: line 3: k9s.logger.buffer: want a number, not string"},
 		{name: "skin", file: "k9s/skins/e2e.yaml", text: "k9s:\n  views:\n    table:\n      fgColor: \"#ff0001\"\n     x: [\n",
@@ -128,8 +130,8 @@ func TestUIConfigBrokenFiles(t *testing.T) {
 			environ := []string{"XDG_CONFIG_HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "COLORTERM=truecolor"}
 			s := startTmuxEnv(t, environ, env.kscope, "; sleep 600", "-n", ns, "configmaps")
 			scr := s.waitFor("config: "+filepath.Join(home, tc.want), "kscope-broken-e2e")
-			if strings.Contains(scr, "READ-ONLY") {
-				t.Errorf("a broken config.yaml was applied:\n%s", scr)
+			if strings.Contains(scr, "READ-ONLY") != tc.readOnly {
+				t.Errorf("read-only is %v, want %v:\n%s", !tc.readOnly, tc.readOnly, scr)
 			}
 			if line := lineWith(s.screenColors(), "kube-root-ca.crt"); strings.Contains(line, skinRowColor) {
 				t.Errorf("the broken skin was applied: %q", line)
