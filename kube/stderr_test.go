@@ -19,15 +19,20 @@ func TestStderrCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.Stderr.WriteString("before the UI\n")
+	if _, err := unix.Write(2, []byte("before the UI\n")); err != nil {
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	var got []string
 	got2 := func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(got) }
 	c.Deliver(func(l string) { mu.Lock(); got = append(got, l); mu.Unlock() })
 	// A child process, as client-go starts a credential plugin: it inherits fd 2.
 	cmd := exec.Command("sh", "-c", "echo 'plugin: opening a browser' >&2")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
+	stderr := stderrNow(t)
+	cmd.Stderr = stderr
+	err = cmd.Run()
+	stderr.Close() // before Restore, which waits for every write end of the capture to close
+	if err != nil {
 		t.Fatal(err)
 	}
 	c.Restore()
@@ -61,8 +66,11 @@ func TestStderrCapturePause(t *testing.T) {
 	c.Deliver(func(l string) { mu.Lock(); got = append(got, l); mu.Unlock() })
 	child := func(line string) {
 		cmd := exec.Command("sh", "-c", "echo \"$1\" >&2", "sh", line)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
+		stderr := stderrNow(t)
+		cmd.Stderr = stderr
+		err := cmd.Run()
+		stderr.Close() // Restore waits for every write end of the capture to close
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -91,4 +99,15 @@ func TestStderrCapturePause(t *testing.T) {
 	if string(text) != "Password: \n" {
 		t.Errorf("the terminal got %q, want the child's prompt alone", text)
 	}
+}
+
+// stderrNow is a file for what file descriptor 2 refers to now (a child given it inherits that), to close
+// after use. Not os.Stderr: under go test -json the testing package points os.Stderr at standard output.
+func stderrNow(t *testing.T) *os.File {
+	t.Helper()
+	fd, err := unix.Dup(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return os.NewFile(uintptr(fd), "stderr")
 }

@@ -41,8 +41,16 @@ func TestSuspendGivesChildrenTheTerminalsStderr(t *testing.T) {
 	h := start(t, 80, 20, func(o *Options) { o.Stderr = fdHandover{terminal: terminal, capture: w} })
 	child := func(line string) {
 		cmd := exec.Command("sh", "-c", `printf '%s\n' "$1" >&2`, "sh", line)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
+		fd, err := unix.Dup(2) // what fd 2 is now (under go test -json, os.Stderr is standard output)
+		if err != nil {
+			t.Error(err) // on the UI goroutine: no Fatal
+			return
+		}
+		stderr := os.NewFile(uintptr(fd), "stderr")
+		cmd.Stderr = stderr
+		err = cmd.Run()
+		stderr.Close()
+		if err != nil {
 			t.Error(err)
 		}
 	}
