@@ -272,7 +272,15 @@ func (b *bench) profileRun(t tool) []string {
 	b.logf("kscope profile run → %s.{cpu,mem,mem.1,mem.2}", base)
 	s := b.measureTUI(t, []string{"--cpuprofile", base + ".cpu", "--memprofile", base + ".mem"})
 	b.logf("kscope profile run: %+v", summary(s))
-	return []string{base + ".cpu", base + ".mem", base + ".mem.1", base + ".mem.2"}
+	// the report names them as the working directory sees them (the repository's root under bench/screen.sh),
+	// not by an absolute path of this machine
+	named := base
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, base); err == nil {
+			named = rel
+		}
+	}
+	return []string{named + ".cpu", named + ".mem", named + ".mem.1", named + ".mem.2"}
 }
 
 // checkPods makes sure the namespace holds the expected number of pods.
