@@ -157,14 +157,12 @@ func buildStamp(ctx context.Context, l layout) (string, error) {
 	mods := strings.Fields(string(out))
 	slices.Sort(mods)
 	fmt.Fprintln(h, strings.Join(slices.Compact(mods), "\n"))
+	var files []string
 	for _, c := range components {
-		f := filepath.Join("components", c, "main.go")
-		data, err := os.ReadFile(filepath.Join(l.source(), f))
-		if err != nil {
-			return "", fmt.Errorf("read devcluster source: %w", err)
-		}
-		fmt.Fprintf(h, "%s %d\n", f, len(data))
-		h.Write(data)
+		files = append(files, filepath.Join("components", c, "main.go"))
+	}
+	if err := hashSources(h, l, files); err != nil {
+		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

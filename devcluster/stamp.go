@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -47,13 +48,22 @@ func stampKey(l layout) (string, error) {
 	for _, c := range components {
 		files = append(files, filepath.Join("components", c, "main.go"))
 	}
+	if err := hashSources(h, l, files); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashSources writes each of files (relative to the devcluster source) to h, named and sized, so that
+// moving bytes between files changes the hash.
+func hashSources(h io.Writer, l layout, files []string) error {
 	for _, f := range files {
 		data, err := os.ReadFile(filepath.Join(l.source(), f))
 		if err != nil {
-			return "", fmt.Errorf("read devcluster source: %w", err)
+			return fmt.Errorf("read devcluster source: %w", err)
 		}
 		fmt.Fprintf(h, "%s %d\n", f, len(data))
 		h.Write(data)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return nil
 }
