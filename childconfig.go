@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"sync"
 
@@ -22,10 +21,10 @@ type childAccess struct {
 	cert    chan struct{} // closed once certErr/serving are set
 	serving *readonly.ServingCert
 	certErr error
-	refused chan readonly.Refusal
 
 	mu      sync.Mutex
 	proxies map[*readonly.Proxy]bool
+	refused func(line string) // told of each refusal (notify); nil: no one yet
 }
 
 // newChildAccess creates the private folder and starts making the proxies' certificate (on a goroutine:
@@ -35,8 +34,7 @@ func newChildAccess() (*childAccess, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &childAccess{file: file, cert: make(chan struct{}), refused: make(chan readonly.Refusal, 16),
-		proxies: map[*readonly.Proxy]bool{}}
+	c := &childAccess{file: file, cert: make(chan struct{}), proxies: map[*readonly.Proxy]bool{}}
 	go func() {
 		defer close(c.cert)
 		c.serving, c.certErr = readonly.NewServingCert()
@@ -73,26 +71,22 @@ func (c *childAccess) attach(cluster *kube.Cluster, flags *genericclioptions.Con
 	return &proxiedCluster{Cluster: cluster, stop: func() { c.stop(p) }}, nil
 }
 
-// report passes a refusal on without blocking the proxy (one dropped when many come at once).
+// report tells the one notify named of a refusal, on the proxy's goroutine before the child is answered
+// (so that a plugin's end knows of it); that function must not block.
 func (c *childAccess) report(r readonly.Refusal) {
-	select {
-	case c.refused <- r:
-	default:
+	c.mu.Lock()
+	refused := c.refused
+	c.mu.Unlock()
+	if refused != nil {
+		refused(r.String())
 	}
 }
 
-// notify calls notice with each refusal until ctx ends (on its own goroutine).
-func (c *childAccess) notify(ctx context.Context, notice func(string)) {
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case r := <-c.refused:
-				notice(r.String())
-			}
-		}
-	}()
+// notify has refused called with each refusal from now on (ui.App.ChildRefused: it never blocks).
+func (c *childAccess) notify(refused func(line string)) {
+	c.mu.Lock()
+	c.refused = refused
+	c.mu.Unlock()
 }
 
 // stop closes p.

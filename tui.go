@@ -225,7 +225,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		},
 	})
 	if children != nil {
-		children.notify(ctx, app.Notice) // a child's refused write, on the status line
+		children.notify(app.ChildRefused) // a child's refused write, on the status line
 	}
 	for _, p := range problems {
 		app.Notice("config: " + p) // kscope starts anyway, without the file

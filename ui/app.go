@@ -88,6 +88,8 @@ type App struct {
 	// pending counts the requests (request) whose answer has not been handled on the UI goroutine yet, so
 	// that a test can wait until every answer of its earlier keys has been shown. Safe for any goroutine.
 	pending atomic.Int64
+	// refusals are the children's writes the read-only proxy refused (ChildRefused).
+	refusals childRefusals
 	// lifeMu guards suspended (a child has the terminal) and interrupted (a signal asked the UI to stop).
 	lifeMu                 sync.Mutex
 	suspended, interrupted bool

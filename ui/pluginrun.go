@@ -109,6 +109,7 @@ func (a *App) runBackground(p config.Plugin, vars map[string]string, args []stri
 	cmd.WaitDelay = time.Second // a child that keeps the output open does not hold the run
 	ownProcessGroup(cmd)
 	a.plugins.runs.begin()
+	mark := a.refusalMark()
 	a.goSafe(func() {
 		defer a.plugins.runs.end()
 		err := cmd.Run()
@@ -116,7 +117,7 @@ func (a *App) runBackground(p config.Plugin, vars map[string]string, args []stri
 			return // quitting: nobody to tell
 		}
 		text, note := out.tail()
-		a.tv.QueueUpdateDraw(func() { a.pluginDone(p, err, text, note) })
+		a.tv.QueueUpdateDraw(func() { a.pluginDone(p, err, text, note+a.refusedNote(mark)) })
 	})
 }
 
@@ -124,6 +125,15 @@ func (a *App) runBackground(p config.Plugin, vars map[string]string, args []stri
 // kills them); it waits a bounded time for them to be gone.
 func (a *App) stopPlugins() {
 	a.plugins.runs.wait(pluginQuitWait)
+}
+
+// refusedNote names the last write read-only mode refused a child since mark, for a plugin's end ("" for
+// none): its exit would otherwise replace that line on the prompt.
+func (a *App) refusedNote(mark int) string {
+	if r := a.refusedSince(mark); r != "" {
+		return "; " + r
+	}
+	return ""
 }
 
 // pluginDone says how a plugin ended, with the last line of a background plugin's output (control

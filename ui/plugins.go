@@ -156,6 +156,7 @@ func (a *App) runPlugin(p config.Plugin, what string, env map[string]string) {
 			return
 		}
 		var err error
+		mark := a.refusalMark()
 		runIt := func() {
 			cmd := a.childCommand(vars, p.Command, args...)
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
@@ -164,7 +165,7 @@ func (a *App) runPlugin(p config.Plugin, what string, env map[string]string) {
 		if !a.suspend(runIt) {
 			runIt() // no screen to suspend (tests)
 		}
-		a.pluginDone(p, err, "", "")
+		a.pluginDone(p, err, "", a.refusedNote(mark))
 	}
 	if p.Confirm || p.Dangerous {
 		a.confirm(fmt.Sprintf("Run plugin %s on %s?\n%s", p.Name, what, line), "Run", run)

@@ -274,3 +274,21 @@ func TestTailBuffer(t *testing.T) {
 		t.Fatalf("%q %q", got, note)
 	}
 }
+
+// TestPluginEndNamesItsRefusedWrite: a write of a plugin that read-only mode refused during its run is
+// named again when the plugin ends, so that its exit does not replace the refusal on the prompt line.
+func TestPluginEndNamesItsRefusedWrite(t *testing.T) {
+	gate := filepath.Join(t.TempDir(), "go on")
+	plugins := []config.Plugin{{Name: "remove", ShortCut: "Shift-K", Scopes: []string{"po"}, Command: "sh", Background: true,
+		Args: []string{"-c", `while [ ! -e "$0" ]; do sleep 0.01; done; exit 1`, gate}}}
+	h := start(t, 160, 30, func(o *Options) { o.Resource = "pods"; o.Plugins = plugins; o.ReadOnly = true })
+	h.app.ChildRefused("read-only mode: DELETE /api/v1/namespaces/a/configmaps/b refused before the run")
+	h.eventually("configmaps/b refused before the run") // shown before the run starts, not over its line
+	h.press(tcell.KeyRune, 'K')
+	h.eventually("running sh")
+	h.app.ChildRefused("read-only mode: DELETE /api/v1/namespaces/a/configmaps/c refused")
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.eventually("plugin remove: exit status 1; read-only mode: DELETE /api/v1/namespaces/a/configmaps/c refused")
+}
