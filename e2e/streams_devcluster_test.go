@@ -39,7 +39,7 @@ func TestStreamsDevcluster(t *testing.T) {
 	}
 	portForwardReachesPodServer(t, ns, pod)
 
-	waitForSeen(t, 45*time.Second, "kubectl top pods lists the pod", func() (bool, string) {
+	waitForSeen(t, metricsTimeout, "kubectl top pods lists the pod", func() (bool, string) {
 		r := runKubectl(t, "-n", ns, "top", "pods", "--no-headers")
 		return r.code == 0 && strings.HasPrefix(r.stdout, pod+" "), r.stdout + r.stderr
 	})
