@@ -117,7 +117,7 @@ func (a *App) runBackground(p config.Plugin, vars map[string]string, args []stri
 			return // quitting: nobody to tell
 		}
 		text, note := out.tail()
-		a.tv.QueueUpdateDraw(func() { a.pluginDone(p, err, text, note+a.refusedNote(mark)) })
+		a.tv.QueueUpdateDraw(func() { a.pluginDone(p, err, text, note, mark) })
 	})
 }
 
@@ -127,18 +127,14 @@ func (a *App) stopPlugins() {
 	a.plugins.runs.wait(pluginQuitWait)
 }
 
-// refusedNote names the last write read-only mode refused a child since mark, for a plugin's end ("" for
-// none): its exit would otherwise replace that line on the prompt.
-func (a *App) refusedNote(mark int) string {
-	if r := a.refusedSince(mark); r != "" {
-		return "; " + r
-	}
-	return ""
-}
-
 // pluginDone says how a plugin ended, with the last line of a background plugin's output (control
-// characters dropped) and note (what was cut).
-func (a *App) pluginDone(p config.Plugin, err error, out, note string) {
+// characters dropped) and note (what was cut). A write read-only mode refused a child since mark comes
+// first (the line may be cut at the screen's edge): the plugin's exit would otherwise replace it.
+func (a *App) pluginDone(p config.Plugin, err error, out, note string, mark int) {
+	first := ""
+	if r := a.refusedSince(mark); r != "" {
+		first = r + "; "
+	}
 	last := ""
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); lines[len(lines)-1] != "" {
 		last = ": " + strings.Map(func(r rune) rune {
@@ -149,8 +145,8 @@ func (a *App) pluginDone(p config.Plugin, err error, out, note string) {
 		}, lines[len(lines)-1])
 	}
 	if err != nil {
-		a.errorf("plugin %s: %s%s%s", p.Name, err, last, note)
+		a.errorf("%splugin %s: %s%s%s", first, p.Name, err, last, note)
 		return
 	}
-	a.message("plugin " + p.Name + " done" + last + note)
+	a.message(first + "plugin " + p.Name + " done" + last + note)
 }

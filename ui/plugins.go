@@ -165,7 +165,7 @@ func (a *App) runPlugin(p config.Plugin, what string, env map[string]string) {
 		if !a.suspend(runIt) {
 			runIt() // no screen to suspend (tests)
 		}
-		a.pluginDone(p, err, "", a.refusedNote(mark))
+		a.pluginDone(p, err, "", "", mark)
 	}
 	if p.Confirm || p.Dangerous {
 		a.confirm(fmt.Sprintf("Run plugin %s on %s?\n%s", p.Name, what, line), "Run", run)

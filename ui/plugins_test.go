@@ -290,5 +290,5 @@ func TestPluginEndNamesItsRefusedWrite(t *testing.T) {
 	if err := os.WriteFile(gate, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.eventually("plugin remove: exit status 1; read-only mode: DELETE /api/v1/namespaces/a/configmaps/c refused")
+	h.eventually("read-only mode: DELETE /api/v1/namespaces/a/configmaps/c refused; plugin remove: exit status 1")
 }
