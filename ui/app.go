@@ -94,6 +94,10 @@ type App struct {
 	lifeMu                 sync.Mutex
 	suspended, interrupted bool
 
+	// stopMu guards uiEnded: tview's Run has been told to stop, or has returned (see stopUI).
+	stopMu  sync.Mutex
+	uiEnded bool
+
 	// settleMu guards settleRunning (Options.Settled is running) and settleAgain (call it once more then).
 	settleMu                   sync.Mutex
 	settleRunning, settleAgain bool
@@ -182,7 +186,11 @@ func (a *App) Run() (err error) {
 	a.attach(a.opts.Cluster)
 	a.goSafe(a.showNotices)
 	a.goSafe(a.stopOnFailure)
-	if err := a.tv.Run(); err != nil {
+	err = a.tv.Run()
+	a.stopMu.Lock()
+	a.uiEnded = true
+	a.stopMu.Unlock()
+	if err != nil {
 		return err
 	}
 	if p := a.sup.Err(); p != nil {
@@ -196,7 +204,20 @@ func (a *App) Run() (err error) {
 type PanicError = spawn.Panic
 
 // Stop ends Run from any goroutine.
-func (a *App) Stop() { a.tv.Stop() }
+func (a *App) Stop() { a.stopUI() }
+
+// stopUI stops tview's Run, once, from any goroutine; it finalizes the screen (the terminal is given back)
+// before it returns. Every stop goes through here: tview's Run clears its screen without its lock as it
+// returns, so a second Stop, or one after Run ended, would race with that.
+func (a *App) stopUI() {
+	a.stopMu.Lock()
+	defer a.stopMu.Unlock()
+	if a.uiEnded {
+		return
+	}
+	a.uiEnded = true
+	a.tv.Stop()
+}
 
 // shutdown closes every view and the connection.
 func (a *App) shutdown() {
@@ -338,8 +359,12 @@ func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
 	if v.typed(ev) {
 		return nil
 	}
+	if ev.Key() == tcell.KeyCtrlC { // tview would stop itself: stop through stopUI, as every stop does
+		a.stopUI()
+		return nil
+	}
 	return ev
 }
 
 // quit stops the UI.
-func (a *App) quit() { a.tv.Stop() }
+func (a *App) quit() { a.stopUI() }
