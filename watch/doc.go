@@ -1,6 +1,6 @@
 // Package watch owns kscope's live row sets: for one GroupVersionResource, a namespace (or all) and selectors, a
-// SharedIndexInformer over lean row objects that carry the server's own Table cells, its sync and
-// error state, a coalesced change feed, and sorted, filtered snapshots for the UI. It never touches the UI.
+// client-go reflector over lean row objects that carry the server's own Table cells (writing them straight into
+// the rows, with a reconnect backoff of its own: back within 5 s of the server), its sync and error state, a coalesced change feed, and sorted, filtered snapshots for the UI. It never touches the UI.
 //
 // How rows arrive: a ListWatch asks the server for Table rows (the cells `kubectl get` prints) and decodes them as
 // a stream into rowObjects, which carry only what a row needs (managedFields and annotations are never decoded). An

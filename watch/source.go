@@ -12,8 +12,8 @@ import (
 	"kscope/apierr"
 )
 
-// Source is the live row set of one Spec: a SharedIndexInformer over the server's Table rows, its state, a
-// coalesced change feed and sorted, filtered snapshots. All methods are safe for concurrent use; informer
+// Source is the live row set of one Spec: client-go's reflector over the server's Table rows (reflector.go),
+// its state, a coalesced change feed and sorted, filtered snapshots. All methods are safe for concurrent use; informer
 // callbacks never block on a reader.
 type Source struct {
 	spec   Spec
@@ -98,27 +98,13 @@ func (s *Source) Start(ctx context.Context) {
 		lw.metadataLess.Store(true)
 		lw.listedWithoutMetadata = fill.listed
 	}
-	inf := cache.NewSharedIndexInformerWithOptions(lw, &rowObject{},
-		cache.SharedIndexInformerOptions{ObjectDescription: s.spec.GVR.String()})
-	// Errors here only mean the informer already started, which cannot be the case.
-	_ = inf.SetTransform(keepRowMetadata)
-	_ = inf.SetWatchErrorHandlerWithContext(s.watchError)
-	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
-		AddFunc:    s.onAdd,
-		UpdateFunc: func(_, obj any) { s.onAdd(obj, false) },
-		DeleteFunc: s.onDelete,
-	})
-	if err != nil {
-		s.transitionLocked(event{kind: evStopped}, err)
-		close(s.done)
-		return
-	}
+	r := s.newReflector(lw)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	start := s.spec.Go
 	start.Go(func() {
 		defer wg.Done()
-		inf.RunWithContext(ctx)
+		r.RunWithContext(ctx)
 	})
 	if fill != nil {
 		wg.Add(1)
@@ -127,15 +113,6 @@ func (s *Source) Start(ctx context.Context) {
 			fill.run(ctx)
 		})
 	}
-	wg.Add(1)
-	start.Go(func() {
-		defer wg.Done()
-		select {
-		case <-reg.HasSyncedChecker().Done():
-			s.setSynced()
-		case <-ctx.Done():
-		}
-	})
 	start.Go(func() {
 		wg.Wait()
 		close(s.done)
@@ -237,7 +214,7 @@ func wake(ch chan<- struct{}) {
 // opens with, not changes: they are not reported by Changes.
 func (s *Source) onAdd(obj any, initial bool) {
 	o, ok := obj.(*rowObject)
-	if !ok || o.get() == nil {
+	if !ok || o == nil || o.get() == nil {
 		return
 	}
 	if s.store.putObject(o, !initial) {

@@ -184,6 +184,19 @@ func (s *rowStore) remove(key string, last *Row) bool {
 	return true
 }
 
+// keysNotIn returns the keys of the rows held that keep lacks.
+func (s *rowStore) keysNotIn(keep map[string]struct{}) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var gone []string
+	for k := range s.rows {
+		if _, ok := keep[k]; !ok {
+			gone = append(gone, k)
+		}
+	}
+	return gone
+}
+
 // record appends to the change log; the caller holds s.mu.
 func (s *rowStore) record(c change) {
 	s.seq++
