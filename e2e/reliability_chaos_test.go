@@ -48,9 +48,9 @@ func TestReliabilityChaos(t *testing.T) {
 	cfg := restConfig(t, "admin")
 	dyn := dynamic.NewForConfigOrDie(cfg)
 	crd := createClusterCRD(t, dyn)
-	t.Cleanup(func() { // before the CRD and the namespace are deleted
+	t.Cleanup(func() { // before the CRD and the namespace are deleted: the cluster is whole for the next test
 		clusterUp(t)
-		waitControllersCaughtUp(t)
+		waitControllersCaughtUp(t) // (once, at the end: the churn and the views need no controller)
 	})
 	churn := startChaosChurn(t, cfg, 20,
 		&churnTarget{gvr: configMapsGVR, ns: ns, apiVersion: "v1", kind: "ConfigMap", field: "data"},
@@ -111,7 +111,6 @@ func TestReliabilityChaos(t *testing.T) {
 				describeRecovery(views, d), churn.ops.Load(), churn.failed.Load(),
 				churn.pausedAt.Sub(healed).Round(10*time.Millisecond), behind)
 		}
-		waitControllersCaughtUp(t) // the cluster is whole again before the next cycle (and the next test)
 	}
 	churn.pause() // for good
 	waitViewsEqual(t, dyn, views, time.Now(), 60*time.Second)
