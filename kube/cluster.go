@@ -18,16 +18,16 @@ import (
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/spawn"
-	"kscope/ui"
 	"kscope/watch"
 )
 
 // connectTimeout bounds the requests Connect makes before it returns (server version, discovery).
 const connectTimeout = 20 * time.Second
 
-// Cluster is one connection to an API server over real clients; it implements ui.Cluster. All methods are
+// Cluster is one connection to an API server over real clients; it implements cluster.Interface. All methods are
 // safe for concurrent use.
 type Cluster struct {
 	cfg     *rest.Config
@@ -41,13 +41,13 @@ type Cluster struct {
 	start spawn.Func
 
 	mu   sync.Mutex
-	info ui.ClusterInfo
+	info cluster.Info
 
 	// metrics is the client of metrics.k8s.io, built on first use (metrics.go).
 	metrics metricsClient
 }
 
-var _ ui.Cluster = (*Cluster)(nil)
+var _ cluster.Interface = (*Cluster)(nil)
 
 // Connect reads the kubeconfig that flags select, checks that the server answers, loads the discovery
 // catalog and starts its live refresh (discovery.Catalog.Run). The requests made before Connect returns end
@@ -95,21 +95,21 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags, start sp
 
 // loadConfig reads the kubeconfig: the REST config, and what the header shows (the context, flags' --context
 // or the current one; its cluster, user and namespace; the server; every context's name, sorted).
-func loadConfig(flags *genericclioptions.ConfigFlags) (ui.ClusterInfo, *rest.Config, error) {
+func loadConfig(flags *genericclioptions.ConfigFlags) (cluster.Info, *rest.Config, error) {
 	loader := flags.ToRawKubeConfigLoader()
 	raw, err := loader.RawConfig()
 	if err != nil {
-		return ui.ClusterInfo{}, nil, DescribeConfigError(err)
+		return cluster.Info{}, nil, DescribeConfigError(err)
 	}
 	cfg, err := flags.ToRESTConfig()
 	if err != nil {
-		return ui.ClusterInfo{}, nil, DescribeConfigError(err)
+		return cluster.Info{}, nil, DescribeConfigError(err)
 	}
 	ns, _, err := loader.Namespace()
 	if err != nil {
-		return ui.ClusterInfo{}, nil, DescribeConfigError(err)
+		return cluster.Info{}, nil, DescribeConfigError(err)
 	}
-	info := ui.ClusterInfo{Context: raw.CurrentContext, Server: cfg.Host, Namespace: ns}
+	info := cluster.Info{Context: raw.CurrentContext, Server: cfg.Host, Namespace: ns}
 	if flags.Context != nil && *flags.Context != "" {
 		info.Context = *flags.Context
 	}
@@ -145,19 +145,19 @@ func (c *Cluster) SetAllNamespaces(all bool) {
 	c.info.AllNamespaces = all
 }
 
-// Info implements ui.Cluster. The Contexts slice is shared and must not be modified.
-func (c *Cluster) Info() ui.ClusterInfo {
+// Info implements cluster.Interface. The Contexts slice is shared and must not be modified.
+func (c *Cluster) Info() cluster.Info {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.info
 }
 
-// Catalog implements ui.Cluster with the *discovery.Catalog that Connect loaded.
-func (c *Cluster) Catalog() ui.Catalog { return c.catalog }
+// Catalog implements cluster.Interface with the *discovery.Catalog that Connect loaded.
+func (c *Cluster) Catalog() cluster.Catalog { return c.catalog }
 
-// NewSource implements ui.Cluster with a watch.Source (not started), or a watch.ObjectSource when spec has
+// NewSource implements cluster.Sources with a watch.Source (not started), or a watch.ObjectSource when spec has
 // Columns of its own.
-func (c *Cluster) NewSource(spec watch.Spec) (ui.RowSource, error) {
+func (c *Cluster) NewSource(spec watch.Spec) (cluster.RowSource, error) {
 	if spec.Go == nil {
 		spec.Go = c.start
 	}
@@ -175,12 +175,12 @@ func (c *Cluster) NewSource(spec watch.Spec) (ui.RowSource, error) {
 	return src, nil
 }
 
-// WatchObject implements ui.Cluster with watch.WatchObject.
+// WatchObject implements cluster.Sources with watch.WatchObject.
 func (c *Cluster) WatchObject(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) <-chan watch.ObjectEvent {
 	return watch.WatchObject(ctx, c.dyn, gvr, namespace, name, c.start)
 }
 
-// Get implements ui.Cluster; errors are worded by DescribeServerError.
+// Get implements cluster.Objects; errors are worded by DescribeServerError.
 func (c *Cluster) Get(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, error) {
 	obj, err := c.dyn.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
@@ -189,7 +189,7 @@ func (c *Cluster) Get(ctx context.Context, gvr schema.GroupVersionResource, name
 	return obj, nil
 }
 
-// Delete implements ui.Cluster; errors are worded by DescribeServerError.
+// Delete implements cluster.Objects; errors are worded by DescribeServerError.
 func (c *Cluster) Delete(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, uid types.UID) error {
 	opts := metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}}
 	if err := c.dyn.Resource(gvr).Namespace(namespace).Delete(ctx, name, opts); err != nil {

@@ -15,7 +15,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
-	"kscope/ui"
+	"kscope/cluster"
 )
 
 // fakeAPIServer serves /version and legacy discovery with one resource (pods); every other path is a 404
@@ -86,7 +86,7 @@ func TestConnect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ui.ClusterInfo{Context: "dev", Cluster: "dev-cluster", User: "dev-user", Server: ts.URL,
+	want := cluster.Info{Context: "dev", Cluster: "dev-cluster", User: "dev-user", Server: ts.URL,
 		ServerVersion: "v1.37.2", Namespace: "shop", Contexts: []string{"dev", "other"}}
 	if got := c.Info(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Info() = %+v\nwant %+v", got, want)

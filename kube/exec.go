@@ -12,12 +12,12 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/remotecommand"
 
-	"kscope/ui"
+	"kscope/cluster"
 )
 
-// Exec implements ui.Cluster as `kubectl exec` does: a WebSocket executor, falling back to SPDY when the
+// Exec implements cluster.Streams as `kubectl exec` does: a WebSocket executor, falling back to SPDY when the
 // server (or a proxy on the way) cannot upgrade to WebSocket. Safe for concurrent use.
-func (c *Cluster) Exec(ctx context.Context, req ui.ExecRequest) error {
+func (c *Cluster) Exec(ctx context.Context, req cluster.ExecRequest) error {
 	core, err := corev1client.NewForConfig(c.cfg)
 	if err != nil {
 		return fmt.Errorf("exec %s/%s: %w", req.Namespace, req.Pod, err)
@@ -59,8 +59,8 @@ func newExecutor(cfg *rest.Config, u *url.URL) (remotecommand.Executor, error) {
 	})
 }
 
-// sizeQueue adapts ui.ExecRequest.Sizes to remotecommand's TerminalSizeQueue.
-type sizeQueue func() *ui.TerminalSize
+// sizeQueue adapts cluster.ExecRequest.Sizes to remotecommand's TerminalSizeQueue.
+type sizeQueue func() *cluster.TerminalSize
 
 // Next returns the next size, nil when there are no more.
 func (q sizeQueue) Next() *remotecommand.TerminalSize {

@@ -1,15 +1,24 @@
 package kube
 
 import (
+	"kscope/cluster"
 	"kscope/discovery"
-	"kscope/ui"
+	"kscope/tree"
 	"kscope/watch"
 )
 
-// The real types and the test doubles of watch and discovery satisfy the interfaces the UI declares.
+// The real types and the test doubles of watch, discovery and tree satisfy the interfaces package cluster
+// declares, and watch's sources have the optional capabilities the UI looks for.
 var (
-	_ ui.RowSource = (*watch.Source)(nil)
-	_ ui.RowSource = (*watch.StaticSource)(nil)
-	_ ui.Catalog   = (*discovery.Catalog)(nil)
-	_ ui.Catalog   = (*discovery.StaticCatalog)(nil)
+	_ cluster.RowSource  = (*watch.Source)(nil)
+	_ cluster.RowSource  = (*watch.StaticSource)(nil)
+	_ cluster.Catalog    = (*discovery.Catalog)(nil)
+	_ cluster.Catalog    = (*discovery.StaticCatalog)(nil)
+	_ cluster.TreeSource = (*tree.Source)(nil)
+
+	_ cluster.Settler   = (*watch.Source)(nil)
+	_ cluster.Settler   = (*watch.StaticSource)(nil)
+	_ cluster.Pulser    = (*watch.Source)(nil)
+	_ cluster.Versioner = (*watch.Source)(nil)
+	_ cluster.Versioner = (*watch.StaticSource)(nil)
 )

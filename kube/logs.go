@@ -8,12 +8,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"kscope/ui"
+	"kscope/cluster"
 )
 
-// Logs implements ui.Cluster with a pods/log request (kubectl logs); errors are worded by
+// Logs implements cluster.Streams with a pods/log request (kubectl logs); errors are worded by
 // DescribeServerError.
-func (c *Cluster) Logs(ctx context.Context, req ui.LogRequest) (io.ReadCloser, error) {
+func (c *Cluster) Logs(ctx context.Context, req cluster.LogRequest) (io.ReadCloser, error) {
 	opts := &corev1.PodLogOptions{
 		Container:  req.Container,
 		Follow:     req.Follow,

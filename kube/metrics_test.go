@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
-	"kscope/ui"
+	"kscope/cluster"
 )
 
 // metricsServer serves metrics.k8s.io's pods and nodes lists and the nodes list, as metrics-server and the
@@ -103,21 +103,21 @@ func TestSumPodResources(t *testing.T) {
 	tests := []struct {
 		name string
 		spec corev1.PodSpec
-		want ui.PodResources
+		want cluster.PodResources
 	}{
-		{"nothing set", corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}}}, ui.PodResources{}},
+		{"nothing set", corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}}}, cluster.PodResources{}},
 		{"containers add up, before rounding", corev1.PodSpec{Containers: []corev1.Container{
 			{Resources: res(corev1.ResourceList{"cpu": q("100m"), "memory": q("64Mi")}, corev1.ResourceList{"cpu": q("0.5")})},
 			{Resources: res(corev1.ResourceList{"cpu": q("0.4m")}, corev1.ResourceList{"memory": q("1Gi")})},
 			{Resources: res(corev1.ResourceList{"cpu": q("0.4m")}, nil)},
-		}}, ui.PodResources{RequestCPU: 101, LimitCPU: 500, RequestMemory: 64 << 20, LimitMemory: 1 << 30}},
+		}}, cluster.PodResources{RequestCPU: 101, LimitCPU: 500, RequestMemory: 64 << 20, LimitMemory: 1 << 30}},
 		{"sidecars count, other init containers do not", corev1.PodSpec{
 			InitContainers: []corev1.Container{
 				{Name: "migrate", Resources: res(corev1.ResourceList{"cpu": q("2")}, nil)},
 				{Name: "proxy", RestartPolicy: &always, Resources: res(corev1.ResourceList{"cpu": q("50m")}, corev1.ResourceList{"cpu": q("100m")})},
 			},
 			Containers: []corev1.Container{{Resources: res(corev1.ResourceList{"cpu": q("200m")}, nil)}},
-		}, ui.PodResources{RequestCPU: 250, LimitCPU: 100}},
+		}, cluster.PodResources{RequestCPU: 250, LimitCPU: 100}},
 	}
 	for _, tt := range tests {
 		if got := sumPodResources(&tt.spec); got != tt.want {

@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
-	"kscope/ui"
+	"kscope/cluster"
 	kwatch "kscope/watch"
 )
 
@@ -23,13 +23,13 @@ const (
 	podWatchAccept = "application/vnd.kubernetes.protobuf;stream=watch"
 )
 
-// WatchPodResources implements ui.Cluster with a SharedIndexInformer over the pods of spec (the namespace
+// WatchPodResources implements cluster.Metrics with a SharedIndexInformer over the pods of spec (the namespace
 // and selectors of the table) that keeps of each pod only its name, namespace, resourceVersion and summed
 // requests and limits (a podResource, about 130 bytes a pod). Its ListWatch reads the protobuf lists and watch
 // streams of pods as they arrive and never decodes a pod whole (podDecoder). It runs until ctx ends. A
 // clientset that cannot be built (it only fails on a config that Connect already refused) leaves a reader
 // that never syncs.
-func (c *Cluster) WatchPodResources(ctx context.Context, spec kwatch.Spec) ui.PodResourceReader {
+func (c *Cluster) WatchPodResources(ctx context.Context, spec kwatch.Spec) cluster.PodResourceReader {
 	r := &podResourceReader{synced: make(chan struct{})}
 	cs, err := c.protobufClientset()
 	if err != nil {
@@ -55,27 +55,27 @@ func newPodResourceInformer(client rest.Interface, spec kwatch.Spec) cache.Share
 		cache.SharedIndexInformerOptions{ObjectDescription: "pod resources"})
 }
 
-// podResourceReader is the ui.PodResourceReader of WatchPodResources; safe for concurrent use.
+// podResourceReader is the cluster.PodResourceReader of WatchPodResources; safe for concurrent use.
 type podResourceReader struct {
 	informer cache.SharedIndexInformer // nil when it could not be built
 	synced   chan struct{}
 }
 
-// Synced implements ui.PodResourceReader.
+// Synced implements cluster.PodResourceReader.
 func (r *podResourceReader) Synced() <-chan struct{} { return r.synced }
 
-// Get implements ui.PodResourceReader.
-func (r *podResourceReader) Get(key string) (ui.PodResources, bool) {
+// Get implements cluster.PodResourceReader.
+func (r *podResourceReader) Get(key string) (cluster.PodResources, bool) {
 	if r.informer == nil {
-		return ui.PodResources{}, false
+		return cluster.PodResources{}, false
 	}
 	obj, ok, err := r.informer.GetStore().GetByKey(key)
 	if err != nil || !ok {
-		return ui.PodResources{}, false
+		return cluster.PodResources{}, false
 	}
 	o, ok := obj.(*podResource)
 	if !ok {
-		return ui.PodResources{}, false
+		return cluster.PodResources{}, false
 	}
 	return o.sums, true
 }

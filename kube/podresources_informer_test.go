@@ -15,7 +15,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 
-	"kscope/ui"
+	"kscope/cluster"
 	kwatch "kscope/watch"
 )
 
@@ -146,7 +146,7 @@ func TestPodResourceInformer(t *testing.T) {
 	if v, ok := get("a"); !ok || v != 1500 {
 		t.Errorf("a: %d %v", v, ok)
 	}
-	if p, ok := r.Get("shop/a"); !ok || p != (ui.PodResources{RequestCPU: 1500}) {
+	if p, ok := r.Get("shop/a"); !ok || p != (cluster.PodResources{RequestCPU: 1500}) {
 		t.Errorf("a: %+v", p)
 	}
 

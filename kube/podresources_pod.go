@@ -6,8 +6,8 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"kscope/cluster"
 	"kscope/kubeproto"
-	"kscope/ui"
 )
 
 // The field numbers the pod decoder reads, from k8s.io/api/core/v1/generated.proto and
@@ -132,8 +132,8 @@ func (s *podSums) readSpec(b []byte) error {
 }
 
 // resources rounds the sums as sumPodResources does.
-func (s *podSums) resources() ui.PodResources {
-	return ui.PodResources{
+func (s *podSums) resources() cluster.PodResources {
+	return cluster.PodResources{
 		RequestCPU: s.reqCPU.MilliValue(), LimitCPU: s.limCPU.MilliValue(),
 		RequestMemory: s.reqMem.Value(), LimitMemory: s.limMem.Value(),
 	}

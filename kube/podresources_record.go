@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
-	"kscope/ui"
+	"kscope/cluster"
 )
 
 // podResource is what the pod resources informer keeps of a pod: its key, its resourceVersion and the summed
@@ -21,7 +21,7 @@ import (
 // podResource it stores, so readers may share it.
 type podResource struct {
 	name, namespace, resourceVersion string
-	sums                             ui.PodResources
+	sums                             cluster.PodResources
 }
 
 var (

@@ -6,7 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"kscope/ui"
+	"kscope/cluster"
 )
 
 // The informer's former transform, kept as the reference the streaming pod decoder is checked against: a
@@ -16,7 +16,7 @@ import (
 type podResourceObject struct {
 	metav1.TypeMeta
 	metav1.ObjectMeta
-	resources ui.PodResources
+	resources cluster.PodResources
 }
 
 // DeepCopyObject implements runtime.Object.
@@ -42,7 +42,7 @@ func keepPodResources(obj any) (any, error) {
 // sumPodResources adds up the requests and limits of the containers that run together: the pod's
 // containers and its sidecars (init containers with restartPolicy Always), as k9s sums them. Quantities are
 // added before they are rounded (CPU to millicores, memory to bytes).
-func sumPodResources(spec *corev1.PodSpec) ui.PodResources {
+func sumPodResources(spec *corev1.PodSpec) cluster.PodResources {
 	var reqCPU, limCPU, reqMem, limMem resource.Quantity
 	add := func(c *corev1.Container) {
 		reqCPU.Add(*c.Resources.Requests.Cpu())
@@ -58,7 +58,7 @@ func sumPodResources(spec *corev1.PodSpec) ui.PodResources {
 	for i := range spec.Containers {
 		add(&spec.Containers[i])
 	}
-	return ui.PodResources{
+	return cluster.PodResources{
 		RequestCPU: reqCPU.MilliValue(), LimitCPU: limCPU.MilliValue(),
 		RequestMemory: reqMem.Value(), LimitMemory: limMem.Value(),
 	}

@@ -17,7 +17,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	restclientwatch "k8s.io/client-go/rest/watch"
 
-	"kscope/ui"
+	"kscope/cluster"
 )
 
 // The encodings of the tests are the apiserver's: the protobuf serializer of client-go's scheme for bodies
@@ -27,7 +27,7 @@ import (
 // keptPod is what both sides of a differential test keep of a pod.
 type keptPod struct {
 	Name, Namespace, ResourceVersion string
-	Resources                        ui.PodResources
+	Resources                        cluster.PodResources
 }
 
 // keptOf returns what the pod decoder kept.

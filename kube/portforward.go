@@ -27,7 +27,7 @@ import (
 	"k8s.io/kubectl/pkg/polymorphichelpers"
 	"k8s.io/kubectl/pkg/util/podutils"
 
-	"kscope/ui"
+	"kscope/cluster"
 	"kscope/watch"
 )
 
@@ -41,7 +41,7 @@ const forwardSetupTimeout = 30 * time.Second
 
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
-// PodFor implements ui.Cluster as kubectl's AttachablePodForObject does: a pod is itself; any object with a
+// PodFor implements cluster.Objects as kubectl's AttachablePodForObject does: a pod is itself; any object with a
 // pod selector kubectl knows (service, deployment, replica set, stateful set, daemon set, job…) gives the
 // most active of the pods it selects. Safe for concurrent use.
 func (c *Cluster) PodFor(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*corev1.Pod, error) {
@@ -86,11 +86,11 @@ func (c *Cluster) PodFor(ctx context.Context, gvr schema.GroupVersionResource, n
 	return pod, nil
 }
 
-// PortForward implements ui.Cluster as `kubectl port-forward` does: SPDY tunnelled over a WebSocket,
+// PortForward implements cluster.Streams as `kubectl port-forward` does: SPDY tunnelled over a WebSocket,
 // falling back to plain SPDY when the server cannot upgrade to WebSocket. It also watches the pod: once it
 // is deleted or no longer running the forward ends with that reason (the stream to a pod that is gone may
 // stay open). Safe for concurrent use.
-func (c *Cluster) PortForward(ctx context.Context, req ui.PortForwardRequest) (int, <-chan error, error) {
+func (c *Cluster) PortForward(ctx context.Context, req cluster.PortForwardRequest) (int, <-chan error, error) {
 	what := fmt.Sprintf("%s/%s:%d", req.Namespace, req.Pod, req.PodPort)
 	core, err := corev1client.NewForConfig(c.cfg)
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
+	"kscope/cluster"
 	"kscope/kube/readonly"
-	"kscope/ui"
 )
 
 // podServer serves a Running pod shop/web-1 and, for GET services/web and a pod list by label, a service
@@ -68,12 +68,12 @@ func TestReadOnlyRefusesExecAndPortForward(t *testing.T) {
 	c := testCluster(readonly.Wrap(&rest.Config{Host: srv.URL}))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	err := c.Exec(ctx, ui.ExecRequest{Namespace: "shop", Pod: "web-1", Container: "web", Command: []string{"sh"},
+	err := c.Exec(ctx, cluster.ExecRequest{Namespace: "shop", Pod: "web-1", Container: "web", Command: []string{"sh"},
 		Stdin: strings.NewReader(""), Stdout: &strings.Builder{}, TTY: true})
 	if refused := (*readonly.RefusedError)(nil); !errors.As(err, &refused) {
 		t.Errorf("exec: %v, want the read-only refusal", err)
 	}
-	_, _, err = c.PortForward(ctx, ui.PortForwardRequest{Namespace: "shop", Pod: "web-1", Address: "127.0.0.1", PodPort: 8080})
+	_, _, err = c.PortForward(ctx, cluster.PortForwardRequest{Namespace: "shop", Pod: "web-1", Address: "127.0.0.1", PodPort: 8080})
 	if err == nil || !strings.Contains(err.Error(), "read-only mode") {
 		t.Errorf("port-forward: %v, want the read-only refusal", err)
 	}
@@ -108,7 +108,7 @@ func TestPodForPicksRunningPodOfService(t *testing.T) {
 func TestPortForwardRefusesPodNotRunning(t *testing.T) {
 	srv, requests := podServer(t)
 	c := testCluster(&rest.Config{Host: srv.URL})
-	_, _, err := c.PortForward(context.Background(), ui.PortForwardRequest{Namespace: "shop", Pod: "web-0", Address: "127.0.0.1", PodPort: 8080})
+	_, _, err := c.PortForward(context.Background(), cluster.PortForwardRequest{Namespace: "shop", Pod: "web-0", Address: "127.0.0.1", PodPort: 8080})
 	if err == nil || err.Error() != "port-forward shop/web-0:8080: the pod is Pending, not running" {
 		t.Errorf("port-forward to a pending pod: %v", err)
 	}

@@ -6,8 +6,8 @@ import (
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 
+	"kscope/cluster"
 	"kscope/tree"
-	"kscope/ui"
 )
 
 // treeQPS and treeBurst let a tree's client send its one list and one watch per kind at once (the default,
@@ -17,9 +17,9 @@ const (
 	treeBurst = 200
 )
 
-// NewTreeSource implements ui.Cluster with a tree.Source over a metadata client of its own, whose requests
+// NewTreeSource implements cluster.Sources with a tree.Source over a metadata client of its own, whose requests
 // and bytes the source's Progress counts.
-func (c *Cluster) NewTreeSource(kinds []tree.Kind, namespace string) (ui.TreeSource, error) {
+func (c *Cluster) NewTreeSource(kinds []tree.Kind, namespace string) (cluster.TreeSource, error) {
 	cfg := rest.CopyConfig(c.cfg)
 	counter := &tree.Counter{}
 	cfg.Wrap(counter.Wrap)

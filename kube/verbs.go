@@ -17,8 +17,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/kubectl/pkg/describe"
 
+	"kscope/cluster"
 	"kscope/discovery"
-	"kscope/ui"
 )
 
 // describeTimeout bounds the requests of one describe (the object, its events, related objects).
@@ -27,7 +27,7 @@ const describeTimeout = 30 * time.Second
 // restartedAtAnnotation is the pod template annotation `kubectl rollout restart` sets.
 const restartedAtAnnotation = "kubectl.kubernetes.io/restartedAt"
 
-// Describe implements ui.Cluster with k8s.io/kubectl's describers: the typed describer of a built-in kind,
+// Describe implements cluster.Objects with k8s.io/kubectl's describers: the typed describer of a built-in kind,
 // the generic one for any other (CRDs, aggregated APIs), events shown, as `kubectl describe` prints it. The
 // describers take no context: ctx bounds only the wait, the requests end after describeTimeout.
 func (c *Cluster) Describe(ctx context.Context, res discovery.Resource, namespace, name string) (string, error) {
@@ -67,7 +67,7 @@ func (c *Cluster) Describe(ctx context.Context, res discovery.Resource, namespac
 	}
 }
 
-// Update implements ui.Cluster: a PUT of obj, whose resourceVersion the server checks (Conflict when the
+// Update implements cluster.Objects: a PUT of obj, whose resourceVersion the server checks (Conflict when the
 // object changed since it was read).
 func (c *Cluster) Update(ctx context.Context, gvr schema.GroupVersionResource, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	out, err := c.dyn.Resource(gvr).Namespace(obj.GetNamespace()).Update(ctx, obj, metav1.UpdateOptions{FieldManager: fieldManager})
@@ -80,25 +80,25 @@ func (c *Cluster) Update(ctx context.Context, gvr schema.GroupVersionResource, o
 // fieldManager names kscope in the managedFields of what it writes (as kubectl names itself kubectl-edit…).
 const fieldManager = "kscope"
 
-// Replicas implements ui.Cluster: spec.replicas of the object's scale subresource, with the scale's UID and
+// Replicas implements cluster.Objects: spec.replicas of the object's scale subresource, with the scale's UID and
 // resourceVersion as the precondition of a scale from it.
-func (c *Cluster) Replicas(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (ui.ScaleState, error) {
+func (c *Cluster) Replicas(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (cluster.ScaleState, error) {
 	scale, err := c.dyn.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{}, "scale")
 	if err != nil {
-		return ui.ScaleState{}, DescribeServerError(c.cfg.Host, err)
+		return cluster.ScaleState{}, DescribeServerError(c.cfg.Host, err)
 	}
 	n, _, err := unstructured.NestedInt64(scale.Object, "spec", "replicas")
 	if err != nil {
-		return ui.ScaleState{}, fmt.Errorf("scale of %s: %w", name, err)
+		return cluster.ScaleState{}, fmt.Errorf("scale of %s: %w", name, err)
 	}
-	pre := ui.Precondition{UID: scale.GetUID(), ResourceVersion: scale.GetResourceVersion()}
-	return ui.ScaleState{Replicas: int32(n), Precondition: pre}, nil
+	pre := cluster.Precondition{UID: scale.GetUID(), ResourceVersion: scale.GetResourceVersion()}
+	return cluster.ScaleState{Replicas: int32(n), Precondition: pre}, nil
 }
 
-// Scale implements ui.Cluster with a merge patch of spec.replicas on the scale subresource, as kubectl
+// Scale implements cluster.Objects with a merge patch of spec.replicas on the scale subresource, as kubectl
 // scale sends it, carrying pre in the patch's metadata: the server answers Conflict when the scale's UID
 // or resourceVersion is no longer pre's.
-func (c *Cluster) Scale(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, replicas int32, pre ui.Precondition) error {
+func (c *Cluster) Scale(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, replicas int32, pre cluster.Precondition) error {
 	patch, err := json.Marshal(map[string]any{"metadata": preconditionMeta(pre), "spec": map[string]any{"replicas": replicas}})
 	if err != nil {
 		return err
@@ -111,10 +111,10 @@ func (c *Cluster) Scale(ctx context.Context, gvr schema.GroupVersionResource, na
 	return nil
 }
 
-// Restart implements ui.Cluster as `kubectl rollout restart` does: the pod template's restartedAt
+// Restart implements cluster.Objects as `kubectl rollout restart` does: the pod template's restartedAt
 // annotation set to at, which makes the controller replace every pod. The patch carries pre in its
 // metadata; a UID that is no longer the object's is answered Conflict.
-func (c *Cluster) Restart(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, at time.Time, pre ui.Precondition) error {
+func (c *Cluster) Restart(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, at time.Time, pre cluster.Precondition) error {
 	patch, err := json.Marshal(map[string]any{"metadata": preconditionMeta(pre), "spec": map[string]any{"template": map[string]any{
 		"metadata": map[string]any{"annotations": map[string]string{restartedAtAnnotation: at.Format(time.RFC3339)}},
 	}}})
@@ -132,7 +132,7 @@ func (c *Cluster) Restart(ctx context.Context, gvr schema.GroupVersionResource, 
 // preconditionMeta is the metadata a patch carries so that the server checks pre: the patched object's
 // resourceVersion is the one the update is conditioned on (Conflict when it changed), and its UID must be
 // the object's (a scale subresource answers Conflict, the object itself Invalid: see uidConflict).
-func preconditionMeta(pre ui.Precondition) map[string]any {
+func preconditionMeta(pre cluster.Precondition) map[string]any {
 	meta := map[string]any{}
 	if pre.UID != "" {
 		meta["uid"] = string(pre.UID)
@@ -159,9 +159,9 @@ func uidConflict(gvr schema.GroupVersionResource, name string, err error) error 
 	return err
 }
 
-// Can implements ui.Cluster with a SelfSubjectAccessReview (which read-only mode lets through: it changes
+// Can implements cluster.Access with a SelfSubjectAccessReview (which read-only mode lets through: it changes
 // nothing).
-func (c *Cluster) Can(ctx context.Context, q ui.AccessQuery) (ui.AccessAnswer, error) {
+func (c *Cluster) Can(ctx context.Context, q cluster.AccessQuery) (cluster.AccessAnswer, error) {
 	review := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
 		ResourceAttributes: &authorizationv1.ResourceAttributes{
 			Namespace: q.Namespace, Verb: q.Verb, Group: q.GVR.Group, Version: q.GVR.Version,
@@ -170,7 +170,7 @@ func (c *Cluster) Can(ctx context.Context, q ui.AccessQuery) (ui.AccessAnswer, e
 	}}
 	out, err := c.auth.SelfSubjectAccessReviews().Create(ctx, review, metav1.CreateOptions{})
 	if err != nil {
-		return ui.AccessAnswer{}, DescribeServerError(c.cfg.Host, err)
+		return cluster.AccessAnswer{}, DescribeServerError(c.cfg.Host, err)
 	}
-	return ui.AccessAnswer{Allowed: out.Status.Allowed && !out.Status.Denied, Reason: out.Status.Reason}, nil
+	return cluster.AccessAnswer{Allowed: out.Status.Allowed && !out.Status.Denied, Reason: out.Status.Reason}, nil
 }

@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
-	"kscope/ui"
+	"kscope/cluster"
 )
 
 // recordWrites is a Cluster on a server that answers every request with status and body, and the request
@@ -41,7 +41,7 @@ var deployments = schema.GroupVersionResource{Group: "apps", Version: "v1", Reso
 func TestWritesCarryTheirPreconditions(t *testing.T) {
 	const ok = `{"kind":"Scale","apiVersion":"autoscaling/v1","metadata":{"name":"web"}}`
 	c, got := recordWrites(t, http.StatusOK, ok)
-	pre := ui.Precondition{UID: "u-1", ResourceVersion: "42"}
+	pre := cluster.Precondition{UID: "u-1", ResourceVersion: "42"}
 	if err := c.Scale(context.Background(), deployments, "shop", "web", 5, pre); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestWritesCarryTheirPreconditions(t *testing.T) {
 		!strings.Contains(*got, `"metadata":{"resourceVersion":"42","uid":"u-1"}`) || !strings.Contains(*got, `"replicas":5`) {
 		t.Errorf("scale sent %q, want the replicas with the UID and resourceVersion", *got)
 	}
-	if err := c.Restart(context.Background(), deployments, "shop", "web", time.Unix(0, 0), ui.Precondition{UID: "u-1"}); err != nil {
+	if err := c.Restart(context.Background(), deployments, "shop", "web", time.Unix(0, 0), cluster.Precondition{UID: "u-1"}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(*got, "PATCH /apis/apps/v1/namespaces/shop/deployments/web ") || !strings.Contains(*got, `"metadata":{"uid":"u-1"}`) {
@@ -71,7 +71,7 @@ func TestRestartOfAnotherObjectIsAConflict(t *testing.T) {
 		conflict bool
 	}{{"metadata.uid", true}, {"spec.template.metadata.annotations", false}} {
 		c, _ := recordWrites(t, http.StatusUnprocessableEntity, invalid(tc.field))
-		err := c.Restart(context.Background(), deployments, "shop", "web", time.Unix(0, 0), ui.Precondition{UID: "u-1"})
+		err := c.Restart(context.Background(), deployments, "shop", "web", time.Unix(0, 0), cluster.Precondition{UID: "u-1"})
 		if apierrors.IsConflict(err) != tc.conflict || apierrors.IsInvalid(err) == tc.conflict {
 			t.Errorf("%s: %v (conflict %v, invalid %v), want conflict %v", tc.field, err, apierrors.IsConflict(err), apierrors.IsInvalid(err), tc.conflict)
 		}

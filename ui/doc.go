@@ -3,6 +3,12 @@
 // and filter bars, the help screen, a pod's shell and the port-forwards (:pf). All drawing happens on the one
 // tview goroutine; data arrives from package watch and is applied in batched QueueUpdate calls.
 //
+// What the screens ask of the cluster is declared in package cluster: cluster.Interface and its roles
+// (Objects, Streams, Metrics, Access, Sources), the values they take and return, and the optional capabilities
+// of a row source (cluster.Settler, Pulser, Versioner). Package kube implements them without importing ui;
+// ui's own names for them (Cluster, ClusterInfo, RowSource, …, in cluster.go) are aliases kept for the
+// transition, and new code uses the cluster. names.
+//
 // # Structure
 //
 // App is the hub: the header, a stack of views, the command bar, the status line, and the few keys that work

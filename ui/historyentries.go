@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/watch"
 )
@@ -22,11 +23,6 @@ type historyEntry struct {
 	columns      []watch.Column // the table's, for a row version
 }
 
-// rowVersionSource is a row source that keeps its rows' versions (*watch.Source, *watch.StaticSource).
-type rowVersionSource interface {
-	Versions(key string) []watch.RowVersion
-}
-
 // rowVersions returns the versions of the row with key that an open table of res keeps (the table with the
 // most, should several list res), with that table's columns.
 func (a *App) rowVersions(res discovery.Resource, key string) ([]watch.RowVersion, []watch.Column) {
@@ -37,7 +33,7 @@ func (a *App) rowVersions(res discovery.Resource, key string) ([]watch.RowVersio
 		if !ok || t.res.GVR() != res.GVR() {
 			continue
 		}
-		if src, ok := t.src.(rowVersionSource); ok {
+		if src, ok := t.src.(cluster.Versioner); ok {
 			if vs := src.Versions(key); len(vs) > len(best) {
 				best, cols = vs, t.src.Columns()
 			}

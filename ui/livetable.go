@@ -10,6 +10,7 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/apierr"
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/watch"
 )
@@ -98,7 +99,7 @@ func (t *LiveTable) start() {
 	t.src.Start(ctx)
 	src := t.src
 	t.app.goSafe(func() { t.loop(ctx, src) })
-	if s, ok := src.(settler); ok {
+	if s, ok := src.(cluster.Settler); ok {
 		t.app.goSafe(func() { t.app.whenSettled(ctx, s.Settled()) })
 	}
 	t.metrics.announce()

@@ -16,21 +16,6 @@ import (
 	"kscope/apierr"
 )
 
-// LogRequest is one container's log as Cluster.Logs asks for it (the fields of kubectl logs).
-type LogRequest struct {
-	Namespace, Pod, Container string
-	// Previous asks for the previous instance of the container (kubectl logs -p).
-	Previous bool
-	// Follow keeps the stream open for new lines (kubectl logs -f).
-	Follow bool
-	// TailLines > 0 starts with the last TailLines lines; 0 sends them all.
-	TailLines int64
-	// Since, when not zero, starts at that time (the server reads it to the second).
-	Since time.Time
-	// Timestamps puts the kubelet's RFC 3339 timestamp and a space before each line.
-	Timestamps bool
-}
-
 // maxLogLine bounds one line's length; the rest of a longer line is cut, and the cut is said on the line.
 const maxLogLine = 1 << 20
 

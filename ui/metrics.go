@@ -13,41 +13,6 @@ import (
 // metricsGroup is the API group metrics-server serves (`kubectl top` reads it).
 const metricsGroup = "metrics.k8s.io"
 
-// PodUsage is one pod's usage as metrics.k8s.io reports it: CPU and memory summed over the pod's containers
-// (resource.Quantity.Add, as `kubectl top pods` sums them). A plain value.
-type PodUsage struct {
-	Namespace, Name string
-	CPU, Memory     resource.Quantity
-}
-
-// NodeUsage is one node's usage as metrics.k8s.io reports it, with the node's allocatable CPU and memory
-// (status.allocatable, what `kubectl top nodes` divides by) when the node was listed. A plain value.
-type NodeUsage struct {
-	Name        string
-	CPU, Memory resource.Quantity
-	// HasAllocatable tells whether AllocatableCPU and AllocatableMemory are known.
-	HasAllocatable                    bool
-	AllocatableCPU, AllocatableMemory resource.Quantity
-}
-
-// PodResources is one pod's requests and limits summed over its containers and its sidecars (init
-// containers with restartPolicy Always, which run beside them): CPU in millicores, memory in bytes, 0 where
-// no container sets the figure. Requests are as the server returns them (a limit without a request has been
-// defaulted into the request). A plain value.
-type PodResources struct {
-	RequestCPU, LimitCPU       int64
-	RequestMemory, LimitMemory int64
-}
-
-// PodResourceReader answers the requests and limits of the pods that a Cluster.WatchPodResources keeps.
-// Implementations are safe for concurrent use.
-type PodResourceReader interface {
-	// Synced is closed once the first list has arrived; before that Get finds nothing.
-	Synced() <-chan struct{}
-	// Get returns the resources of the pod with key "namespace/name".
-	Get(key string) (PodResources, bool)
-}
-
 // The extra columns of pods and nodes tables: usage as `kubectl top` prints it, then percentages as k9s
 // shows them (of the pod's requests and limits; of the node's allocatable, as `kubectl top nodes` does).
 var (

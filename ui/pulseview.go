@@ -9,13 +9,9 @@ import (
 
 	"github.com/rivo/tview"
 
+	"kscope/cluster"
 	"kscope/watch"
 )
-
-// pulseReader is a row source that can tell what its informer has done (*watch.Source).
-type pulseReader interface {
-	Pulse() watch.Pulse
-}
 
 // partedSource is a row source made of others (one per namespace of `:pods a,b`), each with its label.
 type partedSource interface {
@@ -32,7 +28,7 @@ type informerPulse struct {
 // none for a source without an informer of its own (a fixed list).
 func pulsesOf(label string, src RowSource) []informerPulse {
 	switch s := src.(type) {
-	case pulseReader:
+	case cluster.Pulser:
 		return []informerPulse{{label: label, pulse: s.Pulse()}}
 	case partedSource:
 		labels, parts := s.partSources()

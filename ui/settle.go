@@ -2,12 +2,6 @@ package ui
 
 import "context"
 
-// settler is a row source that says when it has finished opening; *watch.Source is one.
-type settler interface {
-	// Settled is closed once the first list, and the labels filled in behind it, are complete.
-	Settled() <-chan struct{}
-}
-
 // whenSettled calls settle once settled is closed, unless ctx ends first (the table closed). It blocks: run
 // it on a goroutine of its own.
 func (a *App) whenSettled(ctx context.Context, settled <-chan struct{}) {

@@ -1,22 +1,9 @@
 package ui
 
 import (
-	"context"
-
 	"kscope/discovery"
 	"kscope/tree"
 )
-
-// TreeSource is the metadata of every object of a tree's kinds, listed and watched; *tree.Source satisfies
-// it. The UI calls Start once and Stop when the tree closes; the rest may be called from any goroutine.
-type TreeSource interface {
-	Start(ctx context.Context)
-	Stop()
-	// Notify receives (coalesced) after objects or the progress changed.
-	Notify() <-chan struct{}
-	Progress() tree.Progress
-	Objects() []tree.Object
-}
 
 // treeKinds are the kinds a tree of an object lists: every resource the catalog says can be listed and
 // watched, each once, by resource. Events of events.k8s.io are the core events again (the same objects), so

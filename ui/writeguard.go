@@ -12,23 +12,6 @@ import (
 	"kscope/watch"
 )
 
-// Precondition is what a write requires of the object it acts on, checked by the server: UID, that it is
-// the object the user was shown and not one deleted and re-created under the same name since; and, when
-// set, ResourceVersion, that it has not changed since it was read. A write whose precondition fails is a
-// Conflict and writes nothing. Every write kscope sends carries one (a delete its UID, an edit the
-// resourceVersion of the text, a scale both, a restart the UID).
-type Precondition struct {
-	UID             types.UID
-	ResourceVersion string
-}
-
-// ScaleState is an object's scale subresource as read: spec.replicas, and the precondition a scale from
-// that read carries (the scale's UID and resourceVersion, as `kubectl scale --resource-version` sends it).
-type ScaleState struct {
-	Replicas int32
-	Precondition
-}
-
 // reCreated is why a write was refused when the object of that name has another UID than the one shown.
 const reCreated = "conflict: it was re-created since shown (new UID)"
 

@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/rest"
 )
 
-// rowSource is the method set the UI reads (ui.RowSource); both sources have it.
+// rowSource is the method set the UI reads (cluster.RowSource); both sources have it.
 type rowSource interface {
 	Spec() Spec
 	Start(ctx context.Context)
