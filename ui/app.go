@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"kscope/history"
 	"kscope/spawn"
 	"kscope/ui/prompt"
 )
@@ -72,7 +73,7 @@ type App struct {
 	namespaces  *namespaceNames // for :ns completion
 	history     viewHistory     // the resources opened from the top ([ ] -)
 	// versions keeps the full versions of the objects shown in YAML views (history).
-	versions *objectBook
+	versions *history.Book
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
 	hotkeysFirst, hotkeys []Binding
 	plugins               pluginSet // plugins.yaml's and the contexts', their keys read; background runs
@@ -118,7 +119,7 @@ func New(opts Options) *App {
 	opts.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel, noticed: make(chan struct{}, 1),
-		versions: newObjectBook(), sup: opts.Supervisor}
+		versions: history.NewBook(), sup: opts.Supervisor}
 	if a.sup == nil {
 		a.sup = spawn.NewSupervisor()
 	}
@@ -252,7 +253,7 @@ func (a *App) goSafe(fn func()) { a.sup.Go(fn) }
 // attach connects the UI to cluster: header, catalog subscription, first view.
 func (a *App) attach(c Cluster) {
 	a.cluster = c
-	a.versions.reset()
+	a.versions.Reset()
 	info := c.Info()
 	a.namespace = info.Namespace
 	if info.AllNamespaces {

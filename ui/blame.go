@@ -2,6 +2,8 @@ package ui
 
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"kscope/history"
 )
 
 // blameLine is one line of an object's YAML with the managers that own the field it shows. owners is nil
@@ -9,14 +11,14 @@ import (
 // does is left unannotated (blank), its lines below saying who.
 type blameLine struct {
 	text   string
-	owners []fieldOwner
+	owners []history.FieldOwner
 	blank  bool
 }
 
 // blameYAML renders obj as the YAML view does (managedFields hidden, Secret data as reveal says) and
 // annotates each line with the owners of its field, from obj's managedFields.
 func blameYAML(obj *unstructured.Unstructured, reveal bool) ([]blameLine, error) {
-	owners, err := fieldOwners(obj)
+	owners, err := history.FieldOwners(obj)
 	if err != nil {
 		return nil, err
 	}
@@ -24,18 +26,18 @@ func blameYAML(obj *unstructured.Unstructured, reveal bool) ([]blameLine, error)
 	if err != nil {
 		return nil, err
 	}
-	union := unionFields(owners)
+	union := history.UnionFields(owners)
 	lines, err := mapYAMLLines(text, obj.Object, union)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]blameLine, 0, len(lines))
-	for i, l := range textLines(text) {
+	for i, l := range history.TextLines(text) {
 		b := blameLine{text: l}
 		if i < len(lines) && len(lines[i].path) > 0 {
 			p := lines[i].path
-			b.owners = ownedBy(owners, p)
-			b.blank = b.owners == nil && lines[i].structural && ownsBelow(union, p)
+			b.owners = history.OwnedBy(owners, p)
+			b.blank = b.owners == nil && lines[i].structural && history.OwnsBelow(union, p)
 		} else {
 			b.blank = true
 		}

@@ -71,7 +71,7 @@ func TestBlameDeployment(t *testing.T) {
 			}
 			var names []string
 			for _, o := range l.owners {
-				names = append(names, o.name())
+				names = append(names, o.Name())
 			}
 			got := strings.Join(names, ",")
 			if got == "" && !l.blank {

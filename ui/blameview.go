@@ -68,13 +68,13 @@ func (v *BlameView) render() {
 	for i, l := range lines {
 		var names []string
 		for _, o := range l.owners {
-			name := o.name()
-			if !o.time.IsZero() {
-				name += " " + formatAge(now.Sub(o.time))
+			name := o.Name()
+			if !o.Time.IsZero() {
+				name += " " + formatAge(now.Sub(o.Time))
 			}
 			names = append(names, name)
-			if _, ok := colours[o.name()]; !ok {
-				colours[o.name()] = blameColour(len(colours))
+			if _, ok := colours[o.Name()]; !ok {
+				colours[o.Name()] = blameColour(len(colours))
 			}
 		}
 		notes[i] = strings.Join(names, ", ")
@@ -85,7 +85,7 @@ func (v *BlameView) render() {
 		note, colour := notes[i], "gray"
 		switch {
 		case len(l.owners) > 0:
-			colour = colours[l.owners[0].name()]
+			colour = colours[l.owners[0].Name()]
 		case !l.blank:
 			note = unownedNote
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rivo/tview"
 
+	"kscope/history"
 	"kscope/watch"
 )
 
@@ -19,19 +20,19 @@ type DiffView struct {
 	baseView
 	app    *App
 	row    *watch.Row
-	entry  historyEntry
+	entry  history.Entry
 	text   *tview.TextView
 	reveal bool
 }
 
-func newDiffView(a *App, row *watch.Row, e historyEntry) *DiffView {
+func newDiffView(a *App, row *watch.Row, e history.Entry) *DiffView {
 	v := &DiffView{app: a, row: row, entry: e}
 	v.text = tview.NewTextView().SetDynamicColors(true).SetWrap(false)
 	v.text.SetBorder(true)
 	return v
 }
 
-func (v *DiffView) crumb() string              { return "diff " + v.entry.rv }
+func (v *DiffView) crumb() string              { return "diff " + v.entry.RV }
 func (v *DiffView) primitive() tview.Primitive { return v.text }
 func (v *DiffView) close()                     {}
 func (v *DiffView) activate()                  { v.render() }
@@ -51,37 +52,37 @@ func (v *DiffView) render() {
 	from := "nothing earlier"
 	var body string
 	switch {
-	case e.obj != nil:
+	case e.Obj != nil:
 		var old string
-		if e.prevObj != nil {
-			from = e.prevObj.obj.GetResourceVersion()
+		if e.PrevObj != nil {
+			from = e.PrevObj.Obj.GetResourceVersion()
 			var err error
-			if old, err = renderYAML(e.prevObj.obj, false, v.reveal); err != nil {
+			if old, err = renderYAML(e.PrevObj.Obj, false, v.reveal); err != nil {
 				v.app.errorf("%s", err.Error())
 				return
 			}
 		}
-		cur, err := renderYAML(e.obj.obj, false, v.reveal)
+		cur, err := renderYAML(e.Obj.Obj, false, v.reveal)
 		if err != nil {
 			v.app.errorf("%s", err.Error())
 			return
 		}
-		body = markupDiff(foldDiff(diffLines(textLines(old), textLines(cur)), diffContext))
-	case e.row != nil:
-		if e.prevRow != nil {
-			from = e.prevRow.ResourceVersion
+		body = markupDiff(history.FoldDiff(history.DiffLines(history.TextLines(old), history.TextLines(cur)), diffContext))
+	case e.Row != nil:
+		if e.PrevRow != nil {
+			from = e.PrevRow.ResourceVersion
 		}
-		body = markupDiff(rowDiff(e.prevRow, e.row, e.columns))
+		body = markupDiff(rowDiff(e.PrevRow, e.Row, e.Columns))
 	}
 	who := ""
-	if w, sure, ok := e.writer(); ok {
-		who = w.name() + " (" + w.operation + ")"
+	if w, sure, ok := e.Writer(); ok {
+		who = w.Name() + " (" + w.Operation + ")"
 		if !sure {
 			who += "?"
 		}
 	}
 	v.text.SetTitle(fmt.Sprintf(" [aqua::b]diff[white] %s  %s → %s  %s ", tview.Escape(v.row.Key),
-		tview.Escape(orDash(from)), tview.Escape(orDash(e.rv)), tview.Escape(who)))
+		tview.Escape(orDash(from)), tview.Escape(orDash(e.RV)), tview.Escape(who)))
 	v.text.SetText(body)
 	v.app.updateStatus(v)
 }
@@ -100,37 +101,37 @@ func orDash(s string) string {
 }
 
 // rowDiff is the diff of two versions of a row, a line per cell ("NAME: value"); old nil shows b's cells.
-func rowDiff(a, b *watch.Row, cols []watch.Column) []foldedLine {
-	var out []foldedLine
+func rowDiff(a, b *watch.Row, cols []watch.Column) []history.FoldedLine {
+	var out []history.FoldedLine
 	for i := range b.Cells {
 		name := fmt.Sprintf("#%d", i+1)
 		if i < len(cols) {
 			name = strings.ToUpper(cols[i].Name)
 		}
 		cur := name + ": " + b.Cells[i]
-		if a == nil || cellAt(a, i) == b.Cells[i] {
-			out = append(out, foldedLine{diffLine: diffLine{diffSame, cur}})
+		if a == nil || history.CellAt(a, i) == b.Cells[i] {
+			out = append(out, history.FoldedLine{DiffLine: history.DiffLine{Op: history.DiffSame, Text: cur}})
 			continue
 		}
-		out = append(out, foldedLine{diffLine: diffLine{diffRemoved, name + ": " + cellAt(a, i)}},
-			foldedLine{diffLine: diffLine{diffAdded, cur}})
+		out = append(out, history.FoldedLine{DiffLine: history.DiffLine{Op: history.DiffRemoved, Text: name + ": " + history.CellAt(a, i)}},
+			history.FoldedLine{DiffLine: history.DiffLine{Op: history.DiffAdded, Text: cur}})
 	}
 	return out
 }
 
 // markupDiff renders a folded diff as tview markup: "- " lines red, "+ " lines green, folds dim.
-func markupDiff(lines []foldedLine) string {
+func markupDiff(lines []history.FoldedLine) string {
 	var b strings.Builder
 	for _, l := range lines {
 		switch {
-		case l.fold > 0:
-			fmt.Fprintf(&b, "[gray]  ⋯ %d unchanged lines[-]\n", l.fold)
-		case l.op == diffRemoved:
-			b.WriteString("[red]- " + tview.Escape(l.text) + "[-]\n")
-		case l.op == diffAdded:
-			b.WriteString("[green]+ " + tview.Escape(l.text) + "[-]\n")
+		case l.Fold > 0:
+			fmt.Fprintf(&b, "[gray]  ⋯ %d unchanged lines[-]\n", l.Fold)
+		case l.Op == history.DiffRemoved:
+			b.WriteString("[red]- " + tview.Escape(l.Text) + "[-]\n")
+		case l.Op == history.DiffAdded:
+			b.WriteString("[green]+ " + tview.Escape(l.Text) + "[-]\n")
 		default:
-			b.WriteString("  " + tview.Escape(l.text) + "\n")
+			b.WriteString("  " + tview.Escape(l.Text) + "\n")
 		}
 	}
 	return b.String()

@@ -9,6 +9,10 @@
 // ui's own names for them (Cluster, ClusterInfo, RowSource, …, in cluster.go) are aliases kept for the
 // transition, and new code uses the cluster. names.
 //
+// What the views show but do not draw lives in packages of its own, which never import ui: package logs (the
+// lines a logs view keeps, the followers that read them) and package history (the versions of objects, who
+// made them, their diffs). This package holds the views that draw them and what ties them to the App.
+//
 // # Structure
 //
 // App is the hub: the header, a stack of views, the command bar, the status line, and the few keys that work
@@ -41,11 +45,13 @@
 //
 // # Streams
 //
-// A logs view (logview.go) reads each container's log with a logFollower on its own goroutine: with the
-// kubelet's timestamps, so that the view can show or hide them and a reconnect (after a broken stream, with
-// backoff) asks only for what came after the last line read and skips the lines it already has. The
-// followers feed a logSink; the view takes from it at most once per MinRedraw into a logRing (the last
-// LogLines lines, the count of those dropped kept), and its logPane draws only the rows on screen.
+// A logs view (logview.go) draws what package logs holds: each container's log is read by a logs.Follower
+// on its own goroutine (with the kubelet's timestamps, so that the view can show or hide them and a
+// reconnect, after a broken stream, with backoff, asks only for what came after the last line read and skips
+// the lines it already has). The followers feed a logs.Sink; the view takes from it at most once per
+// MinRedraw into a logs.Ring (the last LogLines lines and at most logs.ByteBudget of them, the count of
+// those dropped kept), and its logPane draws only the rows on screen. Which pods a workload's view follows
+// (logtargets.go: logPods, over a watch of the selector's pods) and the container pickers stay here.
 //
 // # Tables of several namespaces or kinds
 //
@@ -73,14 +79,16 @@
 //
 // # History and blame
 //
-// kscope keeps the versions of what it watches: the YAML views' watches record each full object in the
-// app's objectBook (versionbook.go: 50 versions an object, 32 MB estimated in all), and each table's source
-// keeps its rows' versions (watch.Source.Versions: 50 a row, 5000 a table). `h` (historyview.go) merges
-// both for one object, newest first, naming each version's writer from managedFields (lastWriter: the entry
-// new or changed since the version before) and the fields that changed; Enter shows the line diff
-// (diffview.go, linediff.go). The YAML view highlights the lines an update changed for yamlFlashFor on the
-// app's clock. `b` (blameview.go) decodes managedFields with structured-merge-diff and maps each YAML line
-// to its field path (yamllines.go), keying list items as the managers' sets key them.
+// kscope keeps the versions of what it watches; package history holds them and the comparisons, this
+// package the views. The YAML views' watches record each full object in the app's history.Book (50
+// versions an object, 32 MB estimated in all), and each table's source keeps its rows' versions
+// (watch.Source.Versions: 50 a row, 5000 a table). `h` (historyview.go) merges both for one object
+// (historyOf: history.Entries), newest first, naming each version's writer from managedFields
+// (history.LastWriter: the entry new or changed since the version before) and the fields that changed;
+// Enter shows the line diff (diffview.go over history.DiffLines). The YAML view highlights the lines an
+// update changed for yamlFlashFor on the app's clock. `b` (blameview.go) shows the owners
+// history.FieldOwners decodes from managedFields with structured-merge-diff, mapping each YAML line to its
+// field path (yamllines.go), keying list items as the managers' sets key them.
 //
 // # Adding a view
 //

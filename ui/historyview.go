@@ -8,13 +8,14 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/discovery"
+	"kscope/history"
 	"kscope/watch"
 )
 
 // historyBounds says, for the status line, what the history keeps.
 func historyBounds() string {
 	return fmt.Sprintf("kept: %d per object, %d rows per table, %d MB of objects; oldest dropped first",
-		objectVersionsPerObject, watch.RowVersionsTotal, objectVersionsBytes>>20)
+		history.VersionsPerObject, watch.RowVersionsTotal, history.VersionsBytes>>20)
 }
 
 // HistoryView lists the versions kscope has seen of one object, newest first: when, the resourceVersion, the
@@ -26,7 +27,7 @@ type HistoryView struct {
 	res     discovery.Resource
 	row     *watch.Row
 	table   *tview.Table
-	entries []historyEntry // oldest first; the table shows them newest first
+	entries []history.Entry // oldest first; the table shows them newest first
 	cancel  context.CancelFunc
 }
 
@@ -91,7 +92,7 @@ func (v *HistoryView) reload() {
 	}
 	row := 1
 	for r := range entries {
-		if selected != nil && entries[len(entries)-1-r].rv == selected.rv {
+		if selected != nil && entries[len(entries)-1-r].RV == selected.RV {
 			row = r + 1
 		}
 	}
@@ -101,28 +102,28 @@ func (v *HistoryView) reload() {
 }
 
 // sameVersions tells whether a and b hold the same versions (the bounds drop the oldest as new ones come).
-func sameVersions(a, b []historyEntry) bool {
+func sameVersions(a, b []history.Entry) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	return len(a) == 0 || a[0].rv == b[0].rv && a[0].seen.Equal(b[0].seen) && a[len(a)-1].rv == b[len(b)-1].rv &&
-		a[len(a)-1].seen.Equal(b[len(b)-1].seen)
+	return len(a) == 0 || a[0].RV == b[0].RV && a[0].Seen.Equal(b[0].Seen) && a[len(a)-1].RV == b[len(b)-1].RV &&
+		a[len(a)-1].Seen.Equal(b[len(b)-1].Seen)
 }
 
 // setRow shows e on table row r.
-func (v *HistoryView) setRow(r int, e historyEntry) {
+func (v *HistoryView) setRow(r int, e history.Entry) {
 	when := "listed"
-	if !e.seen.IsZero() {
-		when = e.seen.Local().Format("15:04:05")
+	if !e.Seen.IsZero() {
+		when = e.Seen.Local().Format("15:04:05")
 	}
 	manager, op := "—", "—"
-	if w, sure, ok := e.writer(); ok {
-		manager, op = w.name(), w.operation
+	if w, sure, ok := e.Writer(); ok {
+		manager, op = w.Name(), w.Operation
 		if !sure {
 			manager += "?"
 		}
 	}
-	rv := e.rv
+	rv := e.RV
 	if rv == "" {
 		rv = "—"
 	}
@@ -130,13 +131,13 @@ func (v *HistoryView) setRow(r int, e historyEntry) {
 	if v.app.screen != nil {
 		width, _ = v.app.screen.Size()
 	}
-	for i, text := range []string{when, rv, manager, op, e.summary(max(width-len(when)-len(rv)-len(manager)-len(op)-8, 40))} {
+	for i, text := range []string{when, rv, manager, op, e.Summary(max(width-len(when)-len(rv)-len(manager)-len(op)-8, 40))} {
 		v.table.SetCell(r, i, tview.NewTableCell(tview.Escape(text)))
 	}
 }
 
 // selected returns the version under the cursor, or nil.
-func (v *HistoryView) selected() *historyEntry {
+func (v *HistoryView) selected() *history.Entry {
 	r, _ := v.table.GetSelection()
 	if r < 1 || r > len(v.entries) {
 		return nil

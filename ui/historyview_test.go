@@ -77,7 +77,7 @@ func TestHistoryOfYAML(t *testing.T) {
 	// The view reads the versions again every tick while it is shown.
 	h.cluster.put(deploymentsGVR, deploymentVersion("9", 5, "nginx:2", "kubectl", "Apply", 0, "kubectl-patch", "Update", 40, "deployer", "Update", 20))
 	// The YAML view's watch records the version on its own goroutine: the tick must come after it.
-	h.until("version 9 recorded", func() bool { return len(h.app.versions.versions(deploymentsGVR, "shop", "web")) == 5 })
+	h.until("version 9 recorded", func() bool { return len(h.app.versions.Versions(deploymentsGVR, "shop", "web")) == 5 })
 	h.advance(time.Second)
 	waitFor(t, h, "history shop/web [6]")
 	h.press(tcell.KeyDown, 0) // the cursor stayed on version 8: down to 7

@@ -7,14 +7,16 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 	"github.com/rivo/uniseg"
+
+	"kscope/logs"
 )
 
-// logPane draws the lines of a logRing that fit its box, and only those: at the bottom while it follows,
+// logPane draws the lines of a logs.Ring that fit its box, and only those: at the bottom while it follows,
 // else from a position the user scrolled to. Lines are cut or wrapped at the box's width; the search's
 // matches are highlighted (those of the focused line in orange). UI goroutine only.
 type logPane struct {
 	*tview.Box
-	ring       *logRing
+	ring       *logs.Ring
 	timestamps bool
 	wrap       bool
 	// follow keeps the last line at the bottom; scrolling up stops it, reaching the end again restarts it.
@@ -35,7 +37,7 @@ type logPane struct {
 	scrolled func()
 }
 
-func newLogPane(ring *logRing) *logPane {
+func newLogPane(ring *logs.Ring) *logPane {
 	p := &logPane{Box: tview.NewBox(), ring: ring, follow: true, wrap: true, focus: -1, fg: tview.Styles.PrimaryTextColor}
 	p.SetBorder(true)
 	return p
@@ -75,10 +77,10 @@ func segments(text string, width int, wrap bool) [][2]int {
 }
 
 // shown is line as drawn: ANSI escape sequences removed, tabs expanded, other control characters replaced.
-func (p *logPane) shown(l logLine) string { return printable(l.display(p.timestamps)) }
+func (p *logPane) shown(l logs.Line) string { return printable(l.Display(p.timestamps)) }
 
 // rows is how many screen rows line takes.
-func (p *logPane) rows(l logLine) int {
+func (p *logPane) rows(l logs.Line) int {
 	if !p.wrap {
 		return 1
 	}
@@ -100,7 +102,7 @@ func (p *logPane) Draw(screen tcell.Screen) {
 	row := 0
 	p.drawnFrom, p.drawnTo = p.top, p.top
 	for seq := p.top; row < h; seq++ {
-		l, ok := p.ring.at(seq)
+		l, ok := p.ring.At(seq)
 		if !ok {
 			break
 		}
@@ -126,9 +128,9 @@ func (p *logPane) Draw(screen tcell.Screen) {
 
 // scrollToEnd puts the top where the last line's last row is at the bottom.
 func (p *logPane) scrollToEnd() {
-	seq, rows := p.ring.next()-1, 0
-	for ; seq >= p.ring.dropped(); seq-- {
-		l, _ := p.ring.at(seq)
+	seq, rows := p.ring.Next()-1, 0
+	for ; seq >= p.ring.Dropped(); seq-- {
+		l, _ := p.ring.At(seq)
 		n := p.rows(l)
 		if rows+n >= p.height {
 			p.top, p.topRow = seq, rows+n-p.height
@@ -136,31 +138,31 @@ func (p *logPane) scrollToEnd() {
 		}
 		rows += n
 	}
-	p.top, p.topRow = p.ring.dropped(), 0
+	p.top, p.topRow = p.ring.Dropped(), 0
 }
 
 // clampTop keeps the top on a kept line.
 func (p *logPane) clampTop() {
-	if p.top < p.ring.dropped() {
-		p.top, p.topRow = p.ring.dropped(), 0
+	if p.top < p.ring.Dropped() {
+		p.top, p.topRow = p.ring.Dropped(), 0
 	}
-	if p.top >= p.ring.next() && p.ring.len() > 0 {
-		p.top, p.topRow = p.ring.next()-1, 0
+	if p.top >= p.ring.Next() && p.ring.Len() > 0 {
+		p.top, p.topRow = p.ring.Next()-1, 0
 	}
 }
 
 // spans styles a line: its prefix in teal, the search's matches on yellow (orange on the focused line).
-func (p *logPane) spans(l logLine, text string, focused bool) []logSpan {
+func (p *logPane) spans(l logs.Line, text string, focused bool) []logSpan {
 	var spans []logSpan
-	if l.prefix != "" {
-		spans = append(spans, logSpan{0, min(len(l.prefix), len(text)), "[teal]"})
+	if l.Prefix != "" {
+		spans = append(spans, logSpan{0, min(len(l.Prefix), len(text)), "[teal]"})
 	}
-	if l.hit && p.ring.search != nil {
+	if l.Hit && p.ring.Search() != nil {
 		tag := "[black:yellow]"
 		if focused {
 			tag = "[black:orange]"
 		}
-		for _, m := range p.ring.search.FindAllStringIndex(text, -1) {
+		for _, m := range p.ring.Search().FindAllStringIndex(text, -1) {
 			if m[1] > m[0] {
 				spans = append(spans, logSpan{m[0], m[1], tag})
 			}
@@ -242,7 +244,7 @@ func (p *logPane) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
 		case ev.Key() == tcell.KeyPgDn || ev.Key() == tcell.KeyCtrlF:
 			p.scroll(page)
 		case ev.Key() == tcell.KeyHome || ev.Rune() == 'g':
-			p.follow, p.top, p.topRow = false, p.ring.dropped(), 0
+			p.follow, p.top, p.topRow = false, p.ring.Dropped(), 0
 		case ev.Key() == tcell.KeyEnd || ev.Rune() == 'G':
 			p.follow = true
 		default:
@@ -266,7 +268,7 @@ func (p *logPane) scroll(n int) {
 			p.topRow--
 			continue
 		}
-		l, ok := p.ring.at(p.top - 1)
+		l, ok := p.ring.At(p.top - 1)
 		if !ok {
 			break
 		}
@@ -277,7 +279,7 @@ func (p *logPane) scroll(n int) {
 			p.follow = true
 			break
 		}
-		l, _ := p.ring.at(p.top)
+		l, _ := p.ring.At(p.top)
 		if p.topRow+1 < p.rows(l) {
 			p.topRow++
 		} else {
@@ -292,8 +294,8 @@ func (p *logPane) scroll(n int) {
 // atEnd tells whether the last line's last row is on screen.
 func (p *logPane) atEnd() bool {
 	rows := 0
-	for seq := p.top; seq < p.ring.next(); seq++ {
-		l, _ := p.ring.at(seq)
+	for seq := p.top; seq < p.ring.Next(); seq++ {
+		l, _ := p.ring.At(seq)
 		n := p.rows(l)
 		if seq == p.top {
 			n -= p.topRow

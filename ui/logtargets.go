@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"sort"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"kscope/apierr"
 	"kscope/discovery"
+	"kscope/logs"
 	"kscope/watch"
 )
 
@@ -65,40 +63,12 @@ func (a *App) startLogs(res discovery.Resource, row *watch.Row, previous bool) {
 			})
 			return
 		}
-		if s.selector, err = podSelector(obj); err != nil {
+		if s.selector, err = logs.PodSelector(obj); err != nil {
 			a.errorf("logs of %s: %s", row.Name, err)
 			return
 		}
 		a.push(NewLogView(a, s))
 	})
-}
-
-// podSelector is the label selector of the pods obj selects: a service's spec.selector, a workload's
-// spec.selector (a LabelSelector).
-func podSelector(obj *unstructured.Unstructured) (string, error) {
-	if obj.GetKind() == "Service" {
-		set, _, err := unstructured.NestedStringMap(obj.Object, "spec", "selector")
-		if err != nil || len(set) == 0 {
-			return "", fmt.Errorf("the service selects no pods (it has no spec.selector)")
-		}
-		return labels.SelectorFromSet(set).String(), nil
-	}
-	raw, ok, err := unstructured.NestedMap(obj.Object, "spec", "selector")
-	if err != nil || !ok {
-		return "", fmt.Errorf("%s has no spec.selector", obj.GetKind())
-	}
-	var ls metav1.LabelSelector
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &ls); err != nil {
-		return "", fmt.Errorf("read spec.selector: %w", err)
-	}
-	sel, err := metav1.LabelSelectorAsSelector(&ls)
-	if err != nil {
-		return "", fmt.Errorf("read spec.selector: %w", err)
-	}
-	if sel.Empty() {
-		return "", fmt.Errorf("%s selects every pod (empty selector): refusing to follow them all", obj.GetKind())
-	}
-	return sel.String(), nil
 }
 
 // podContainers returns a pod's container names: init containers, containers, ephemeral containers (the
@@ -169,34 +139,6 @@ func (a *App) chooseContainers(pod *unstructured.Unstructured, title string, wit
 		}
 		then([]string{items[i]})
 	})
-}
-
-// containerEnded tells a follower of one container to stop after its stream ended: when the pod no longer
-// exists, or the container has terminated for good (an init container, or a pod that has finished).
-// Otherwise (a restart, a broken connection) the follower reconnects.
-func containerEnded(ctx context.Context, c Cluster, namespace, pod, container string) (bool, string) {
-	obj, err := c.Get(ctx, podsGVR, namespace, pod)
-	if apierrors.IsNotFound(err) {
-		return true, "pod deleted"
-	}
-	if err != nil {
-		return false, ""
-	}
-	phase, _, _ := unstructured.NestedString(obj.Object, "status", "phase")
-	for _, field := range []string{"initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"} {
-		list, _, _ := unstructured.NestedSlice(obj.Object, "status", field)
-		for _, st := range list {
-			m, _ := st.(map[string]any)
-			if m["name"] != container {
-				continue
-			}
-			_, terminated, _ := unstructured.NestedMap(m, "state", "terminated")
-			if terminated && (field != "containerStatuses" || phase == "Succeeded" || phase == "Failed") {
-				return true, "container exited"
-			}
-		}
-	}
-	return false, ""
 }
 
 // logPods watches the pods of a logs view's selector and keeps one follower per container of each,
@@ -270,7 +212,7 @@ func (p *logPods) start(pod string) {
 			return
 		}
 		if err != nil {
-			v.sink.setState(pod, oneLineError(err), true)
+			v.sink.SetState(pod, apierr.OneLine(err.Error()), true)
 			return
 		}
 		names, _ := podContainers(obj)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"kscope/logs"
 )
 
 // defaultLogLines is how many lines a logs view keeps when Options.LogLines is not set (k9s's default).
@@ -25,20 +27,20 @@ const logTailLines = 200
 
 // LogView shows the logs of one pod's containers, or of every pod of a workload, live: the last 200 lines
 // of each first, then new lines as they come (kubectl logs -f --tail 200), in a ring of Options.LogLines
-// lines. Followers (logFollower) read the streams on their own goroutines into a logSink; the view takes
+// lines. Followers (logs.Follower) read the streams on their own goroutines into a logs.Sink; the view takes
 // their lines on the UI goroutine, in batched redraws. Everything else runs on the UI goroutine.
 type LogView struct {
 	baseView
 	app   *App
 	logs  logSubject
-	ring  *logRing
-	sink  *logSink
+	ring  *logs.Ring
+	sink  *logs.Sink
 	pane  *logPane
 	ctx   context.Context
 	stop  context.CancelFunc
 	pods  *logPods // the workload's pods (nil for one pod)
 	run   map[string]context.CancelFunc
-	state map[string]logState
+	state map[string]logs.State
 
 	search string
 }
@@ -74,8 +76,8 @@ func NewLogView(a *App, s logSubject) *LogView {
 	if capacity <= 0 {
 		capacity = defaultLogLines
 	}
-	v := &LogView{app: a, logs: s, ring: newLogRing(capacity), sink: newLogSink(capacity),
-		run: map[string]context.CancelFunc{}, state: map[string]logState{}}
+	v := &LogView{app: a, logs: s, ring: logs.NewRing(capacity), sink: logs.NewSink(capacity),
+		run: map[string]context.CancelFunc{}, state: map[string]logs.State{}}
 	v.pane = newLogPane(v.ring)
 	v.pane.fg = a.theme.logFg
 	for _, o := range []struct {
@@ -158,20 +160,20 @@ func (v *LogView) follow(pod, container string) {
 	ctx, cancel := context.WithCancel(v.ctx)
 	v.run[key] = cancel
 	cluster, ns := v.app.cluster, v.logs.namespace
-	f := &logFollower{
-		key:   key,
-		req:   LogRequest{Namespace: ns, Pod: pod, Container: container, Previous: v.logs.previous, Follow: !v.logs.previous, TailLines: v.tailLines()},
-		open:  cluster.Logs,
-		sink:  v.sink,
-		clock: v.app.opts.Clock,
-		ended: func(ctx context.Context, _ error) (bool, string) {
-			return containerEnded(ctx, cluster, ns, pod, container)
+	f := &logs.Follower{
+		Key:   key,
+		Req:   LogRequest{Namespace: ns, Pod: pod, Container: container, Previous: v.logs.previous, Follow: !v.logs.previous, TailLines: v.tailLines()},
+		Open:  cluster.Logs,
+		Sink:  v.sink,
+		Clock: v.app.opts.Clock,
+		Ended: func(ctx context.Context, _ error) (bool, string) {
+			return logs.ContainerEnded(ctx, cluster, ns, pod, container)
 		},
 	}
 	if v.logs.prefixed() {
-		f.prefix = fmt.Sprintf("[pod/%s/%s] ", pod, container)
+		f.Prefix = fmt.Sprintf("[pod/%s/%s] ", pod, container)
 	}
-	v.app.goSafe(func() { f.run(ctx) })
+	v.app.goSafe(func() { f.Run(ctx) })
 }
 
 // unfollow stops reading the containers of pod (it was deleted).
@@ -180,7 +182,7 @@ func (v *LogView) unfollow(pod string) {
 		if strings.HasPrefix(key, pod+"/") {
 			cancel()
 			delete(v.run, key)
-			v.sink.forget(key)
+			v.sink.Forget(key)
 		}
 	}
 }
@@ -193,7 +195,7 @@ func (v *LogView) loop() {
 		select {
 		case <-ctx.Done():
 			return
-		case <-v.sink.notify:
+		case <-v.sink.Notify():
 		}
 		if !v.app.spaceRedraw(ctx, &last) {
 			return
@@ -208,11 +210,11 @@ func (v *LogView) loop() {
 
 // pull moves the sink's lines into the ring and redraws.
 func (v *LogView) pull() {
-	lines, dropped, states := v.sink.take()
+	lines, dropped, states := v.sink.Take()
 	if dropped > 0 {
-		v.ring.lose(dropped)
+		v.ring.Lose(dropped)
 	}
-	v.ring.push(lines...)
+	v.ring.Push(lines...)
 	if states != nil {
 		v.state = states
 	}
@@ -252,7 +254,7 @@ func (v *LogView) stateText() string {
 	for _, k := range keys {
 		st := v.state[k]
 		colour := "[gray]"
-		if st.error {
+		if st.Error {
 			colour = "[red]"
 		}
 		who := k
@@ -261,7 +263,7 @@ func (v *LogView) stateText() string {
 		} else {
 			who += ": "
 		}
-		parts = append(parts, colour+tview.Escape(who+st.text)+"[-]")
+		parts = append(parts, colour+tview.Escape(who+st.Text)+"[-]")
 	}
 	if len(parts) == 0 {
 		return ""
@@ -270,30 +272,39 @@ func (v *LogView) stateText() string {
 }
 
 func (v *LogView) matchCount() string {
-	if v.ring.hits == 0 {
+	if v.ring.Hits() == 0 {
 		return "0 lines"
 	}
-	if v.pane.focus >= v.ring.dropped() {
-		return fmt.Sprintf("%d/%d", v.ring.hitRank(v.pane.focus), v.ring.hits)
+	if v.pane.focus >= v.ring.Dropped() {
+		return fmt.Sprintf("%d/%d", v.ring.HitRank(v.pane.focus), v.ring.Hits())
 	}
-	return fmt.Sprintf("%d lines", v.ring.hits)
+	return fmt.Sprintf("%d lines", v.ring.Hits())
 }
 
 // status says how the view follows and what it keeps.
 func (v *LogView) status() string {
 	on := v.app.theme.on
 	text := fmt.Sprintf("follow %s (s)  timestamps %s (t)  wrap %s (w)  %d of %d lines kept",
-		on(v.pane.follow), on(v.pane.timestamps), on(v.pane.wrap), v.ring.len(), v.ring.capacity)
-	if n := v.ring.dropped(); n > 0 {
+		on(v.pane.follow), on(v.pane.timestamps), on(v.pane.wrap), v.ring.Len(), v.ring.Capacity())
+	if n := v.ring.Dropped(); n > 0 {
 		text += fmt.Sprintf(", [yellow]%d older dropped[-]", n)
 	}
-	text += fmt.Sprintf(" (%s of %s)", strings.TrimSuffix(mebibytes(v.ring.size()), " MiB"), mebibytes(v.ring.maxBytes))
+	text += fmt.Sprintf(" (%s of %s)", strings.TrimSuffix(mebibytes(v.ring.Size()), " MiB"), mebibytes(v.ring.Budget()))
 	if !v.pane.follow {
-		if behind := v.ring.next() - 1 - v.pane.top; behind > int64(v.pane.height) {
+		if behind := v.ring.Next() - 1 - v.pane.top; behind > int64(v.pane.height) {
 			text += "  [yellow]paused: G or s to follow[-]"
 		}
 	}
 	return text
+}
+
+// mebibytes is n bytes for the logs view's status line: "0.3 MiB", "16 MiB".
+func mebibytes(n int) string {
+	const mib = 1 << 20
+	if n%mib == 0 || n >= 10*mib {
+		return fmt.Sprintf("%d MiB", (n+mib/2)/mib)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/mib)
 }
 
 // escape ends the search.
@@ -312,7 +323,7 @@ func (v *LogView) openSearchBar() { v.app.bar.Open("/", v.search, v.setSearch, n
 func (v *LogView) setSearch(text string) {
 	if text == "" {
 		v.search, v.pane.focus = "", -1
-		v.ring.setSearch(nil, v.pane.timestamps)
+		v.ring.SetSearch(nil, v.pane.timestamps)
 		v.render()
 		return
 	}
@@ -322,12 +333,12 @@ func (v *LogView) setSearch(text string) {
 		return
 	}
 	v.search = text
-	v.ring.setSearch(re, v.pane.timestamps)
+	v.ring.SetSearch(re, v.pane.timestamps)
 	v.pane.focus = -1
-	if seq, ok := v.ring.nextHit(v.pane.top-1, true); ok {
+	if seq, ok := v.ring.NextHit(v.pane.top-1, true); ok {
 		v.pane.show(seq)
 	} else {
-		v.app.errorf("%q not found in the %d lines kept", text, v.ring.len())
+		v.app.errorf("%q not found in the %d lines kept", text, v.ring.Len())
 	}
 	v.render()
 }
@@ -350,10 +361,10 @@ func (v *LogView) nextMatch(forward bool) {
 		return
 	}
 	from := v.pane.focus
-	if from < v.ring.dropped() {
+	if from < v.ring.Dropped() {
 		from = v.pane.top - 1
 	}
-	if seq, ok := v.ring.nextHit(from, forward); ok {
+	if seq, ok := v.ring.NextHit(from, forward); ok {
 		v.pane.show(seq)
 	}
 	v.render()
@@ -366,8 +377,8 @@ func (v *LogView) toggleFollow() {
 
 func (v *LogView) toggleTimestamps() {
 	v.pane.timestamps = !v.pane.timestamps
-	if v.ring.search != nil {
-		v.ring.setSearch(v.ring.search, v.pane.timestamps)
+	if v.ring.Search() != nil {
+		v.ring.SetSearch(v.ring.Search(), v.pane.timestamps)
 	}
 	v.render()
 }
@@ -381,9 +392,9 @@ func (v *LogView) toggleWrap() {
 // save writes the lines kept, as shown (timestamps per the toggle), to a new file in Options.SaveDir.
 func (v *LogView) save() {
 	var b strings.Builder
-	for seq := v.ring.dropped(); seq < v.ring.next(); seq++ {
-		l, _ := v.ring.at(seq)
-		b.WriteString(l.display(v.pane.timestamps))
+	for seq := v.ring.Dropped(); seq < v.ring.Next(); seq++ {
+		l, _ := v.ring.At(seq)
+		b.WriteString(l.Display(v.pane.timestamps))
 		b.WriteByte('\n')
 	}
 	name := fmt.Sprintf("%s-%s-%s.log", v.logs.namespace, v.logs.name, v.app.opts.Clock.Now().Format("20060102-150405"))
@@ -392,7 +403,7 @@ func (v *LogView) save() {
 		v.app.errorf("save the logs: %s", err)
 		return
 	}
-	v.app.message(fmt.Sprintf("saved %d lines to %s", v.ring.len(), path))
+	v.app.message(fmt.Sprintf("saved %d lines to %s", v.ring.Len(), path))
 }
 
 // saveFile writes data to a new file name under Options.SaveDir/kind (created as needed, private to the
@@ -428,8 +439,8 @@ func (a *App) saveFile(kind, name string, data []byte) (string, error) {
 func (v *LogView) copyVisible() {
 	var b strings.Builder
 	for seq := v.pane.drawnFrom; seq < v.pane.drawnTo; seq++ {
-		if l, ok := v.ring.at(seq); ok {
-			b.WriteString(l.display(v.pane.timestamps))
+		if l, ok := v.ring.At(seq); ok {
+			b.WriteString(l.Display(v.pane.timestamps))
 			b.WriteByte('\n')
 		}
 	}

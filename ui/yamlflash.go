@@ -8,6 +8,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/clock"
+
+	"kscope/history"
 )
 
 // yamlFlashFor is how long the YAML view highlights the lines an update changed.
@@ -39,7 +41,7 @@ func (v *YAMLView) noteChange(next *unstructured.Unstructured) {
 		return
 	}
 	f := &v.flash
-	f.text, f.changed = cur, changedLines(textLines(old), textLines(cur))
+	f.text, f.changed = cur, history.ChangedLines(history.TextLines(old), history.TextLines(cur))
 	f.until = v.app.opts.Clock.Now().Add(yamlFlashFor)
 	if f.timer != nil {
 		f.timer.Reset(yamlFlashFor)

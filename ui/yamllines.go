@@ -7,6 +7,8 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
+
+	"kscope/history"
 )
 
 // yamlLine is the field one line of an object's YAML shows. A structural line opens a map or a list (its
@@ -27,7 +29,7 @@ func mapYAMLLines(text string, obj map[string]any, known *fieldpath.Set) ([]yaml
 	if err := yaml3.Unmarshal([]byte(text), &doc); err != nil {
 		return nil, fmt.Errorf("read the YAML's lines: %w", err)
 	}
-	lines := make([]yamlLine, len(textLines(text)))
+	lines := make([]yamlLine, len(history.TextLines(text)))
 	set := make([]bool, len(lines))
 	w := lineWalker{lines: lines, set: set}
 	if len(doc.Content) == 1 {

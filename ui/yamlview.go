@@ -88,7 +88,7 @@ func (v *YAMLView) activate() {
 		events := v.app.cluster.WatchObject(ctx, v.res.GVR(), v.row.Namespace, v.row.Name)
 		v.app.goSafe(func() {
 			for ev := range events {
-				v.app.versions.record(v.res.GVR(), ev, v.app.opts.Clock.Now())
+				v.app.versions.Record(v.res.GVR(), ev, v.app.opts.Clock.Now())
 				v.app.tv.QueueUpdateDraw(func() {
 					if ctx.Err() == nil {
 						v.apply(ev)

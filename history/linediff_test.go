@@ -1,4 +1,4 @@
-package ui
+package history
 
 import (
 	"fmt"
@@ -7,18 +7,18 @@ import (
 )
 
 // render shows a diff as "-x", "+x", " x" and "~n" (a fold of n lines), space-separated.
-func renderDiff(lines []foldedLine) string {
+func renderDiff(lines []FoldedLine) string {
 	var out []string
 	for _, l := range lines {
 		switch {
-		case l.fold > 0:
-			out = append(out, fmt.Sprintf("~%d", l.fold))
-		case l.op == diffRemoved:
-			out = append(out, "-"+l.text)
-		case l.op == diffAdded:
-			out = append(out, "+"+l.text)
+		case l.Fold > 0:
+			out = append(out, fmt.Sprintf("~%d", l.Fold))
+		case l.Op == DiffRemoved:
+			out = append(out, "-"+l.Text)
+		case l.Op == DiffAdded:
+			out = append(out, "+"+l.Text)
 		default:
-			out = append(out, " "+l.text)
+			out = append(out, " "+l.Text)
 		}
 	}
 	return strings.Join(out, " ")
@@ -42,18 +42,18 @@ func TestDiffLines(t *testing.T) {
 		{"r: 1 s: 2 t: 3", "r: 1 s: 5 t: 3", " r:  1  s: -2 +5  t:  3"},
 	}
 	for _, c := range cases {
-		got := renderDiff(foldDiff(diffLines(strings.Fields(c.a), strings.Fields(c.b)), 100))
+		got := renderDiff(FoldDiff(DiffLines(strings.Fields(c.a), strings.Fields(c.b)), 100))
 		if got != c.want {
 			t.Errorf("diff %q → %q = %q, want %q", c.a, c.b, got, c.want)
 		}
 		// Applying the script to a gives b.
 		var rebuilt, kept []string
-		for _, l := range diffLines(strings.Fields(c.a), strings.Fields(c.b)) {
-			if l.op != diffRemoved {
-				rebuilt = append(rebuilt, l.text)
+		for _, l := range DiffLines(strings.Fields(c.a), strings.Fields(c.b)) {
+			if l.Op != DiffRemoved {
+				rebuilt = append(rebuilt, l.Text)
 			}
-			if l.op != diffAdded {
-				kept = append(kept, l.text)
+			if l.Op != DiffAdded {
+				kept = append(kept, l.Text)
 			}
 		}
 		if strings.Join(rebuilt, " ") != strings.Join(strings.Fields(c.b), " ") || strings.Join(kept, " ") != strings.Join(strings.Fields(c.a), " ") {
@@ -89,7 +89,7 @@ func TestFoldDiff(t *testing.T) {
 	}
 	for _, c := range cases {
 		a, b := lines(c.n, c.change...)
-		if got := renderDiff(foldDiff(diffLines(a, b), c.context)); got != c.want {
+		if got := renderDiff(FoldDiff(DiffLines(a, b), c.context)); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -107,7 +107,7 @@ func TestChangedLines(t *testing.T) {
 	}
 	for _, c := range cases {
 		var got strings.Builder
-		for _, ch := range changedLines(strings.Fields(c.a), strings.Fields(c.b)) {
+		for _, ch := range ChangedLines(strings.Fields(c.a), strings.Fields(c.b)) {
 			if ch {
 				got.WriteByte('x')
 			} else {

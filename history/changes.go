@@ -1,4 +1,4 @@
-package ui
+package history
 
 import (
 	"fmt"
@@ -8,17 +8,17 @@ import (
 	"unicode/utf8"
 )
 
-// lastWriter returns the managedFields entry that made the version whose entries are cur, from prev (the
+// LastWriter returns the managedFields entry that made the version whose entries are cur, from prev (the
 // entries of the version before it; nil for the first version seen). The server stamps an entry's time when
 // a write by that manager changes the object, and changes its fields when the write takes or gives up
 // fields: so the writer is the entry that is new or changed since prev, the newest if several are (writes
 // between the two versions kscope did not see). Where none changed (two writes by one manager within the
 // same second: times are to the second), or for the first version, it is the newest entry, and sure is
 // false when another entry is as new. ok is false when cur has no entries.
-func lastWriter(prev, cur []fieldOwner, first bool) (w fieldOwner, sure, ok bool) {
+func LastWriter(prev, cur []FieldOwner, first bool) (w FieldOwner, sure, ok bool) {
 	candidates := cur
 	if !first {
-		var changed []fieldOwner
+		var changed []FieldOwner
 		for _, o := range cur {
 			if !hasEntry(prev, o) {
 				changed = append(changed, o)
@@ -29,14 +29,14 @@ func lastWriter(prev, cur []fieldOwner, first bool) (w fieldOwner, sure, ok bool
 		}
 	}
 	if len(candidates) == 0 {
-		return fieldOwner{}, false, false
+		return FieldOwner{}, false, false
 	}
 	newest, ties := candidates[0], 0
 	for _, o := range candidates[1:] {
 		switch {
-		case o.time.After(newest.time):
+		case o.Time.After(newest.Time):
 			newest, ties = o, 0
-		case o.time.Equal(newest.time):
+		case o.Time.Equal(newest.Time):
 			ties++
 		}
 	}
@@ -44,10 +44,10 @@ func lastWriter(prev, cur []fieldOwner, first bool) (w fieldOwner, sure, ok bool
 }
 
 // hasEntry tells whether entries hold o unchanged (same time and fields).
-func hasEntry(entries []fieldOwner, o fieldOwner) bool {
+func hasEntry(entries []FieldOwner, o FieldOwner) bool {
 	for _, p := range entries {
-		if p.same(o) {
-			return p.time.Equal(o.time) && p.raw == o.raw
+		if p.Same(o) {
+			return p.Time.Equal(o.Time) && p.raw == o.raw
 		}
 	}
 	return false
@@ -56,10 +56,10 @@ func hasEntry(entries []fieldOwner, o fieldOwner) bool {
 // ignoredPaths are the fields every write changes; a summary of what changed leaves them out.
 var ignoredPaths = map[string]bool{"metadata.resourceVersion": true, "metadata.managedFields": true}
 
-// changedPaths returns the fields that differ from a to b, sorted: "path" for a changed value, "+path" for
+// ChangedPaths returns the fields that differ from a to b, sorted: "path" for a changed value, "+path" for
 // an added field, "-path" for a removed one. Lists of maps that all have a name are compared item by name
 // (path[name=…]), other lists of the same length item by item (path[i]), other lists whole.
-func changedPaths(a, b map[string]any) []string {
+func ChangedPaths(a, b map[string]any) []string {
 	var out []string
 	diffValues("", a, b, &out)
 	sort.Slice(out, func(i, j int) bool { return strings.TrimLeft(out[i], "+-") < strings.TrimLeft(out[j], "+-") })
@@ -145,8 +145,8 @@ func byName(list []any) map[string]any {
 	return out
 }
 
-// summarize joins paths into one line of at most width characters, saying how many more there are.
-func summarize(paths []string, width int) string {
+// Summarize joins paths into one line of at most width characters, saying how many more there are.
+func Summarize(paths []string, width int) string {
 	var b strings.Builder
 	n := 0 // runes written
 	for i, p := range paths {
