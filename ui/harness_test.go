@@ -73,24 +73,25 @@ func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
 	return h
 }
 
-// command types `:text` and Enter, then waits for the view it opens (resolved off the UI goroutine) or for
-// the line that says why it did not open.
+// command types `:text` and Enter as one burst, then waits for the view it opens (resolved off the UI
+// goroutine) or for the line that says why it did not open.
 func (h *harness) command(text string) {
 	h.t.Helper()
 	var before view
 	h.quietly(func() { before = h.app.top() })
-	h.typeText(":" + text + "\n")
+	h.burst(":" + text + "\n")
 	h.waitOpened(before)
 }
 
 // waitOpened waits until a view other than before is on top (nil: any view above the picker), or the command
-// bar says why none opened.
+// bar says why none opened. It asks without drawing: what opens the view draws (the key's draw, or the
+// QueueUpdateDraw of an answer read off the UI goroutine), and reading the screen draws it again.
 func (h *harness) waitOpened(before view) {
 	h.t.Helper()
 	deadline := time.Now().Add(uiWait)
 	for {
 		var opened bool
-		h.ui(func() {
+		h.quietly(func() {
 			top := h.app.top()
 			opened = (before == nil && len(h.app.stack) > 1) || (before != nil && top != before) ||
 				h.app.bar.ShownMessage() != ""
@@ -132,18 +133,40 @@ func (h *harness) quietly(fn func()) {
 	}
 }
 
-// press delivers a key as tview's event loop does: input capture, then the focused primitive.
+// press delivers a key as tview's event loop does: input capture, then the focused primitive, then a draw.
 func (h *harness) press(k tcell.Key, r rune) {
 	h.t.Helper()
+	h.ui(func() { h.deliver(tcell.NewEventKey(k, r, tcell.ModNone)) })
+}
+
+// burst delivers the keys of s (Enter for "\n", Tab for "\t") one after the other on one turn of the UI
+// goroutine, then draws once: as the app takes keys that arrive together, typed ahead or sent by a script (burstScreen,
+// App.skipDraw). A draw of the screen costs milliseconds, many more with -race: typing a command key by key,
+// a draw after each, was most of the time of the tests that open views again and again.
+func (h *harness) burst(s string) {
+	h.t.Helper()
 	h.ui(func() {
-		ev := tcell.NewEventKey(k, r, tcell.ModNone)
-		if ev = h.app.capture(ev); ev == nil {
-			return
-		}
-		if handler := h.app.root.InputHandler(); handler != nil {
-			handler(ev, func(p tview.Primitive) { h.app.tv.SetFocus(p) })
+		for _, r := range s {
+			ev := tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone)
+			switch r {
+			case '\n':
+				ev = tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone)
+			case '\t':
+				ev = tcell.NewEventKey(tcell.KeyTab, 0, tcell.ModNone)
+			}
+			h.deliver(ev)
 		}
 	})
+}
+
+// deliver hands ev to the input capture, then to the focused primitive. UI goroutine only.
+func (h *harness) deliver(ev *tcell.EventKey) {
+	if ev = h.app.capture(ev); ev == nil {
+		return
+	}
+	if handler := h.app.root.InputHandler(); handler != nil {
+		handler(ev, func(p tview.Primitive) { h.app.tv.SetFocus(p) })
+	}
 }
 
 // typeText presses each character of s, then Enter if s ends with "\n".
@@ -179,7 +202,8 @@ func (h *harness) refresh() {
 	})
 }
 
-// text returns the screen as lines of text, trailing spaces trimmed.
+// text returns the screen as lines of text, trailing spaces trimmed: the screen as last drawn (then it is
+// drawn again, for the next look).
 func (h *harness) text() string {
 	var cells []tcell.SimCell
 	var w, hgt int
@@ -187,6 +211,23 @@ func (h *harness) text() string {
 		c, cw, ch := h.screen.GetContents()
 		cells, w, hgt = append([]tcell.SimCell(nil), c...), cw, ch
 	})
+	return cellsText(cells, w, hgt)
+}
+
+// textNow draws the screen and returns it as text: what the UI shows now, with one draw.
+func (h *harness) textNow() string {
+	var cells []tcell.SimCell
+	var w, hgt int
+	h.quietly(func() {
+		h.app.tv.ForceDraw() // (safe in a queued update)
+		c, cw, ch := h.screen.GetContents()
+		cells, w, hgt = append([]tcell.SimCell(nil), c...), cw, ch
+	})
+	return cellsText(cells, w, hgt)
+}
+
+// cellsText returns a screen's cells as lines of text, trailing spaces trimmed.
+func cellsText(cells []tcell.SimCell, w, hgt int) string {
 	var b strings.Builder
 	for y := 0; y < hgt; y++ {
 		var line strings.Builder

@@ -97,7 +97,8 @@ func writeCalls(calls []string) []string {
 // each), each dialog it opens answered with its dangerous choice and each question with a value, sends no
 // write: the UI refuses before it calls the cluster, and the user reads why. With the UI's own refusal
 // off, the read-only transport alone still stops each write (delete, update, scale, restart, the shell's
-// exec and the port-forward's request) before the server.
+// exec and the port-forward's request) before the server. Each key runs on the path's view as opening the
+// path leaves it (reopen).
 func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 	for _, uiRefuses := range []bool{true, false} {
 		t.Run(fmt.Sprintf("ui refuses %v", uiRefuses), func(t *testing.T) {
@@ -126,6 +127,8 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 					continue
 				}
 				h.quietly(func() { keys = append(h.app.top().bindings(), h.app.globalBindings()...) })
+				at := noteOpened(h, p) // the path's views as opening it left them
+				kept := true           // the key before left them as it found them
 				for _, b := range keys {
 					if b.run == nil || b.Name == "quit" {
 						continue
@@ -133,14 +136,14 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 					// the answers to the keys before are handled first: a late one (the logs of a deployment
 					// without a selector) would otherwise replace this key's refusal on the status line
 					h.until("the answers to the keys before", func() bool { return h.app.pending.Load() == 0 })
-					openPath(h, p)
-					h.until("the answers to opening "+p.want, func() bool { return h.app.pending.Load() == 0 })
+					at = reopen(h, p, at, kept)
 					h.press(b.Key, b.Rune)
 					answer(h, b, !uiRefuses && !p.noRows) // the UI refusing answers at once; the server is asked first
 					if writeNames[b.Name] && !p.noRows {  // the user reads why nothing changed
 						h.until("the refusal of "+b.Name+" in "+p.want, func() bool { return shows(h, "read-only mode: ", "cannot be") })
 						h.quietly(func() { refusedSeen[b.Name] = refusedSeen[b.Name] || shows(h, "read-only mode: ") })
 					}
+					kept = keepsView[b.Name]
 					ran++
 				}
 			}
@@ -177,6 +180,106 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 	}
 }
 
+// keepsView names the bindings that leave the view they run on as it was, once what they open (a view, a
+// dialog, a prompt) is closed. The bindings not named (sort, wide, all namespaces, managedFields, reveal,
+// follow, back, ...) change that view, or close it.
+var keepsView = map[string]bool{
+	"help": true, "command": true, "filter": true, "search": true, "open": true, "yaml": true, "describe": true,
+	"history": true, "blame": true, "diff": true, "tree": true, "pulse": true, "events": true, "owner": true,
+	"logs": true, "previous logs": true, "copy": true, "save": true, "edit": true, "scale": true, "restart": true,
+	"delete": true, "shell": true, "port-forward": true, "stop": true,
+}
+
+// openedPath is a path's views as opening the path left them, and the screen they showed then.
+type openedPath struct {
+	stack  []view
+	screen string
+}
+
+// reopen gives the next key p's view as opening p leaves it, the cheapest way: opening the whole path again
+// is most of this test's time (each view opened asks its reads and, writable, its access questions again,
+// and each answer draws the whole screen: milliseconds, ten times more with -race). at is what the key
+// before found (zero: nothing yet), kept whether it left that view as it found it (keepsView):
+//   - kept: closing what the key opened on top (a dialog, the prompt, views), as esc would, gives the view
+//     back, if the views under it are still the path's;
+//   - not kept: the view is opened again from the views under it, when those are still the path's and
+//     each key of p opened one view; it counts if the screen is then the one opening the path showed;
+//   - else, the whole path is opened again.
+func reopen(h *harness, p viewPath, at openedPath, kept bool) openedPath {
+	h.t.Helper()
+	switch {
+	case at.stack == nil:
+	case kept:
+		if backTo(h, at.stack) {
+			h.until("the answers to going back to "+p.want, func() bool { return h.app.pending.Load() == 0 })
+			return at
+		}
+	case reopensFromBelow(p, at.stack):
+		if backTo(h, at.stack[:len(at.stack)-1]) && pressKeys(h, p.keys[len(p.keys)-1:]) {
+			h.until("the answers to opening "+p.want+" again", func() bool { return h.app.pending.Load() == 0 })
+			if viewScreen(h) == at.screen {
+				h.quietly(func() { at.stack = slices.Clone(h.app.stack) })
+				return at
+			}
+		}
+	}
+	if openPath(h, p) != p.want {
+		h.until("the answers to opening "+p.want, func() bool { return h.app.pending.Load() == 0 })
+		return openedPath{}
+	}
+	return noteOpened(h, p)
+}
+
+// noteOpened notes the views of p just opened, and their screen once the answers to opening them are handled
+// (if reopen may compare it).
+func noteOpened(h *harness, p viewPath) openedPath {
+	h.t.Helper()
+	h.until("the answers to opening "+p.want, func() bool { return h.app.pending.Load() == 0 })
+	var at openedPath
+	h.quietly(func() { at.stack = slices.Clone(h.app.stack) })
+	if reopensFromBelow(p, at.stack) {
+		at.screen = viewScreen(h)
+	}
+	return at
+}
+
+// reopensFromBelow tells whether p's view can be opened again from the views under it (stack, as opening p
+// left it): each key of p opened one view above the picker and the command's view.
+func reopensFromBelow(p viewPath, stack []view) bool {
+	return len(p.keys) > 0 && len(stack) == 2+len(p.keys)
+}
+
+// backTo closes what is open on top of views (a dialog, the prompt, views), as esc would, and tells whether
+// views are then the stack.
+func backTo(h *harness, views []view) bool {
+	h.t.Helper()
+	intact := false
+	h.quietly(func() {
+		a := h.app
+		if a.modal != nil {
+			a.closeModal()
+		}
+		a.bar.Close()
+		if len(a.stack) < len(views) || !slices.Equal(a.stack[:len(views)], views) {
+			return
+		}
+		if len(a.stack) > len(views) {
+			a.popTo(len(views) + 1) // (the views between are closed without being shown)
+			a.pop()                 // shows the top of views again
+		}
+		intact = true
+	})
+	return intact
+}
+
+// viewScreen is the screen now without its prompt line, where a key's message stays until the next key.
+func viewScreen(h *harness) string {
+	lines := strings.Split(h.textNow(), "\n")
+	var hgt int
+	h.quietly(func() { _, hgt = h.screen.Size() })
+	return strings.Join(slices.Delete(lines, hgt-2, hgt-1), "\n")
+}
+
 // answer takes what a binding opened to its end: a question gets a value (the scale's replicas, the
 // port-forward's ports, a container), a dialog its dangerous choice, and the command bar is closed; wait:
 // the question comes once the server has answered whether the user may.
@@ -190,17 +293,18 @@ func answer(h *harness, b Binding, wait bool) {
 		var modal, prompt bool
 		var text string
 		h.quietly(func() { modal, prompt = h.app.modal != nil, h.app.bar.Active() })
-		text = h.text()
-		switch {
+		if prompt { // (reading the screen draws it: only when the prompt's question is needed)
+			text = h.text()
+		}
+		switch { // (the keys of an answer go as one burst: one draw)
 		case modal: // the dangerous choice: Tab to it, Enter
-			h.press(tcell.KeyTab, 0)
-			h.press(tcell.KeyEnter, 0)
+			h.burst("\t\n")
 		case prompt && strings.Contains(text, "to pod port:"):
-			h.typeText("8080\n")
+			h.burst("8080\n")
 		case prompt && strings.Contains(text, "from local port:"):
-			h.typeText("\n")
+			h.burst("\n")
 		case prompt && strings.Contains(text, ") to:"):
-			h.typeText("3\n")
+			h.burst("3\n")
 		case prompt:
 			h.press(tcell.KeyEscape, 0)
 		default:
@@ -256,8 +360,19 @@ func openPathOnce(h *harness, p viewPath) string {
 	if p.command != "" {
 		h.command(p.command)
 	}
+	if !pressKeys(h, p.keys) {
+		return "" // a view opened late on top of the path's: go again
+	}
 	var typ string
-	for _, k := range p.keys {
+	h.quietly(func() { typ = fmt.Sprintf("%T", h.app.top()) })
+	return typ
+}
+
+// pressKeys presses keys (one character each, or "esc", "enter"), each until the view on top changes, and
+// tells whether each did.
+func pressKeys(h *harness, keys []string) bool {
+	h.t.Helper()
+	for _, k := range keys {
 		var before view
 		h.quietly(func() { before = h.app.top() })
 		ev := tcell.NewEventKey(tcell.KeyRune, rune(k[0]), tcell.ModNone)
@@ -284,12 +399,11 @@ func openPathOnce(h *harness, p viewPath) string {
 				break
 			}
 			if time.Now().After(deadline) {
-				return "" // a view opened late on top of the path's: go again
+				return false
 			}
 		}
 	}
-	h.quietly(func() { typ = fmt.Sprintf("%T", h.app.top()) })
-	return typ
+	return true
 }
 
 // TestReadOnlyHelpSaysWhatItCovers: in read-only mode `?` says what read-only covers, plugins and the
