@@ -28,14 +28,19 @@ func (a *App) showNotices() {
 			return
 		case <-a.noticed:
 		}
-		a.tv.QueueUpdateDraw(func() {
-			a.noticeMu.Lock()
-			lines := a.notices
-			a.notices = nil
-			a.noticeMu.Unlock()
-			if len(lines) > 0 {
-				a.message(lines[len(lines)-1])
-			}
-		})
+		a.tv.QueueUpdateDraw(a.flushNotices)
+	}
+}
+
+// flushNotices shows the latest pending notice on the prompt line, if any. UI goroutine only. A line that
+// must come after the notices so far (a plugin's end, which names the writes refused during its run) calls it
+// first: a notice still on its way would otherwise replace that line.
+func (a *App) flushNotices() {
+	a.noticeMu.Lock()
+	lines := a.notices
+	a.notices = nil
+	a.noticeMu.Unlock()
+	if len(lines) > 0 {
+		a.message(lines[len(lines)-1])
 	}
 }

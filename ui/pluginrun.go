@@ -131,6 +131,7 @@ func (a *App) stopPlugins() {
 // characters dropped) and note (what was cut). A write read-only mode refused a child since mark comes
 // first (the line may be cut at the screen's edge): the plugin's exit would otherwise replace it.
 func (a *App) pluginDone(p config.Plugin, err error, out, note string, mark int) {
+	a.flushNotices()
 	first := ""
 	if r := a.refusedSince(mark); r != "" {
 		first = r + "; "

@@ -290,5 +290,20 @@ func TestPluginEndNamesItsRefusedWrite(t *testing.T) {
 	if err := os.WriteFile(gate, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.eventually("read-only mode: DELETE /api/v1/namespaces/a/configmaps/c refused; plugin remove: exit status 1")
+	end := "read-only mode: DELETE /api/v1/namespaces/a/configmaps/c refused; plugin remove: exit status 1"
+	h.eventually(end)
+	// The refusal's own notice, however late, does not replace the end line: once no notice is pending and
+	// the UI goroutine has run what was queued, the end line is still there.
+	deadline := time.Now().Add(uiWait)
+	for pending := true; pending; {
+		h.app.noticeMu.Lock()
+		pending = len(h.app.notices) > 0
+		h.app.noticeMu.Unlock()
+		if pending && time.Now().After(deadline) {
+			t.Fatalf("notices still pending after %v", uiWait)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	h.quietly(func() {})
+	h.contains(end)
 }

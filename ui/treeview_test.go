@@ -132,9 +132,10 @@ func TestTreeViewManyNotVisible(t *testing.T) {
 	})
 	h.press(tcell.KeyDown, 0)
 	h.press(tcell.KeyRune, 't')
+	// (the footer and the chain's rows come from different answers of the tree source: wait for each)
 	waitFor(t, h, "not visible: 9 kinds you may not list, named under the tree")
-	h.contains("ReplicaSet web-7d9f (not visible)")
-	h.contains("└─ Pod web-7d9f-abcde")
+	waitFor(t, h, "ReplicaSet web-7d9f (not visible)")
+	waitFor(t, h, "└─ Pod web-7d9f-abcde")
 	h.contains("not visible: configmaps")
 }
 
