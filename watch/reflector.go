@@ -59,14 +59,14 @@ func reflectorOptions(spec Spec) cache.ReflectorOptions {
 // reflector logs them only.)
 type reportingListWatch struct {
 	*tableListWatch
-	failed func(context.Context, *cache.Reflector, error)
+	failed func(error)
 }
 
 // ListWithContext lists; a failure (not caused by ctx ending) is reported.
 func (lw *reportingListWatch) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 	list, err := lw.tableListWatch.ListWithContext(ctx, opts)
 	if err != nil && ctx.Err() == nil {
-		lw.failed(ctx, nil, err)
+		lw.failed(err)
 	}
 	return list, err
 }
@@ -76,7 +76,7 @@ func (lw *reportingListWatch) ListWithContext(ctx context.Context, opts metav1.L
 func (lw *reportingListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (kwatch.Interface, error) {
 	w, err := lw.tableListWatch.WatchWithContext(ctx, opts)
 	if err != nil && ctx.Err() == nil && !utilnet.IsConnectionRefused(err) && !apierrors.IsTooManyRequests(err) {
-		lw.failed(ctx, nil, err)
+		lw.failed(err)
 	}
 	return w, err
 }
@@ -102,13 +102,13 @@ type reflectorStore struct {
 
 // Add stores a row the watch added.
 func (r *reflectorStore) Add(obj any) error {
-	r.s.onAdd(keepRowMetadataOf(obj), false)
+	r.s.onAdd(keepRowMetadata(obj), false)
 	return nil
 }
 
 // Update stores a row the watch changed.
 func (r *reflectorStore) Update(obj any) error {
-	r.s.onAdd(keepRowMetadataOf(obj), false)
+	r.s.onAdd(keepRowMetadata(obj), false)
 	return nil
 }
 
@@ -124,7 +124,7 @@ func (r *reflectorStore) Replace(list []any, _ string) error {
 	first := !r.listed
 	keep := make(map[string]struct{}, len(list))
 	for _, obj := range list {
-		o := keepRowMetadataOf(obj)
+		o := keepRowMetadata(obj)
 		if row := rowOf(o); row != nil {
 			keep[row.Key] = struct{}{}
 		}
@@ -142,10 +142,3 @@ func (r *reflectorStore) Replace(list []any, _ string) error {
 
 // Resync does nothing: a Source has no resync period.
 func (r *reflectorStore) Resync() error { return nil }
-
-// keepRowMetadataOf is keepRowMetadata for a reflector's object: the stored *rowObject, or nil.
-func keepRowMetadataOf(obj any) *rowObject {
-	kept, _ := keepRowMetadata(obj)
-	o, _ := kept.(*rowObject)
-	return o
-}

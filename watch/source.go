@@ -13,8 +13,8 @@ import (
 )
 
 // Source is the live row set of one Spec: client-go's reflector over the server's Table rows (reflector.go),
-// its state, a coalesced change feed and sorted, filtered snapshots. All methods are safe for concurrent use; informer
-// callbacks never block on a reader.
+// its state, a coalesced change feed and sorted, filtered snapshots. All methods are safe for concurrent use;
+// the reflector's writes never block on a reader.
 type Source struct {
 	spec   Spec
 	client *rest.RESTClient
@@ -237,14 +237,15 @@ func (s *Source) onDelete(obj any) {
 	}
 }
 
-// keepRowMetadata is the informer transform: a stored row keeps only what rows need. The decoder already skips
-// managedFields and every annotation but k8s.io/initial-events-end, which only a BOOKMARK needs; stored
-// objects drop it.
-func keepRowMetadata(obj any) (any, error) {
-	if o, ok := obj.(*rowObject); ok && o.annotations != nil {
-		return newRowObject(o.get(), nil), nil
+// keepRowMetadata returns the row object to store for obj, the reflector's object (nil if it is none): a stored
+// row keeps only what rows need. The decoder already skips managedFields and every annotation but
+// k8s.io/initial-events-end, which only a BOOKMARK needs; stored objects drop it.
+func keepRowMetadata(obj any) *rowObject {
+	o, _ := obj.(*rowObject)
+	if o != nil && o.annotations != nil {
+		return newRowObject(o.get(), nil)
 	}
-	return obj, nil
+	return o
 }
 
 // rowOf returns o's row; nil when o is nil or holds none.
@@ -344,9 +345,10 @@ func (s *Source) disconnected(err error) {
 	s.transitionLocked(ev, err)
 }
 
-// watchError records a list or watch failure. A terminal error (Forbidden, NotFound, MethodNotSupported,
-// Unauthorized) stops the informer; anything else leaves the reflector to back off and relist.
-func (s *Source) watchError(_ context.Context, _ *cache.Reflector, err error) {
+// watchError records a failed list or watch request (reportingListWatch). A terminal error (Forbidden,
+// NotFound, MethodNotSupported, Unauthorized) stops the reflector; anything else leaves it to back off and
+// relist.
+func (s *Source) watchError(err error) {
 	ev := event{kind: evWatchError, class: apierr.Classify(err)}
 	s.mu.Lock()
 	defer s.mu.Unlock()

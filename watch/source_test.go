@@ -42,7 +42,7 @@ func TestWatchErrorState(t *testing.T) {
 			defer cancel()
 			s.cancel = cancel
 			s.synced = true
-			s.watchError(ctx, nil, tt.err)
+			s.watchError(tt.err)
 			st := s.State()
 			if st.Phase != tt.phase || st.Message != tt.message || !errors.Is(st.Err, tt.err) {
 				t.Errorf("state %s %q (%v), want %s %q", st.Phase, st.Message, st.Err, tt.phase, tt.message)
