@@ -12,19 +12,28 @@ import (
 // entries of the version before it; nil for the first version seen). The server stamps an entry's time when
 // a write by that manager changes the object, and changes its fields when the write takes or gives up
 // fields: so the writer is the entry that is new or changed since prev, the newest if several are (writes
-// between the two versions kscope did not see). Where none changed (two writes by one manager within the
+// between the two versions kscope did not see). An entry that only lost fields, at its old time, did not
+// write: another manager took those fields from it (kubectl patch of a field kubectl create set, both within
+// one second); it is a candidate only when no entry wrote. Where none changed (two writes by one manager within the
 // same second: times are to the second), or for the first version, it is the newest entry, and sure is
 // false when another entry is as new. ok is false when cur has no entries.
 func LastWriter(prev, cur []FieldOwner, first bool) (w FieldOwner, sure, ok bool) {
 	candidates := cur
 	if !first {
-		var changed []FieldOwner
+		var changed, wrote []FieldOwner
 		for _, o := range cur {
-			if !hasEntry(prev, o) {
-				changed = append(changed, o)
+			if hasEntry(prev, o) {
+				continue
+			}
+			changed = append(changed, o)
+			if !onlyLostFields(prev, o) {
+				wrote = append(wrote, o)
 			}
 		}
-		if len(changed) > 0 {
+		switch {
+		case len(wrote) > 0:
+			candidates = wrote
+		case len(changed) > 0:
 			candidates = changed
 		}
 	}
@@ -41,6 +50,17 @@ func LastWriter(prev, cur []FieldOwner, first bool) (w FieldOwner, sure, ok bool
 		}
 	}
 	return newest, ties == 0 && (first || !hasEntry(prev, newest)), true
+}
+
+// onlyLostFields tells whether entries hold o's entry at the same time with fields that include all of o's:
+// o's manager did not write, it gave fields up.
+func onlyLostFields(entries []FieldOwner, o FieldOwner) bool {
+	for _, p := range entries {
+		if p.Same(o) {
+			return p.Time.Equal(o.Time) && p.Fields != nil && o.Fields != nil && o.Fields.Difference(p.Fields).Empty()
+		}
+	}
+	return false
 }
 
 // hasEntry tells whether entries hold o unchanged (same time and fields).

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // t0 is the tests' clock's start.
@@ -13,8 +15,13 @@ var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 func TestLastWriter(t *testing.T) {
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	entry := func(manager, op string, s int, raw string) FieldOwner {
-		return FieldOwner{Manager: manager, Operation: op, Time: at(s), raw: raw}
+		o := FieldOwner{Manager: manager, Operation: op, Time: at(s), raw: raw, Fields: &fieldpath.Set{}}
+		if err := o.Fields.FromJSON(strings.NewReader(raw)); err != nil {
+			t.Fatalf("fields %s: %v", raw, err)
+		}
+		return o
 	}
+	created := entry("kubectl-create", "Update", 1, `{"f:data":{".":{},"f:a":{}}}`)
 	a1 := entry("a", "Apply", 1, `{"f:spec":{}}`)
 	b2 := entry("b", "Apply", 2, `{"f:data":{}}`)
 	patch3 := entry("kubectl-patch", "Update", 3, `{"f:spec":{"f:replicas":{}}}`)
@@ -32,6 +39,11 @@ func TestLastWriter(t *testing.T) {
 		{"an entry whose fields changed in the same second", []FieldOwner{a1, b2}, []FieldOwner{a1, entry("b", "Apply", 2, `{"f:x":{}}`)}, false, "b", true},
 		{"two changed: the newest", []FieldOwner{a1}, []FieldOwner{entry("a", "Apply", 4, a1.raw), b2}, false, "a", true},
 		{"none changed (same second): the newest, unsure", []FieldOwner{a1, patch3}, []FieldOwner{a1, patch3}, false, "kubectl-patch", false},
+		{"a field taken in the same second: the taker, not the one that gave it up", []FieldOwner{created},
+			[]FieldOwner{entry("kubectl-create", "Update", 1, `{"f:data":{".":{}}}`),
+				entry("kubectl-patch", "Update", 1, `{"f:data":{"f:a":{}}}`)}, false, "kubectl-patch", true},
+		{"only a loss seen (the write's entry unchanged): the one that lost", []FieldOwner{created, patch3},
+			[]FieldOwner{entry("kubectl-create", "Update", 1, `{"f:data":{".":{}}}`), patch3}, false, "kubectl-create", true},
 		{"same manager, other operation", []FieldOwner{a1}, []FieldOwner{a1, entry("a", "Update", 1, "{}")}, false, "a", true},
 	}
 	for _, c := range cases {
