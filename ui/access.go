@@ -66,11 +66,13 @@ func (c *accessCache) ask(q AccessQuery, then func(AccessAnswer, error)) {
 		return
 	}
 	a, cluster := c.app, c.app.cluster
+	a.pending.Add(1) // until the answer is shown
 	a.goSafe(func() {
 		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
 		defer cancel()
 		ans, err := cluster.Can(ctx, q)
 		a.tv.QueueUpdateDraw(func() {
+			defer a.pending.Add(-1)
 			waiters := c.waiting[q]
 			delete(c.waiting, q)
 			if a.cluster != cluster {

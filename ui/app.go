@@ -86,8 +86,9 @@ type App struct {
 	// sup starts every goroutine of the UI (goSafe) and of the connection (Options.Supervisor); its first
 	// panic stops the UI.
 	sup *spawn.Supervisor
-	// pending counts the requests (request) whose answer has not been handled on the UI goroutine yet, so
-	// that a test can wait until every answer of its earlier keys has been shown. Safe for any goroutine.
+	// pending counts the requests (request) and access questions (accessCache.ask) whose answer has not been
+	// handled on the UI goroutine yet, so that a test can wait until every answer of its earlier keys, or of
+	// a view's opening, has been shown. Safe for any goroutine.
 	pending atomic.Int64
 	// refusals are the children's writes the read-only proxy refused (ChildRefused).
 	refusals childRefusals

@@ -84,8 +84,10 @@ func (h *harness) command(text string) {
 }
 
 // waitOpened waits until a view other than before is on top (nil: any view above the picker), or the command
-// bar says why none opened. It asks without drawing: what opens the view draws (the key's draw, or the
-// QueueUpdateDraw of an answer read off the UI goroutine), and reading the screen draws it again.
+// bar says why none opened; and until the answers the opening asked for (access questions, requests) have
+// been shown, so that a draw they cause does not land in what the test does next. It asks without drawing:
+// what opens the view draws (the key's draw, or the QueueUpdateDraw of an answer read off the UI goroutine),
+// and reading the screen draws it again.
 func (h *harness) waitOpened(before view) {
 	h.t.Helper()
 	deadline := time.Now().Add(uiWait)
@@ -95,6 +97,7 @@ func (h *harness) waitOpened(before view) {
 			top := h.app.top()
 			opened = (before == nil && len(h.app.stack) > 1) || (before != nil && top != before) ||
 				h.app.bar.ShownMessage() != ""
+			opened = opened && h.app.pending.Load() == 0
 		})
 		if opened {
 			return
