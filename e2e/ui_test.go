@@ -56,8 +56,8 @@ func startTmuxEnv(t *testing.T, environ []string, binary, after string, args ...
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
 	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("last screen of %s:\n%s", s.name, s.screen())
+		if t.Failed() { // trailing blank lines left out: CI prints the log's end, the failure line must stay in it
+			t.Logf("last screen of %s:\n%s", s.name, strings.TrimRight(s.screen(), " \n"))
 		}
 		_ = exec.Command("tmux", "kill-session", "-t", s.name).Run()
 	})
