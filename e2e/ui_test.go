@@ -108,7 +108,7 @@ func (s *tmuxUI) waitUntil(what string, ok func(screen string) bool) string {
 			return scr
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("screen never showed %s:\n%s", what, scr)
+			s.t.Fatalf("screen never showed %s:\n%s", what, strings.TrimRight(scr, " \n"))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
