@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/gdamore/tcell/v2"
-
 	"kscope/discovery"
 	"kscope/watch"
 )
@@ -35,8 +33,8 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 			}
 		}
 	}
-	write := func(b Binding, v verb) Binding {
-		b = b.does(v.name, v.description, with(func(res discovery.Resource, row *watch.Row) { v.run(a, access, res, row) }))
+	write := func(v verb) Binding {
+		b := v.key.bind(with(func(res discovery.Resource, row *watch.Row) { v.run(a, access, res, row) }))
 		b.denied = func() bool {
 			res, ns := scope()
 			if a.opts.ReadOnly || v.applies(res) != nil {
@@ -57,21 +55,21 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		s = shellVerb
 	}
 	keys := []Binding{
-		char('d').does("describe", "the object as kubectl describe prints it, live", with(a.openDescribe)),
-		write(char('e'), editVerb),
-		write(char('s'), s),
-		write(char('r'), restartVerb),
-		write(key(tcell.KeyCtrlD, "ctrl-d"), deleteVerb),
-		char('l').does("logs", "the logs of the pod, or of the workload's pods, live (last 200 lines, then new ones)", with(a.openLogs)),
-		char('p').does("previous logs", "the logs of the previous instance of the containers (kubectl logs -p)", with(a.openPreviousLogs)),
+		keyTable.Object.Describe.bind(with(a.openDescribe)),
+		write(editVerb),
+		write(s),
+		write(restartVerb),
+		write(deleteVerb),
+		keyTable.Object.Logs.bind(with(a.openLogs)),
+		keyTable.Object.PrevLogs.bind(with(a.openPreviousLogs)),
 	}
 	if forwardable(res) == nil {
-		keys = append(keys, write(shifted('F'), portForwardVerb))
+		keys = append(keys, write(portForwardVerb))
 	}
 	return append(keys,
-		shifted('J').does("owner", "jump to the object's controller (was o)", with(a.jumpToOwner)),
-		shifted('E').does("events", "the object's events, live (was e)", with(a.openEvents)),
-		char('t').does("tree", "the object's owners up to the root and everything it owns, with their health, live", with(a.openTree)),
+		keyTable.Object.Owner.bind(with(a.jumpToOwner)),
+		keyTable.Object.Events.bind(with(a.openEvents)),
+		keyTable.Object.Tree.bind(with(a.openTree)),
 	)
 }
 

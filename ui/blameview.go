@@ -49,7 +49,7 @@ func (v *BlameView) activate()                  { v.render() }
 func (v *BlameView) bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
-		char('x').does("reveal", "reveal or mask Secret data", func() { v.reveal = !v.reveal; v.render() }),
+		keyTable.Versions.Reveal.bind(func() { v.reveal = !v.reveal; v.render() }),
 		v.app.quitBinding(),
 	}
 }

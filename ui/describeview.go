@@ -51,15 +51,15 @@ func (v *DescribeView) primitive() tview.Primitive { return v.health.primitive()
 func (v *DescribeView) bindings() []Binding {
 	keys := []Binding{
 		v.app.helpBinding(),
-		char('/').does("search", "search the text (n: next match)", v.openSearchBar),
-		char('n').does("next match", "go to the next search match", func() { v.text.next(v.render) }),
-		char('y').does("yaml", "show the object's YAML, live", func() { v.app.openYAML(v.res, v.row) }),
-		char('c').does("copy", "copy the text to the clipboard", func() { v.app.copyToClipboard("the description of "+v.row.Name, v.described) }),
+		keyTable.Describe.Search.bind(v.openSearchBar),
+		keyTable.Describe.NextMatch.bind(func() { v.text.next(v.render) }),
+		keyTable.Describe.YAML.bind(func() { v.app.openYAML(v.res, v.row) }),
+		keyTable.Describe.Copy.bind(func() { v.app.copyToClipboard("the description of "+v.row.Name, v.described) }),
 		v.health.binding(),
 	}
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
 	for _, b := range v.app.objectBindings(v.subject, scope, v.access) {
-		if b.Name != "describe" {
+		if b.Name != keyTable.Object.Describe.Name {
 			keys = append(keys, b)
 		}
 	}

@@ -41,7 +41,7 @@ func (v *DiffView) activate()                  { v.render() }
 func (v *DiffView) bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
-		char('x').does("reveal", "reveal or mask Secret data", func() { v.reveal = !v.reveal; v.render() }),
+		keyTable.Versions.Reveal.bind(func() { v.reveal = !v.reveal; v.render() }),
 		v.app.quitBinding(),
 	}
 }

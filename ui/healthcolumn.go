@@ -44,7 +44,7 @@ type tableHealth struct {
 
 // binding is the key that shows or hides the column.
 func (h *tableHealth) binding() Binding {
-	return shifted('H').does("health", "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)", h.toggle)
+	return keyTable.Health.Column.bind(h.toggle)
 }
 
 // on tells whether the column is on (it may still be listing).

@@ -39,7 +39,7 @@ func (p *healthPanel) primitive() tview.Primitive { return p.root }
 
 // binding is the key that shows or hides the conditions.
 func (p *healthPanel) binding() Binding {
-	return shifted('H').does("health", "show or hide the object's conditions under its health (kstatus)", p.toggle)
+	return keyTable.Health.Panel.bind(p.toggle)
 }
 
 func (p *healthPanel) toggle() {

@@ -78,7 +78,7 @@ func (h *HelpView) close()                     {}
 // bindings: `?` again closes the help, `q` quits.
 func (h *HelpView) bindings() []Binding {
 	return []Binding{
-		char('?').does("back", "close the help", h.app.pop),
+		keyTable.Help.Back.bind(h.app.pop),
 		h.app.quitBinding(),
 	}
 }

@@ -52,7 +52,7 @@ func (v *HistoryView) primitive() tview.Primitive { return v.table }
 func (v *HistoryView) bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
-		key(tcell.KeyEnter, "enter").does("diff", "the selected version's changes from the one before", v.openDiff),
+		keyTable.Versions.Diff.bind(v.openDiff),
 		v.app.quitBinding(),
 	}
 }

@@ -66,19 +66,19 @@ func findBinding(bs []Binding, ev *tcell.EventKey) *Binding {
 // hotkeys (those that override the views' keys are found before them, and listed here too).
 func (a *App) globalBindings() []Binding {
 	return append(append([]Binding{
-		char(':').does("command", "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx NAME, pf (port-forwards), q", a.openCommandBar),
-		key(tcell.KeyEscape, "esc").does("back", "clear the filter or search, else go back", a.escape),
-		Binding{Label: "↑↓ j k pgup pgdn g G"}.does("move", "move the selection / scroll", nil),
-		key(tcell.KeyCtrlC, "ctrl-c").does("quit", "quit kscope", a.quit),
+		keyTable.Global.Command.bind(a.openCommandBar),
+		keyTable.Global.Back.bind(a.escape),
+		keyTable.Global.Move.bind(nil),
+		keyTable.Global.Quit.bind(a.quit),
 	}, a.hotkeysFirst...), a.hotkeys...)
 }
 
 // helpBinding opens the help screen for the top view.
 func (a *App) helpBinding() Binding {
-	return char('?').does("help", "show the keys of this view", a.showHelp)
+	return keyTable.Views.Help.bind(a.showHelp)
 }
 
 // quitBinding is `q` (not in the picker, where letters filter).
 func (a *App) quitBinding() Binding {
-	return char('q').does("quit", "quit kscope", a.quit)
+	return keyTable.Views.Quit.bind(a.quit)
 }

@@ -9,15 +9,6 @@ import (
 	"kscope/config"
 )
 
-// bindingNames are the names of kscope's own keys (the help screen's NAME column), the names keys.yaml may
-// rebind. TestBindingNamesKnown checks that every view's keys are here.
-var bindingNames = []string{
-	"all namespaces", "back", "blame", "command", "copy", "delete", "describe", "edit", "events", "filter",
-	"follow", "forward", "health", "help", "history", "last view", "logs", "managedFields", "next match", "open", "owner",
-	"port-forward", "previous logs", "previous match", "pulse", "quit", "restart", "reveal", "reverse", "save", "scale",
-	"search", "shell", "sort age", "sort name", "sort next", "stop", "timestamps", "tree", "wide", "wrap", "yaml",
-}
-
 // keyRemaps are the keys keys.yaml gives kscope's own bindings, by name. The remap happens where the
 // bindings are consulted (App.keys), so the one key table still drives both the handling and the help.
 // UI goroutine only (warned).
@@ -36,7 +27,7 @@ func newKeyRemaps(remaps []config.KeyRemap) (keyRemaps, []string) {
 	for _, r := range remaps {
 		b, err := parseShortCut(r.Key)
 		switch {
-		case r.Name == "move":
+		case r.Name == keyTable.Global.Move.Name:
 			bad = append(bad, "keys.yaml: move is the list's own keys (arrows, j k, pgup pgdn, g G): they cannot be rebound")
 		case !slices.Contains(bindingNames, r.Name):
 			bad = append(bad, fmt.Sprintf("keys.yaml: no key is called %q (the names are the help's NAME column: describe, yaml, logs …)", r.Name))

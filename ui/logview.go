@@ -13,7 +13,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
 	"kscope/logs"
@@ -105,14 +104,14 @@ func (v *LogView) primitive() tview.Primitive { return v.pane }
 func (v *LogView) bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
-		char('/').does("search", "search the lines (a regular expression; n N: next, previous match)", v.openSearchBar),
-		char('n').does("next match", "go to the next matching line", func() { v.nextMatch(true) }),
-		shifted('N').does("previous match", "go to the previous matching line", func() { v.nextMatch(false) }),
-		char('s').does("follow", "follow new lines at the bottom, or stay where you are (autoscroll)", v.toggleFollow),
-		char('t').does("timestamps", "show or hide each line's timestamp", v.toggleTimestamps),
-		char('w').does("wrap", "wrap long lines, or cut them at the edge", v.toggleWrap),
-		char('c').does("copy", "copy the lines on screen to the clipboard (as shown)", v.copyVisible),
-		key(tcell.KeyCtrlS, "ctrl-s").does("save", "save the lines kept to a file (as shown)", v.save),
+		keyTable.Logs.Search.bind(v.openSearchBar),
+		keyTable.Logs.NextMatch.bind(func() { v.nextMatch(true) }),
+		keyTable.Logs.PrevMatch.bind(func() { v.nextMatch(false) }),
+		keyTable.Logs.Follow.bind(v.toggleFollow),
+		keyTable.Logs.Timestamps.bind(v.toggleTimestamps),
+		keyTable.Logs.Wrap.bind(v.toggleWrap),
+		keyTable.Logs.Copy.bind(v.copyVisible),
+		keyTable.Logs.Save.bind(v.save),
 		v.app.quitBinding(),
 	}
 }

@@ -43,9 +43,9 @@ func (p *ResourcePicker) close()                     {}
 func (p *ResourcePicker) bindings() []Binding {
 	return []Binding{
 		p.app.helpBinding(),
-		char('/').does("filter", "filter the resources (as typing does)", p.openFilterBar),
-		key(tcell.KeyEnter, "enter").does("open", "open the selected resource's live table", p.enter),
-		key(tcell.KeyCtrlW, "ctrl-w").does("wide", "show or hide VERBS and CATEGORIES", p.toggleWide),
+		keyTable.Picker.Filter.bind(p.openFilterBar),
+		keyTable.Picker.Open.bind(p.enter),
+		keyTable.Picker.Wide.bind(p.toggleWide),
 	}
 }
 

@@ -21,10 +21,9 @@ import (
 // forwardAddress is the local address forwards listen on (kubectl port-forward's default is localhost).
 const forwardAddress = "127.0.0.1"
 
-var portForwardVerb = verb{name: "port-forward",
-	description: "forward a local port to the pod, in the background (:pf)",
-	need:        accessNeed{verb: "create", subresource: "portforward", resource: podsGVR},
-	applies:     forwardable, start: (*App).startPortForward}
+var portForwardVerb = verb{key: keyTable.Object.PortForward,
+	need:    accessNeed{verb: "create", subresource: "portforward", resource: podsGVR},
+	applies: forwardable, start: (*App).startPortForward}
 
 // forwardable: what kubectl port-forward takes here (pods, services, deployments).
 func forwardable(res discovery.Resource) error {

@@ -19,7 +19,7 @@ import (
 // shellCommand runs bash when the container has it, else sh (as k9s does).
 var shellCommand = []string{"sh", "-c", "command -v bash >/dev/null && exec bash || exec sh"}
 
-var shellVerb = verb{name: "shell", description: "a shell in the pod (bash, else sh); exit returns here",
+var shellVerb = verb{key: keyTable.Object.Shell,
 	need: accessNeed{verb: "create", subresource: "exec", resource: podsGVR}, applies: shellable, start: (*App).startShell}
 
 // isPods tells whether res is core/v1 pods.

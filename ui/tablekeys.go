@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/gdamore/tcell/v2"
-
 	"kscope/discovery"
 	"kscope/watch"
 )
@@ -12,25 +10,25 @@ func (t *LiveTable) bindings() []Binding {
 	a := t.app
 	keys := []Binding{
 		a.helpBinding(),
-		char('/').does("filter", "filter rows (regex or -l label selector)", t.openFilterBar),
-		key(tcell.KeyEnter, "enter").does("open", "the selected object's YAML (namespaces: switch to it)", t.enter),
-		char('y').does("yaml", "show the selected object's YAML, live", t.withSelected(a.openYAML)),
-		char('h').does("history", "the versions seen of the selected object: who changed what (enter: diff)", t.withSelected(a.openHistory)),
-		char('c').does("copy", "copy the selected object's name to the clipboard", t.withSelected(func(_ discovery.Resource, row *watch.Row) {
+		keyTable.Table.Filter.bind(t.openFilterBar),
+		keyTable.Table.Open.bind(t.enter),
+		keyTable.Table.YAML.bind(t.withSelected(a.openYAML)),
+		keyTable.Table.History.bind(t.withSelected(a.openHistory)),
+		keyTable.Table.Copy.bind(t.withSelected(func(_ discovery.Resource, row *watch.Row) {
 			a.copyToClipboard("name "+row.Name, row.Name)
 		})),
 	}
 	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)
 	keys = append(keys,
-		key(tcell.KeyCtrlS, "ctrl-s").does("save", "save every row of the table as shown (filter and sort applied) to CSV or JSON", t.exportTable),
-		char('w').does("wide", "show or hide the wide columns", t.toggleWide),
-		shifted('N').does("sort name", "sort by NAME; again: reverse", t.sortByName),
-		shifted('A').does("sort age", "sort by AGE; again: reverse", t.sortByAge),
-		char('>').does("sort next", "sort by the next column (was s)", t.sortNextColumn),
-		char('!').does("reverse", "reverse the sort direction (was r)", t.reverseSort),
-		char('0').does("all namespaces", "show every namespace", func() { a.setNamespace("") }),
+		keyTable.Table.Save.bind(t.exportTable),
+		keyTable.Table.Wide.bind(t.toggleWide),
+		keyTable.Table.SortName.bind(t.sortByName),
+		keyTable.Table.SortAge.bind(t.sortByAge),
+		keyTable.Table.SortNext.bind(t.sortNextColumn),
+		keyTable.Table.Reverse.bind(t.reverseSort),
+		keyTable.Table.AllNamespaces.bind(func() { a.setNamespace("") }),
 		t.health.binding(),
-		char('i').does("pulse", "the table's informer at work: lists, watch, events per second, relists and reconnects", t.openPulse),
+		keyTable.Table.Pulse.bind(t.openPulse),
 	)
 	keys = append(keys, a.historyBindings()...)
 	return append(keys, a.quitBinding())

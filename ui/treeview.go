@@ -79,8 +79,8 @@ func (v *TreeView) primitive() tview.Primitive { return v.root }
 func (v *TreeView) bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
-		key(tcell.KeyEnter, "enter").does("open", "the selected object's YAML, live", v.openSelected),
-		char('y').does("yaml", "the selected object's YAML, live", v.openSelected),
+		keyTable.Tree.Open.bind(v.openSelected),
+		keyTable.Tree.YAML.bind(v.openSelected),
 		v.app.quitBinding(),
 	}
 }

@@ -13,11 +13,11 @@ import (
 	"kscope/watch"
 )
 
-// verb is one write on an object: its key's name and description, the permission it needs, the resources
+// verb is one write on an object: its key (in keyTable), the permission it needs, the resources
 // it applies to, and how it starts (asking first) once the server says the user may.
 type verb struct {
-	name, description string
-	need              accessNeed
+	key  keyDef
+	need accessNeed
 	// applies returns nil when the verb exists for res, else one line saying why not.
 	applies func(res discovery.Resource) error
 	start   func(a *App, res discovery.Resource, row *watch.Row)
@@ -29,7 +29,7 @@ func (v verb) run(a *App, access *accessCache, res discovery.Resource, row *watc
 		a.errorf("%s", err.Error())
 		return
 	}
-	what := fmt.Sprintf("%s %s %s", v.name, res.Name, row.Key)
+	what := fmt.Sprintf("%s %s %s", v.key.Name, res.Name, row.Key)
 	a.permitted(access, v.need, res, row.Namespace, what, func() { v.start(a, res, row) })
 }
 
@@ -46,13 +46,13 @@ func hasVerbs(action string, verbs ...string) func(discovery.Resource) error {
 }
 
 var (
-	editVerb = verb{name: "edit", description: "edit the object in $KUBE_EDITOR or $EDITOR (kubectl edit)",
+	editVerb = verb{key: keyTable.Object.Edit,
 		need: accessNeed{verb: "update"}, applies: hasVerbs("edited", "get", "update"), start: (*App).startEdit}
-	scaleVerb = verb{name: "scale", description: "set the object's replicas (asks first)",
+	scaleVerb = verb{key: keyTable.Object.Scale,
 		need: accessNeed{verb: "patch", subresource: "scale"}, applies: scalable, start: (*App).startScale}
-	restartVerb = verb{name: "restart", description: "rollout restart: replace the pods (asks first)",
+	restartVerb = verb{key: keyTable.Object.Restart,
 		need: accessNeed{verb: "patch"}, applies: restartable, start: (*App).confirmRestart}
-	deleteVerb = verb{name: "delete", description: "delete the object (asks first)",
+	deleteVerb = verb{key: keyTable.Object.Delete,
 		need: accessNeed{verb: "delete"}, applies: hasVerbs("deleted", "delete"), start: (*App).confirmDelete}
 )
 

@@ -49,13 +49,13 @@ func (v *YAMLView) primitive() tview.Primitive { return v.health.primitive() }
 func (v *YAMLView) bindings() []Binding {
 	keys := []Binding{
 		v.app.helpBinding(),
-		char('/').does("search", "search the YAML (n: next match)", v.openSearchBar),
-		char('n').does("next match", "go to the next search match", v.nextMatch),
-		char('c').does("copy", "copy the YAML as shown to the clipboard", v.copyYAML),
-		char('m').does("managedFields", "show or hide metadata.managedFields", v.toggleManagedFields),
-		char('x').does("reveal", "reveal or mask Secret data", v.toggleReveal),
-		char('h').does("history", "the versions seen of the object: who changed what (enter: diff)", func() { v.app.openHistory(v.res, v.row) }),
-		char('b').does("blame", "each line's field manager and the time of its last write (managedFields)", func() { v.app.openBlame(v.row, v.obj) }),
+		keyTable.YAML.Search.bind(v.openSearchBar),
+		keyTable.YAML.NextMatch.bind(v.nextMatch),
+		keyTable.YAML.Copy.bind(v.copyYAML),
+		keyTable.YAML.ManagedFields.bind(v.toggleManagedFields),
+		keyTable.YAML.Reveal.bind(v.toggleReveal),
+		keyTable.YAML.History.bind(func() { v.app.openHistory(v.res, v.row) }),
+		keyTable.YAML.Blame.bind(func() { v.app.openBlame(v.row, v.obj) }),
 		v.health.binding(),
 	}
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }

@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+//go:generate go test -run TestREADMEKeys -update .
+
+// keyDef is one of kscope's own keys in keyTable: its name (the help's NAME column, what keys.yaml rebinds),
+// its default key, and what it does (the help's DESCRIPTION). The views build their bindings from it
+// (bind), so the table is the only place a key and its description are written.
+type keyDef struct {
+	Name        string
+	Key         Binding // Key, Rune and Label; no action
+	Description string
+	// Fixed keys cannot be rebound in keys.yaml.
+	Fixed bool
+}
+
+// bind returns d's key, named and described as the table says, running run (nil: a key the focused widget
+// handles itself).
+func (d keyDef) bind(run func()) Binding { return d.Key.does(d.Name, d.Description, run) }
+
+// keyTable is every key kscope binds itself (not the configured plugins and hotkeys), by the views they
+// belong to. README.md's key tables are generated from it (TestREADMEKeys), and keys.yaml may rebind
+// every name in it but the fixed ones (bindingNames). A view decides which of its family's keys it
+// offers, and in which order (the help lists them so).
+var keyTable = keyFamilies{
+	Global: globalKeys{
+		Command: keyDef{"command", char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx NAME, pf (port-forwards), q", false},
+		Back:    keyDef{"back", key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back", false},
+		Move:    keyDef{"move", Binding{Label: "↑↓ j k pgup pgdn g G"}, "move the selection / scroll", true},
+		Quit:    keyDef{"quit", key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope", false},
+	},
+	Views: viewsKeys{
+		Help: keyDef{"help", char('?'), "show the keys of this view", false},
+		Quit: keyDef{"quit", char('q'), "quit kscope", false},
+	},
+	Picker: pickerKeys{
+		Filter: keyDef{"filter", char('/'), "filter the resources (as typing does)", false},
+		Open:   keyDef{"open", key(tcell.KeyEnter, "enter"), "open the selected resource's live table", false},
+		Wide:   keyDef{"wide", key(tcell.KeyCtrlW, "ctrl-w"), "show or hide VERBS and CATEGORIES", false},
+	},
+	Table: tableKeys{
+		Filter:        keyDef{"filter", char('/'), "filter rows (regex or -l label selector)", false},
+		Open:          keyDef{"open", key(tcell.KeyEnter, "enter"), "the selected object's YAML (namespaces: switch to it)", false},
+		YAML:          keyDef{"yaml", char('y'), "show the selected object's YAML, live", false},
+		History:       keyDef{"history", char('h'), "the versions seen of the selected object: who changed what (enter: diff)", false},
+		Copy:          keyDef{"copy", char('c'), "copy the selected object's name to the clipboard", false},
+		Save:          keyDef{"save", key(tcell.KeyCtrlS, "ctrl-s"), "save every row of the table as shown (filter and sort applied) to CSV or JSON", false},
+		Wide:          keyDef{"wide", char('w'), "show or hide the wide columns", false},
+		SortName:      keyDef{"sort name", shifted('N'), "sort by NAME; again: reverse", false},
+		SortAge:       keyDef{"sort age", shifted('A'), "sort by AGE; again: reverse", false},
+		SortNext:      keyDef{"sort next", char('>'), "sort by the next column (was s)", false},
+		Reverse:       keyDef{"reverse", char('!'), "reverse the sort direction (was r)", false},
+		AllNamespaces: keyDef{"all namespaces", char('0'), "show every namespace", false},
+		Pulse:         keyDef{"pulse", char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects", false},
+	},
+	Opened: openedKeys{
+		Back:     keyDef{"back", char('['), "the resource opened before this one (history)", false},
+		Forward:  keyDef{"forward", char(']'), "the resource opened after this one (history)", false},
+		LastView: keyDef{"last view", char('-'), "the resource opened before this one; again: back here", false},
+	},
+	Object: objectKeys{
+		Describe:    keyDef{"describe", char('d'), "the object as kubectl describe prints it, live", false},
+		Edit:        keyDef{"edit", char('e'), "edit the object in $KUBE_EDITOR or $EDITOR (kubectl edit)", false},
+		Scale:       keyDef{"scale", char('s'), "set the object's replicas (asks first)", false},
+		Shell:       keyDef{"shell", char('s'), "a shell in the pod (bash, else sh); exit returns here", false},
+		Restart:     keyDef{"restart", char('r'), "rollout restart: replace the pods (asks first)", false},
+		Delete:      keyDef{"delete", key(tcell.KeyCtrlD, "ctrl-d"), "delete the object (asks first)", false},
+		Logs:        keyDef{"logs", char('l'), "the logs of the pod, or of the workload's pods, live (last 200 lines, then new ones)", false},
+		PrevLogs:    keyDef{"previous logs", char('p'), "the logs of the previous instance of the containers (kubectl logs -p)", false},
+		PortForward: keyDef{"port-forward", shifted('F'), "forward a local port to the pod, in the background (:pf)", false},
+		Owner:       keyDef{"owner", shifted('J'), "jump to the object's controller (was o)", false},
+		Events:      keyDef{"events", shifted('E'), "the object's events, live (was e)", false},
+		Tree:        keyDef{"tree", char('t'), "the object's owners up to the root and everything it owns, with their health, live", false},
+	},
+	Health: healthKeys{
+		Column: keyDef{"health", shifted('H'), "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)", false},
+		Panel:  keyDef{"health", shifted('H'), "show or hide the object's conditions under its health (kstatus)", false},
+	},
+	YAML: yamlKeys{
+		Search:        keyDef{"search", char('/'), "search the YAML (n: next match)", false},
+		NextMatch:     keyDef{"next match", char('n'), "go to the next search match", false},
+		Copy:          keyDef{"copy", char('c'), "copy the YAML as shown to the clipboard", false},
+		ManagedFields: keyDef{"managedFields", char('m'), "show or hide metadata.managedFields", false},
+		Reveal:        keyDef{"reveal", char('x'), "reveal or mask Secret data", false},
+		History:       keyDef{"history", char('h'), "the versions seen of the object: who changed what (enter: diff)", false},
+		Blame:         keyDef{"blame", char('b'), "each line's field manager and the time of its last write (managedFields)", false},
+	},
+	Describe: describeKeys{
+		Search:    keyDef{"search", char('/'), "search the text (n: next match)", false},
+		NextMatch: keyDef{"next match", char('n'), "go to the next search match", false},
+		YAML:      keyDef{"yaml", char('y'), "show the object's YAML, live", false},
+		Copy:      keyDef{"copy", char('c'), "copy the text to the clipboard", false},
+	},
+	Logs: logsKeys{
+		Search:     keyDef{"search", char('/'), "search the lines (a regular expression; n N: next, previous match)", false},
+		NextMatch:  keyDef{"next match", char('n'), "go to the next matching line", false},
+		PrevMatch:  keyDef{"previous match", shifted('N'), "go to the previous matching line", false},
+		Follow:     keyDef{"follow", char('s'), "follow new lines at the bottom, or stay where you are (autoscroll)", false},
+		Timestamps: keyDef{"timestamps", char('t'), "show or hide each line's timestamp", false},
+		Wrap:       keyDef{"wrap", char('w'), "wrap long lines, or cut them at the edge", false},
+		Copy:       keyDef{"copy", char('c'), "copy the lines on screen to the clipboard (as shown)", false},
+		Save:       keyDef{"save", key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept to a file (as shown)", false},
+	},
+	Tree: treeKeys{
+		Open: keyDef{"open", key(tcell.KeyEnter, "enter"), "the selected object's YAML, live", false},
+		YAML: keyDef{"yaml", char('y'), "the selected object's YAML, live", false},
+	},
+	Versions: versionsKeys{
+		// Diff was never among the names keys.yaml accepts; it stays so until that is decided.
+		Diff:   keyDef{"diff", key(tcell.KeyEnter, "enter"), "the selected version's changes from the one before", true},
+		Reveal: keyDef{"reveal", char('x'), "reveal or mask Secret data", false},
+	},
+	Forwards: forwardsKeys{
+		Stop: keyDef{"stop", key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)", false},
+	},
+	Help: helpKeys{
+		Back: keyDef{"back", char('?'), "close the help", false},
+	},
+}
+
+// bindingNames are the names keys.yaml may rebind: keyTable's, but the fixed ones, sorted.
+var bindingNames = func() []string {
+	var names []string
+	for _, f := range keyTable.families() {
+		for _, d := range f.Defs {
+			if !d.Fixed {
+				names = append(names, d.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}()
+
+// keyFamily is one family of keyTable: its title (as README.md shows it) and its keys, in order.
+type keyFamily struct {
+	Title string
+	Defs  []keyDef
+}
+
+// families lists the table's families and their keys in the order they are written.
+func (t keyFamilies) families() []keyFamily {
+	v := reflect.ValueOf(t)
+	out := make([]keyFamily, 0, v.NumField())
+	for i := range v.NumField() {
+		f := keyFamily{Title: v.Type().Field(i).Tag.Get("title")}
+		for j := range v.Field(i).NumField() {
+			f.Defs = append(f.Defs, v.Field(i).Field(j).Interface().(keyDef))
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// keyFamilies is the type of keyTable: a family per group of views, titled as README.md shows it.
+type keyFamilies struct {
+	Global   globalKeys   `title:"Everywhere"`
+	Views    viewsKeys    `title:"In every view (but q in the resource picker, where letters filter)"`
+	Picker   pickerKeys   `title:"The resource picker (the first screen)"`
+	Table    tableKeys    `title:"Live tables (:pods, :deploy,sts, :all, …)"`
+	Opened   openedKeys   `title:"Live tables: the resources opened (:pods, then :deploy, …)"`
+	Object   objectKeys   `title:"The selected object (in tables, YAML and describe; shell on a pod, scale elsewhere; port-forward on pods, services and deployments)"`
+	Health   healthKeys   `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
+	YAML     yamlKeys     `title:"YAML"`
+	Describe describeKeys `title:"Describe"`
+	Logs     logsKeys     `title:"Logs"`
+	Tree     treeKeys     `title:"Tree"`
+	Versions versionsKeys `title:"History (diff), blame and diff (reveal)"`
+	Forwards forwardsKeys `title:"Port-forwards (:pf)"`
+	Help     helpKeys     `title:"Help"`
+}
+
+// globalKeys work in every view, after the view's own (globalBindings).
+type globalKeys struct{ Command, Back, Move, Quit keyDef }
+
+// viewsKeys are in every view's bindings (helpBinding, quitBinding).
+type viewsKeys struct{ Help, Quit keyDef }
+
+// pickerKeys are the resource picker's.
+type pickerKeys struct{ Filter, Open, Wide keyDef }
+
+// tableKeys are a live table's own (tablekeys.go).
+type tableKeys struct {
+	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse keyDef
+}
+
+// openedKeys move through the resources opened (historyBindings).
+type openedKeys struct{ Back, Forward, LastView keyDef }
+
+// objectKeys act on one object (objectBindings).
+type objectKeys struct {
+	Describe, Edit, Scale, Shell, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree keyDef
+}
+
+// healthKeys show or hide an object's health: a table's column, a YAML or describe view's panel.
+type healthKeys struct{ Column, Panel keyDef }
+
+// yamlKeys are the YAML view's own.
+type yamlKeys struct {
+	Search, NextMatch, Copy, ManagedFields, Reveal, History, Blame keyDef
+}
+
+// describeKeys are the describe view's own.
+type describeKeys struct{ Search, NextMatch, YAML, Copy keyDef }
+
+// logsKeys are the logs view's.
+type logsKeys struct {
+	Search, NextMatch, PrevMatch, Follow, Timestamps, Wrap, Copy, Save keyDef
+}
+
+// treeKeys are the tree view's.
+type treeKeys struct{ Open, YAML keyDef }
+
+// versionsKeys are the history view's (Diff) and the blame and diff views' (Reveal).
+type versionsKeys struct{ Diff, Reveal keyDef }
+
+// forwardsKeys are the port-forwards view's.
+type forwardsKeys struct{ Stop keyDef }
+
+// helpKeys are the help screen's.
+type helpKeys struct{ Back keyDef }
