@@ -126,33 +126,35 @@ func (a *App) resolveThen(catalog Catalog, input string, open func(discovery.Res
 }
 
 // openResource pushes a live table of res in the current namespace; selectKey, if set, is selected once it
-// appears.
-func (a *App) openResource(res discovery.Resource, selectKey string) {
+// appears. It tells whether it pushed that table (false: it said why not, or several kinds are resolved again
+// off the UI goroutine, their table recorded when it opens).
+func (a *App) openResource(res discovery.Resource, selectKey string) bool {
 	if isUnion(res) { // several kinds (from the history): resolved again
 		a.openNamed(a.cluster.Catalog(), res.Name, "")
-		return
+		return false
 	}
 	if !res.Has("list") || !res.Has("watch") {
 		a.errorf("%s cannot be listed and watched (verbs: %s)", res.FullName(), strings.Join(res.Verbs, ","))
-		return
+		return false
 	}
 	spec := watch.Spec{GVR: res.GVR(), Namespaced: res.Namespaced}
 	if res.Namespaced {
 		spec.Namespace = a.namespace
 	}
-	a.openViewed(res, spec, selectKey)
+	return a.openViewed(res, spec, selectKey)
 }
 
-// openSpec pushes a live table for spec titled title.
-func (a *App) openSpec(res discovery.Resource, spec watch.Spec, title, selectKey string) {
+// openSpec pushes a live table for spec titled title, and tells whether it did (false: it said why not).
+func (a *App) openSpec(res discovery.Resource, spec watch.Spec, title, selectKey string) bool {
 	src, err := a.cluster.NewSource(spec)
 	if err != nil {
 		a.errorf("open %s: %s", res.FullName(), err)
-		return
+		return false
 	}
 	t := NewLiveTable(a, res, src, title)
 	t.selectKey = selectKey
 	a.push(t)
+	return true
 }
 
 // openNamespacePicker pushes the live list of namespaces; Enter picks one.

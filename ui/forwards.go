@@ -103,10 +103,18 @@ func (a *App) stopForwards() {
 	a.forwards = nil
 }
 
-// forwardsChanged redraws the :pf view if it is on top.
+// forwardsObserver is a view that shows the forwards: it is told when they change. UI goroutine.
+type forwardsObserver interface {
+	forwardsChanged()
+}
+
+// forwardsChanged tells the views that show the forwards (the :pf view, wherever it is in the stack) that
+// they changed; the status line follows when such a view is on top.
 func (a *App) forwardsChanged() {
-	if v, ok := a.top().(*PortForwardView); ok {
-		v.render()
-		a.updateStatus(v)
+	for _, v := range a.stack {
+		if o, ok := v.(forwardsObserver); ok {
+			o.forwardsChanged()
+			a.updateStatus(v)
+		}
 	}
 }

@@ -79,8 +79,7 @@ func (a *App) historyLast() {
 // openTop opens res as the table above the picker and records it in the history.
 func (a *App) openTop(res discovery.Resource) {
 	a.popTo(1)
-	a.openResource(res, "")
-	if t, ok := a.top().(*LiveTable); ok && t.res.GVR() == res.GVR() {
+	if a.openResource(res, "") {
 		a.history.record(res)
 	}
 }

@@ -29,6 +29,9 @@ func (v *PortForwardView) primitive() tview.Primitive { return v.table }
 func (v *PortForwardView) activate()                  { v.render() }
 func (v *PortForwardView) close()                     {}
 
+// forwardsChanged shows the forwards as they are now (forwardsObserver).
+func (v *PortForwardView) forwardsChanged() { v.render() }
+
 // bindings: stop a forward, help, quit.
 func (v *PortForwardView) bindings() []Binding {
 	return []Binding{

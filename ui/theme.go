@@ -303,14 +303,18 @@ func (t *theme) paintView(v view) {
 	if !ok {
 		return
 	}
-	switch v.(type) {
-	case *HelpView:
-		if t.hasHelpBg {
-			b.SetBackgroundColor(t.helpBg)
-		}
-	case *LogView:
-		if t.hasLogBg {
-			b.SetBackgroundColor(t.logBg)
+	if s, ok := v.(skinnedView); ok {
+		if bg, ok := s.skinBackground(t); ok {
+			b.SetBackgroundColor(bg)
 		}
 	}
 }
+
+// skinnedView is a view whose background the skin sets apart (k9s's help and log views).
+type skinnedView interface {
+	// skinBackground returns the view's background in skin t, ok false when the skin does not set one.
+	skinBackground(t *theme) (bg tcell.Color, ok bool)
+}
+
+func (*HelpView) skinBackground(t *theme) (tcell.Color, bool) { return t.helpBg, t.hasHelpBg }
+func (*LogView) skinBackground(t *theme) (tcell.Color, bool)  { return t.logBg, t.hasLogBg }

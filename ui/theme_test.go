@@ -55,8 +55,11 @@ func TestSkinColorsTheViews(t *testing.T) {
     yaml:
       keyColor: "#800000"
       valueColor: "#008000"
+    logs:
+      bgColor: "#303030"
   help:
     keyColor: "#123456"
+    bgColor: "#202020"
 `)
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Skin = skin })
 	hex := func(c tcell.Color) int32 { return c.Hex() }
@@ -91,6 +94,11 @@ func TestSkinColorsTheViews(t *testing.T) {
 	h.press(tcell.KeyEscape, 0)
 	h.press(tcell.KeyRune, '?')
 	check("help's KEY column", "ctrl-d", 0x123456, any)
+	check("help's background", "╔", any, 0x202020)
+	h.press(tcell.KeyEscape, 0)
+	h.press(tcell.KeyRune, 'l')
+	h.eventually("logs ")
+	check("the logs' background", "╔", any, 0x303030)
 }
 
 // TestNoSkinKeepsKscopesLook: without a skin the colors are kscope's own.

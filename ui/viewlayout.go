@@ -21,20 +21,18 @@ type viewLayout struct {
 }
 
 // openViewed opens spec's table as views.yaml lays it out for res, or as the server gives it when the file has
-// no entry for it.
-func (a *App) openViewed(res discovery.Resource, spec watch.Spec, selectKey string) {
+// no entry for it; it tells whether it pushed the table (false: it said why not).
+func (a *App) openViewed(res discovery.Resource, spec watch.Spec, selectKey string) bool {
 	view, ok := a.opts.Views.Lookup(res.GVR(), spec.Namespace)
 	if !ok {
-		a.openSpec(res, spec, res.Name, selectKey)
-		return
+		return a.openSpec(res, spec, res.Name, selectKey)
 	}
 	layout := &viewLayout{view: view, ordered: !view.Computed(), sortPending: view.SortColumn != ""}
 	if view.Computed() {
 		cols, unknown, err := view.ObjectColumns()
 		if err != nil {
 			a.errorf("views.yaml %s: %s", columns.ResourceKey(res.GVR()), err)
-			a.openSpec(res, spec, res.Name, selectKey)
-			return
+			return a.openSpec(res, spec, res.Name, selectKey)
 		}
 		spec.Columns = cols
 		if len(unknown) > 0 {
@@ -45,12 +43,13 @@ func (a *App) openViewed(res discovery.Resource, spec watch.Spec, selectKey stri
 	src, err := a.cluster.NewSource(spec)
 	if err != nil {
 		a.errorf("open %s: %s", res.FullName(), err)
-		return
+		return false
 	}
 	t := NewLiveTable(a, res, src, res.Name)
 	t.selectKey = selectKey
 	t.layout = layout
 	a.push(t)
+	return true
 }
 
 // arrangeColumns applies the table's views.yaml layout, if any, to the columns SetColumns set: the shown
