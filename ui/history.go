@@ -49,9 +49,9 @@ func (h *viewHistory) previous() (discovery.Resource, bool) {
 // historyBindings are the navigation keys of the views opened from the top.
 func (a *App) historyBindings() []Binding {
 	return []Binding{
-		char('[').does("back", "the resource opened before this one (history)", func() { a.historyMove(-1) }),
-		char(']').does("forward", "the resource opened after this one (history)", func() { a.historyMove(1) }),
-		char('-').does("last view", "the resource opened before this one; again: back here", a.historyLast),
+		keyTable.Opened.Back.bind(func() { a.historyMove(-1) }),
+		keyTable.Opened.Forward.bind(func() { a.historyMove(1) }),
+		keyTable.Opened.LastView.bind(a.historyLast),
 	}
 }
 

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 
-	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 )
 
@@ -36,7 +35,7 @@ func (v *PortForwardView) forwardsChanged() { v.render() }
 func (v *PortForwardView) bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
-		key(tcell.KeyCtrlD, "ctrl-d").does("stop", "stop the selected port-forward and free its port (asks first)", v.stopSelected),
+		keyTable.Forwards.Stop.bind(v.stopSelected),
 		v.app.quitBinding(),
 	}
 }
