@@ -111,12 +111,18 @@
 //		return []Binding{v.app.helpBinding(), v.app.quitBinding()}
 //	}
 //
-// and, in the table's bindings (tablekeys.go), the line that opens it:
+// and the key in keyTable (keytable.go), the one place a key's name, default key and description are
+// written, here in the table's family:
 //
-//	char('h').does("history", "the selected object's versions", t.withSelected(a.openHistory)),
+//	History: keyDef{"history", char('h'), "the selected object's versions", false},
 //
-// TestNoKeyBoundTwice then checks that the new keys collide with none of the view's or the global ones, and
-// TestBindingNamesKnown that the new name is in bindingNames (keyremap.go), the names keys.yaml may rebind.
+// with, in the table's bindings (tablekeys.go), the line that opens it:
+//
+//	keyTable.Table.History.bind(t.withSelected(a.openHistory)),
+//
+// TestNoKeyBoundTwice then checks that the new keys collide with none of the view's or the global ones and
+// that every key bound is keyTable's; the names keys.yaml may rebind (bindingNames) and README.md's key
+// tables follow from the table (TestREADMEKeys fails until `go generate ./ui` rewrites them).
 //
 // # Keys and colors from the configuration
 //

@@ -12,6 +12,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/config"
+	"kscope/discovery"
 )
 
 // keyPaths reach every kind of view from the pods table filtered to one pod: the keys pressed, in order
@@ -81,7 +82,8 @@ func reachView(h *harness, path []string) view {
 // TestNoKeyBoundTwice: in every view (every type with bindings(), found in the source), with plugins and
 // hotkeys configured on keys the views bind (with and without override), the keys a view answers to (its
 // own, the plugins that apply there, the global keys and the hotkeys) never share a key: a configured key
-// that loses is listed as a conflict, not bound. Every binding with an action is named and described.
+// that loses is listed as a conflict, not bound. Every binding with an action is named and described, every
+// one of kscope's is keyTable's (its name, key and description), and every entry of keyTable is bound.
 func TestNoKeyBoundTwice(t *testing.T) {
 	plugin := func(name, key string, override bool, scopes ...string) config.Plugin {
 		return config.Plugin{Name: name, ShortCut: key, Override: override, Scopes: scopes, Command: "true", Description: name}
@@ -94,7 +96,7 @@ func TestNoKeyBoundTwice(t *testing.T) {
 		o.HotKeys = []config.HotKey{{Name: "over-w", ShortCut: "w", Command: "deploy", Override: true},
 			{Name: "on-n", ShortCut: "n", Command: "deploy"}, {Name: "on-colon", ShortCut: ":", Command: "deploy"}}
 	})
-	reached := map[string]bool{}
+	reached, used := map[string]bool{}, map[string]bool{}
 	pluginsIn := map[string]int{}
 	for _, path := range keyPaths {
 		v := reachView(h, path)
@@ -116,9 +118,22 @@ func TestNoKeyBoundTwice(t *testing.T) {
 				}
 			}
 		}
+		fromTable(t, name, keys, used)
 		for _, c := range k.conflicts {
+			fromTable(t, name, []Binding{c.lost, c.kept}, used)
 			if slices.ContainsFunc(keys, func(b Binding) bool { return b.Name == c.lost.Name && b.same(c.lost) }) {
 				t.Errorf("%s: %s lost %s to %s, yet is bound", name, c.lost.Name, c.lost.Label, c.kept.Name)
+			}
+		}
+	}
+	h.ui(func() { // scale: the object keys of a kind other than pods
+		deploy := func() (discovery.Resource, string) { return discovery.Resource{Group: "apps", Name: "deployments"}, "" }
+		fromTable(t, "deployments", h.app.objectBindings(nil, deploy, nil), used)
+	})
+	for _, f := range keyTable.families() {
+		for _, d := range f.Defs {
+			if !used[keyID(d.Name, d.Key.Label, d.Description)] {
+				t.Errorf("keyTable's %s %q (%s) is bound in no view keyPaths reach", d.Key.Label, d.Name, f.Title)
 			}
 		}
 	}

@@ -161,19 +161,19 @@ func (t keyFamilies) families() []keyFamily {
 // keyFamilies is the type of keyTable: a family per group of views, titled as README.md shows it.
 type keyFamilies struct {
 	Global   globalKeys   `title:"Everywhere"`
-	Views    viewsKeys    `title:"In every view (but q in the resource picker, where letters filter)"`
+	Views    viewsKeys    `title:"Every view (but quit in the resource picker, where letters filter)"`
 	Picker   pickerKeys   `title:"The resource picker (the first screen)"`
 	Table    tableKeys    `title:"Live tables (:pods, :deploy,sts, :all, …)"`
-	Opened   openedKeys   `title:"Live tables: the resources opened (:pods, then :deploy, …)"`
-	Object   objectKeys   `title:"The selected object (in tables, YAML and describe; shell on a pod, scale elsewhere; port-forward on pods, services and deployments)"`
+	Opened   openedKeys   `title:"Live tables: back and forth through the resources opened"`
+	Object   objectKeys   `title:"The selected object, in tables, YAML and describe (shell on a pod, scale elsewhere; port-forward on pods, services, deployments)"`
 	Health   healthKeys   `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
-	YAML     yamlKeys     `title:"YAML"`
-	Describe describeKeys `title:"Describe"`
-	Logs     logsKeys     `title:"Logs"`
-	Tree     treeKeys     `title:"Tree"`
-	Versions versionsKeys `title:"History (diff), blame and diff (reveal)"`
-	Forwards forwardsKeys `title:"Port-forwards (:pf)"`
-	Help     helpKeys     `title:"Help"`
+	YAML     yamlKeys     `title:"YAML view"`
+	Describe describeKeys `title:"Describe view"`
+	Logs     logsKeys     `title:"Logs view"`
+	Tree     treeKeys     `title:"Tree view"`
+	Versions versionsKeys `title:"History view (diff), blame and diff views (reveal)"`
+	Forwards forwardsKeys `title:"Port-forwards view (:pf)"`
+	Help     helpKeys     `title:"Help view"`
 }
 
 // globalKeys work in every view, after the view's own (globalBindings).
