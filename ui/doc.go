@@ -114,7 +114,7 @@
 // and the key in keyTable (keytable.go), the one place a key's name, default key and description are
 // written, here in the table's family:
 //
-//	History: keyDef{"history", char('h'), "the selected object's versions", false},
+//	History: newKey("history", char('h'), "the selected object's versions"),
 //
 // with, in the table's bindings (tablekeys.go), the line that opens it:
 //

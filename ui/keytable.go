@@ -20,6 +20,17 @@ type keyDef struct {
 	Fixed bool
 }
 
+// newKey is the table's entry for the key k called name, doing what description says.
+func newKey(name string, k Binding, description string) keyDef {
+	return keyDef{Name: name, Key: k, Description: description}
+}
+
+// fixed returns d that keys.yaml cannot rebind.
+func (d keyDef) fixed() keyDef {
+	d.Fixed = true
+	return d
+}
+
 // bind returns d's key, named and described as the table says, running run (nil: a key the focused widget
 // handles itself).
 func (d keyDef) bind(run func()) Binding { return d.Key.does(d.Name, d.Description, run) }
@@ -30,97 +41,97 @@ func (d keyDef) bind(run func()) Binding { return d.Key.does(d.Name, d.Descripti
 // offers, and in which order (the help lists them so).
 var keyTable = keyFamilies{
 	Global: globalKeys{
-		Command: keyDef{"command", char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx NAME, pf (port-forwards), q", false},
-		Back:    keyDef{"back", key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back", false},
-		Move:    keyDef{"move", Binding{Label: "↑↓ j k pgup pgdn g G"}, "move the selection / scroll", true},
-		Quit:    keyDef{"quit", key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope", false},
+		Command: newKey("command", char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx NAME, pf (port-forwards), q"),
+		Back:    newKey("back", key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back"),
+		Move:    newKey("move", Binding{Label: "↑↓ j k pgup pgdn g G"}, "move the selection / scroll").fixed(),
+		Quit:    newKey("quit", key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope"),
 	},
 	Views: viewsKeys{
-		Help: keyDef{"help", char('?'), "show the keys of this view", false},
-		Quit: keyDef{"quit", char('q'), "quit kscope", false},
+		Help: newKey("help", char('?'), "show the keys of this view"),
+		Quit: newKey("quit", char('q'), "quit kscope"),
 	},
 	Picker: pickerKeys{
-		Filter: keyDef{"filter", char('/'), "filter the resources (as typing does)", false},
-		Open:   keyDef{"open", key(tcell.KeyEnter, "enter"), "open the selected resource's live table", false},
-		Wide:   keyDef{"wide", key(tcell.KeyCtrlW, "ctrl-w"), "show or hide VERBS and CATEGORIES", false},
+		Filter: newKey("filter", char('/'), "filter the resources (as typing does)"),
+		Open:   newKey("open", key(tcell.KeyEnter, "enter"), "open the selected resource's live table"),
+		Wide:   newKey("wide", key(tcell.KeyCtrlW, "ctrl-w"), "show or hide VERBS and CATEGORIES"),
 	},
 	Table: tableKeys{
-		Filter:        keyDef{"filter", char('/'), "filter rows (regex or -l label selector)", false},
-		Open:          keyDef{"open", key(tcell.KeyEnter, "enter"), "the selected object's YAML (namespaces: switch to it)", false},
-		YAML:          keyDef{"yaml", char('y'), "show the selected object's YAML, live", false},
-		History:       keyDef{"history", char('h'), "the versions seen of the selected object: who changed what (enter: diff)", false},
-		Copy:          keyDef{"copy", char('c'), "copy the selected object's name to the clipboard", false},
-		Save:          keyDef{"save", key(tcell.KeyCtrlS, "ctrl-s"), "save every row of the table as shown (filter and sort applied) to CSV or JSON", false},
-		Wide:          keyDef{"wide", char('w'), "show or hide the wide columns", false},
-		SortName:      keyDef{"sort name", shifted('N'), "sort by NAME; again: reverse", false},
-		SortAge:       keyDef{"sort age", shifted('A'), "sort by AGE; again: reverse", false},
-		SortNext:      keyDef{"sort next", char('>'), "sort by the next column (was s)", false},
-		Reverse:       keyDef{"reverse", char('!'), "reverse the sort direction (was r)", false},
-		AllNamespaces: keyDef{"all namespaces", char('0'), "show every namespace", false},
-		Pulse:         keyDef{"pulse", char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects", false},
+		Filter:        newKey("filter", char('/'), "filter rows (regex or -l label selector)"),
+		Open:          newKey("open", key(tcell.KeyEnter, "enter"), "the selected object's YAML (namespaces: switch to it)"),
+		YAML:          newKey("yaml", char('y'), "show the selected object's YAML, live"),
+		History:       newKey("history", char('h'), "the versions seen of the selected object: who changed what (enter: diff)"),
+		Copy:          newKey("copy", char('c'), "copy the selected object's name to the clipboard"),
+		Save:          newKey("save", key(tcell.KeyCtrlS, "ctrl-s"), "save every row of the table as shown (filter and sort applied) to CSV or JSON"),
+		Wide:          newKey("wide", char('w'), "show or hide the wide columns"),
+		SortName:      newKey("sort name", shifted('N'), "sort by NAME; again: reverse"),
+		SortAge:       newKey("sort age", shifted('A'), "sort by AGE; again: reverse"),
+		SortNext:      newKey("sort next", char('>'), "sort by the next column (was s)"),
+		Reverse:       newKey("reverse", char('!'), "reverse the sort direction (was r)"),
+		AllNamespaces: newKey("all namespaces", char('0'), "show every namespace"),
+		Pulse:         newKey("pulse", char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects"),
 	},
 	Opened: openedKeys{
-		Back:     keyDef{"back", char('['), "the resource opened before this one (history)", false},
-		Forward:  keyDef{"forward", char(']'), "the resource opened after this one (history)", false},
-		LastView: keyDef{"last view", char('-'), "the resource opened before this one; again: back here", false},
+		Back:     newKey("back", char('['), "the resource opened before this one (history)"),
+		Forward:  newKey("forward", char(']'), "the resource opened after this one (history)"),
+		LastView: newKey("last view", char('-'), "the resource opened before this one; again: back here"),
 	},
 	Object: objectKeys{
-		Describe:    keyDef{"describe", char('d'), "the object as kubectl describe prints it, live", false},
-		Edit:        keyDef{"edit", char('e'), "edit the object in $KUBE_EDITOR or $EDITOR (kubectl edit)", false},
-		Scale:       keyDef{"scale", char('s'), "set the object's replicas (asks first)", false},
-		Shell:       keyDef{"shell", char('s'), "a shell in the pod (bash, else sh); exit returns here", false},
-		Restart:     keyDef{"restart", char('r'), "rollout restart: replace the pods (asks first)", false},
-		Delete:      keyDef{"delete", key(tcell.KeyCtrlD, "ctrl-d"), "delete the object (asks first)", false},
-		Logs:        keyDef{"logs", char('l'), "the logs of the pod, or of the workload's pods, live (last 200 lines, then new ones)", false},
-		PrevLogs:    keyDef{"previous logs", char('p'), "the logs of the previous instance of the containers (kubectl logs -p)", false},
-		PortForward: keyDef{"port-forward", shifted('F'), "forward a local port to the pod, in the background (:pf)", false},
-		Owner:       keyDef{"owner", shifted('J'), "jump to the object's controller (was o)", false},
-		Events:      keyDef{"events", shifted('E'), "the object's events, live (was e)", false},
-		Tree:        keyDef{"tree", char('t'), "the object's owners up to the root and everything it owns, with their health, live", false},
+		Describe:    newKey("describe", char('d'), "the object as kubectl describe prints it, live"),
+		Edit:        newKey("edit", char('e'), "edit the object in $KUBE_EDITOR or $EDITOR (kubectl edit)"),
+		Scale:       newKey("scale", char('s'), "set the object's replicas (asks first)"),
+		Shell:       newKey("shell", char('s'), "a shell in the pod (bash, else sh); exit returns here"),
+		Restart:     newKey("restart", char('r'), "rollout restart: replace the pods (asks first)"),
+		Delete:      newKey("delete", key(tcell.KeyCtrlD, "ctrl-d"), "delete the object (asks first)"),
+		Logs:        newKey("logs", char('l'), "the logs of the pod, or of the workload's pods, live (last 200 lines, then new ones)"),
+		PrevLogs:    newKey("previous logs", char('p'), "the logs of the previous instance of the containers (kubectl logs -p)"),
+		PortForward: newKey("port-forward", shifted('F'), "forward a local port to the pod, in the background (:pf)"),
+		Owner:       newKey("owner", shifted('J'), "jump to the object's controller (was o)"),
+		Events:      newKey("events", shifted('E'), "the object's events, live (was e)"),
+		Tree:        newKey("tree", char('t'), "the object's owners up to the root and everything it owns, with their health, live"),
 	},
 	Health: healthKeys{
-		Column: keyDef{"health", shifted('H'), "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)", false},
-		Panel:  keyDef{"health", shifted('H'), "show or hide the object's conditions under its health (kstatus)", false},
+		Column: newKey("health", shifted('H'), "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)"),
+		Panel:  newKey("health", shifted('H'), "show or hide the object's conditions under its health (kstatus)"),
 	},
 	YAML: yamlKeys{
-		Search:        keyDef{"search", char('/'), "search the YAML (n: next match)", false},
-		NextMatch:     keyDef{"next match", char('n'), "go to the next search match", false},
-		Copy:          keyDef{"copy", char('c'), "copy the YAML as shown to the clipboard", false},
-		ManagedFields: keyDef{"managedFields", char('m'), "show or hide metadata.managedFields", false},
-		Reveal:        keyDef{"reveal", char('x'), "reveal or mask Secret data", false},
-		History:       keyDef{"history", char('h'), "the versions seen of the object: who changed what (enter: diff)", false},
-		Blame:         keyDef{"blame", char('b'), "each line's field manager and the time of its last write (managedFields)", false},
+		Search:        newKey("search", char('/'), "search the YAML (n: next match)"),
+		NextMatch:     newKey("next match", char('n'), "go to the next search match"),
+		Copy:          newKey("copy", char('c'), "copy the YAML as shown to the clipboard"),
+		ManagedFields: newKey("managedFields", char('m'), "show or hide metadata.managedFields"),
+		Reveal:        newKey("reveal", char('x'), "reveal or mask Secret data"),
+		History:       newKey("history", char('h'), "the versions seen of the object: who changed what (enter: diff)"),
+		Blame:         newKey("blame", char('b'), "each line's field manager and the time of its last write (managedFields)"),
 	},
 	Describe: describeKeys{
-		Search:    keyDef{"search", char('/'), "search the text (n: next match)", false},
-		NextMatch: keyDef{"next match", char('n'), "go to the next search match", false},
-		YAML:      keyDef{"yaml", char('y'), "show the object's YAML, live", false},
-		Copy:      keyDef{"copy", char('c'), "copy the text to the clipboard", false},
+		Search:    newKey("search", char('/'), "search the text (n: next match)"),
+		NextMatch: newKey("next match", char('n'), "go to the next search match"),
+		YAML:      newKey("yaml", char('y'), "show the object's YAML, live"),
+		Copy:      newKey("copy", char('c'), "copy the text to the clipboard"),
 	},
 	Logs: logsKeys{
-		Search:     keyDef{"search", char('/'), "search the lines (a regular expression; n N: next, previous match)", false},
-		NextMatch:  keyDef{"next match", char('n'), "go to the next matching line", false},
-		PrevMatch:  keyDef{"previous match", shifted('N'), "go to the previous matching line", false},
-		Follow:     keyDef{"follow", char('s'), "follow new lines at the bottom, or stay where you are (autoscroll)", false},
-		Timestamps: keyDef{"timestamps", char('t'), "show or hide each line's timestamp", false},
-		Wrap:       keyDef{"wrap", char('w'), "wrap long lines, or cut them at the edge", false},
-		Copy:       keyDef{"copy", char('c'), "copy the lines on screen to the clipboard (as shown)", false},
-		Save:       keyDef{"save", key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept to a file (as shown)", false},
+		Search:     newKey("search", char('/'), "search the lines (a regular expression; n N: next, previous match)"),
+		NextMatch:  newKey("next match", char('n'), "go to the next matching line"),
+		PrevMatch:  newKey("previous match", shifted('N'), "go to the previous matching line"),
+		Follow:     newKey("follow", char('s'), "follow new lines at the bottom, or stay where you are (autoscroll)"),
+		Timestamps: newKey("timestamps", char('t'), "show or hide each line's timestamp"),
+		Wrap:       newKey("wrap", char('w'), "wrap long lines, or cut them at the edge"),
+		Copy:       newKey("copy", char('c'), "copy the lines on screen to the clipboard (as shown)"),
+		Save:       newKey("save", key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept to a file (as shown)"),
 	},
 	Tree: treeKeys{
-		Open: keyDef{"open", key(tcell.KeyEnter, "enter"), "the selected object's YAML, live", false},
-		YAML: keyDef{"yaml", char('y'), "the selected object's YAML, live", false},
+		Open: newKey("open", key(tcell.KeyEnter, "enter"), "the selected object's YAML, live"),
+		YAML: newKey("yaml", char('y'), "the selected object's YAML, live"),
 	},
 	Versions: versionsKeys{
 		// Diff was never among the names keys.yaml accepts; it stays so until that is decided.
-		Diff:   keyDef{"diff", key(tcell.KeyEnter, "enter"), "the selected version's changes from the one before", true},
-		Reveal: keyDef{"reveal", char('x'), "reveal or mask Secret data", false},
+		Diff:   newKey("diff", key(tcell.KeyEnter, "enter"), "the selected version's changes from the one before").fixed(),
+		Reveal: newKey("reveal", char('x'), "reveal or mask Secret data"),
 	},
 	Forwards: forwardsKeys{
-		Stop: keyDef{"stop", key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)", false},
+		Stop: newKey("stop", key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)"),
 	},
 	Help: helpKeys{
-		Back: keyDef{"back", char('?'), "close the help", false},
+		Back: newKey("back", char('?'), "close the help"),
 	},
 }
 
