@@ -5,6 +5,7 @@ import (
 
 	"kscope/columns"
 	"kscope/discovery"
+	"kscope/union"
 	"kscope/watch"
 )
 
@@ -69,7 +70,7 @@ func (a *App) openColumns(res discovery.Resource, cols []watch.ObjectColumn) {
 
 // openColumnsIn opens res as a table of cols in the namespaces nsText lists (one: it becomes the current one).
 func (a *App) openColumnsIn(res discovery.Resource, cols []watch.ObjectColumn, nsText string) {
-	namespaces, err := parseNamespaces(nsText)
+	namespaces, err := union.ParseNamespaces(nsText)
 	switch {
 	case err != nil:
 		a.errorf("%s", err.Error())
@@ -79,7 +80,7 @@ func (a *App) openColumnsIn(res discovery.Resource, cols []watch.ObjectColumn, n
 		a.setNamespace(namespaces[0])
 		a.openColumns(res, cols)
 	default:
-		src, err := newNamespacesSource(a.sup.Func(), a.cluster, watch.Spec{GVR: res.GVR(), Namespaced: true, Columns: cols}, namespaces)
+		src, err := union.NewNamespaces(a.sup.Func(), a.cluster, watch.Spec{GVR: res.GVR(), Namespaced: true, Columns: cols}, namespaces)
 		if err != nil {
 			a.errorf("open %s: %s", res.FullName(), err)
 			return

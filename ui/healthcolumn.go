@@ -11,6 +11,7 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/apierr"
+	"kscope/union"
 	"kscope/watch"
 )
 
@@ -80,7 +81,7 @@ func (h *tableHealth) start() error {
 	var src RowSource
 	var err error
 	if many, ok := t.src.(interface{ Namespaces() []string }); ok {
-		src, err = newNamespacesSource(a.sup.Func(), a.cluster, hs, many.Namespaces())
+		src, err = union.NewNamespaces(a.sup.Func(), a.cluster, hs, many.Namespaces())
 	} else {
 		src, err = a.cluster.NewSource(hs)
 	}

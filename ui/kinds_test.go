@@ -14,6 +14,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"k8s.io/apimachinery/pkg/types"
 
+	"kscope/union"
 	"kscope/watch"
 )
 
@@ -223,7 +224,7 @@ func (h *harness) withSearchText() {
 	h.cluster.mu.Lock()
 	defer h.cluster.mu.Unlock()
 	for res, rows := range h.cluster.rows {
-		age := ageIndex(h.cluster.columns[res])
+		age := union.AgeIndex(h.cluster.columns[res])
 		for i, r := range rows {
 			rows[i] = r.WithCells(r.Cells, age)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"kscope/discovery"
 	"kscope/ui/prompt"
+	"kscope/union"
 	"kscope/watch"
 )
 
@@ -95,7 +96,7 @@ func (a *App) openKinds(l discovery.List, nsText string) {
 	var namespaces []string
 	if nsText != "" {
 		var err error
-		if namespaces, err = parseNamespaces(nsText); err != nil {
+		if namespaces, err = union.ParseNamespaces(nsText); err != nil {
 			a.errorf("%s", err.Error())
 			return
 		}
@@ -108,14 +109,14 @@ func (a *App) openKinds(l discovery.List, nsText string) {
 			namespace = namespaces[0]
 		}
 	}
-	src, err := newKindsSource(a.sup.Func(), a.cluster, res, l.Resources, namespace, namespaces)
+	src, err := union.NewKinds(a.sup.Func(), a.cluster, res, l.Resources, namespace, namespaces)
 	if err != nil {
 		a.errorf("open %s: %s", unionTitle(l), err)
 		return
 	}
 	var rows RowSource = src
-	if len(src.namespaces) > 1 {
-		rows = kindsInNamespaces{src}
+	if len(namespaces) > 1 {
+		rows = union.KindsInNamespaces{Kinds: src}
 	}
 	a.popTo(1)
 	a.push(NewLiveTable(a, res, rows, unionTitle(l)))
@@ -124,15 +125,15 @@ func (a *App) openKinds(l discovery.List, nsText string) {
 
 // kindedSource is a source whose rows are of several kinds (a kindsSource).
 type kindedSource interface {
-	kindOf(row *watch.Row) (discovery.Resource, *watch.Row, bool)
-	inNamespace(ns string) (RowSource, error)
+	KindOf(row *watch.Row) (discovery.Resource, *watch.Row, bool)
+	InNamespace(ns string) (RowSource, error)
 }
 
 // rowKind returns the resource of row, a row of the table, and the row as that resource's own table keys it:
 // the table's resource and row itself, unless the table shows several kinds.
 func (t *LiveTable) rowKind(row *watch.Row) (discovery.Resource, *watch.Row) {
 	if k, ok := t.src.(kindedSource); ok && row != nil {
-		if res, own, ok := k.kindOf(row); ok {
+		if res, own, ok := k.KindOf(row); ok {
 			return res, own
 		}
 	}
@@ -161,7 +162,7 @@ func (t *LiveTable) kindsScope() (res discovery.Resource, ns string, ok bool) {
 // table of several.
 func (t *LiveTable) sourceIn(spec watch.Spec) (RowSource, error) {
 	if k, ok := t.src.(kindedSource); ok {
-		return k.inNamespace(spec.Namespace)
+		return k.InNamespace(spec.Namespace)
 	}
 	return t.app.cluster.NewSource(spec)
 }
@@ -201,4 +202,30 @@ func (t *LiveTable) objects() string {
 		return "objects of " + t.title
 	}
 	return t.res.Name
+}
+
+// openInNamespaces opens res in the namespaces text lists: one namespace switches to it (as :ns does), two
+// or more show one table of them all.
+func (a *App) openInNamespaces(res discovery.Resource, text string) {
+	namespaces, err := union.ParseNamespaces(text)
+	if err != nil {
+		a.errorf("%s", err.Error())
+		return
+	}
+	if !res.Namespaced {
+		a.errorf("%s is cluster-scoped: it has no namespaces", res.FullName())
+		return
+	}
+	if len(namespaces) == 1 {
+		a.setNamespace(namespaces[0])
+		a.openTop(res)
+		return
+	}
+	src, err := union.NewNamespaces(a.sup.Func(), a.cluster, watch.Spec{GVR: res.GVR(), Namespaced: true}, namespaces)
+	if err != nil {
+		a.errorf("open %s: %s", res.FullName(), err)
+		return
+	}
+	a.popTo(1)
+	a.push(NewLiveTable(a, res, src, res.Name))
 }

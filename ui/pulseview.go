@@ -15,7 +15,7 @@ import (
 
 // partedSource is a row source made of others (one per namespace of `:pods a,b`), each with its label.
 type partedSource interface {
-	partSources() (labels []string, parts []RowSource)
+	PartSources() (labels []string, parts []RowSource)
 }
 
 // informerPulse is one informer's figures and what it watches.
@@ -31,7 +31,7 @@ func pulsesOf(label string, src RowSource) []informerPulse {
 	case cluster.Pulser:
 		return []informerPulse{{label: label, pulse: s.Pulse()}}
 	case partedSource:
-		labels, parts := s.partSources()
+		labels, parts := s.PartSources()
 		var out []informerPulse
 		for i, part := range parts {
 			out = append(out, pulsesOf(label+" in "+labels[i], part)...)

@@ -25,7 +25,7 @@ type fakePartedSource struct {
 	parts  []RowSource
 }
 
-func (f fakePartedSource) partSources() ([]string, []RowSource) { return f.labels, f.parts }
+func (f fakePartedSource) PartSources() ([]string, []RowSource) { return f.labels, f.parts }
 
 func TestPulseNote(t *testing.T) {
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.Local)

@@ -1,4 +1,4 @@
-package ui
+package union
 
 import (
 	"cmp"
@@ -10,19 +10,19 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	"kscope/discovery"
+	"kscope/cluster"
 	"kscope/spawn"
 	"kscope/watch"
 )
 
-// namespacesSource is one namespaced resource in several namespaces as one table (`:pods shop,web`): a
+// Namespaces is one namespaced resource in several namespaces as one table (`:pods shop,web`): a
 // source per namespace, their rows gathered with a NAMESPACE cell first, as an all-namespaces view shows
 // them. The rows, their changes, orders and filters are those of a watch.StaticSource, fed by one goroutine
-// per namespace from that namespace's source. It implements RowSource; safe for concurrent use.
-type namespacesSource struct {
+// per namespace from that namespace's source. It implements cluster.RowSource; safe for concurrent use.
+type Namespaces struct {
 	*watch.StaticSource
 	namespaces []string
-	parts      []RowSource
+	parts      []cluster.RowSource
 	cancel     context.CancelFunc
 	start      spawn.Func // starts the gathering goroutines
 
@@ -32,12 +32,12 @@ type namespacesSource struct {
 	wg     sync.WaitGroup
 }
 
-// newNamespacesSource builds (does not start) the rows of spec's resource in namespaces; start starts its
+// NewNamespaces builds (does not start) the rows of spec's resource in namespaces; start starts its
 // goroutines (the app's supervisor's).
-func newNamespacesSource(start spawn.Func, c Cluster, spec watch.Spec, namespaces []string) (*namespacesSource, error) {
+func NewNamespaces(start spawn.Func, c SourceMaker, spec watch.Spec, namespaces []string) (*Namespaces, error) {
 	all := spec
 	all.Namespace = ""
-	s := &namespacesSource{StaticSource: watch.NewStaticSource(all, nil), namespaces: namespaces,
+	s := &Namespaces{StaticSource: watch.NewStaticSource(all, nil), namespaces: namespaces,
 		states: make([]watch.State, len(namespaces)), start: start}
 	for i, ns := range namespaces {
 		one := spec
@@ -53,14 +53,14 @@ func newNamespacesSource(start spawn.Func, c Cluster, spec watch.Spec, namespace
 	return s, nil
 }
 
-// partSources returns the source of each namespace (partedSource), for the pulse view.
-func (s *namespacesSource) partSources() ([]string, []RowSource) { return s.namespaces, s.parts }
+// PartSources returns the source of each namespace (partedSource), for the pulse view.
+func (s *Namespaces) PartSources() ([]string, []cluster.RowSource) { return s.namespaces, s.parts }
 
 // Namespaces returns the namespaces the source shows, for the table's title.
-func (s *namespacesSource) Namespaces() []string { return s.namespaces }
+func (s *Namespaces) Namespaces() []string { return s.namespaces }
 
 // Start starts every namespace's source and the goroutines that gather their rows.
-func (s *namespacesSource) Start(ctx context.Context) {
+func (s *Namespaces) Start(ctx context.Context) {
 	s.StaticSource.Start(ctx)
 	ctx, s.cancel = context.WithCancel(ctx)
 	for i, part := range s.parts {
@@ -74,7 +74,7 @@ func (s *namespacesSource) Start(ctx context.Context) {
 }
 
 // Stop stops the namespaces' sources, then the gathered rows.
-func (s *namespacesSource) Stop() {
+func (s *Namespaces) Stop() {
 	if s.cancel != nil {
 		s.cancel()
 	}
@@ -87,7 +87,7 @@ func (s *namespacesSource) Stop() {
 
 // gather keeps the union's rows of namespace i equal to part's until ctx ends: the whole list until the
 // part has synced, its changes afterwards.
-func (s *namespacesSource) gather(ctx context.Context, i int, part RowSource) {
+func (s *Namespaces) gather(ctx context.Context, i int, part cluster.RowSource) {
 	mine := map[string]bool{}
 	loaded := false
 	for first := true; ; first = false {
@@ -99,7 +99,7 @@ func (s *namespacesSource) gather(ctx context.Context, i int, part RowSource) {
 			}
 		}
 		s.columnsFrom(part.Columns())
-		age := ageIndex(part.Columns())
+		age := AgeIndex(part.Columns())
 		changes := part.Changes()
 		if !loaded {
 			snap := part.Snapshot(watch.Query{SortColumn: -1})
@@ -127,7 +127,7 @@ func (s *namespacesSource) gather(ctx context.Context, i int, part RowSource) {
 }
 
 // apply puts the rows changes added or updated and deletes those it deleted; age is the rows' Age cell.
-func (s *namespacesSource) apply(part RowSource, changes watch.ChangeSet, mine map[string]bool, age int) {
+func (s *Namespaces) apply(part cluster.RowSource, changes watch.ChangeSet, mine map[string]bool, age int) {
 	var rows []*watch.Row
 	for _, keys := range [][]string{changes.Added, changes.Updated} {
 		for _, k := range keys {
@@ -155,13 +155,13 @@ func withNamespaceCell(r *watch.Row, age int) *watch.Row {
 	return r.WithCells(append(append(make([]string, 0, len(r.Cells)+1), r.Namespace), r.Cells...), age)
 }
 
-// ageIndex returns the index of the Age column of cols, or -1.
-func ageIndex(cols []watch.Column) int {
+// AgeIndex returns the index of the Age column of cols, or -1.
+func AgeIndex(cols []watch.Column) int {
 	return slices.IndexFunc(cols, func(c watch.Column) bool { return c.Age })
 }
 
 // columnsFrom makes the union's columns NAMESPACE and then cols, when cols are new.
-func (s *namespacesSource) columnsFrom(cols []watch.Column) {
+func (s *Namespaces) columnsFrom(cols []watch.Column) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(cols) == 0 || slices.Equal(cols, s.cols) {
@@ -173,7 +173,7 @@ func (s *namespacesSource) columnsFrom(cols []watch.Column) {
 
 // stateFrom records namespace i's state and sets the union's: the first namespace's error or terminal
 // state (named), else Listing until every namespace has synced.
-func (s *namespacesSource) stateFrom(i int, st watch.State) {
+func (s *Namespaces) stateFrom(i int, st watch.State) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.states[i] = st
@@ -192,8 +192,8 @@ func (s *namespacesSource) stateFrom(i int, st watch.State) {
 	s.StaticSource.SetState(union)
 }
 
-// parseNamespaces reads a comma-separated list of namespaces (`shop,web`), each once, in order.
-func parseNamespaces(text string) ([]string, error) {
+// ParseNamespaces reads a comma-separated list of namespaces (`shop,web`), each once, in order.
+func ParseNamespaces(text string) ([]string, error) {
 	var out []string
 	for _, ns := range strings.Split(text, ",") {
 		ns = strings.TrimSpace(ns)
@@ -205,30 +205,4 @@ func parseNamespaces(text string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// openInNamespaces opens res in the namespaces text lists: one namespace switches to it (as :ns does), two
-// or more show one table of them all.
-func (a *App) openInNamespaces(res discovery.Resource, text string) {
-	namespaces, err := parseNamespaces(text)
-	if err != nil {
-		a.errorf("%s", err.Error())
-		return
-	}
-	if !res.Namespaced {
-		a.errorf("%s is cluster-scoped: it has no namespaces", res.FullName())
-		return
-	}
-	if len(namespaces) == 1 {
-		a.setNamespace(namespaces[0])
-		a.openTop(res)
-		return
-	}
-	src, err := newNamespacesSource(a.sup.Func(), a.cluster, watch.Spec{GVR: res.GVR(), Namespaced: true}, namespaces)
-	if err != nil {
-		a.errorf("open %s: %s", res.FullName(), err)
-		return
-	}
-	a.popTo(1)
-	a.push(NewLiveTable(a, res, src, res.Name))
 }

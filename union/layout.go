@@ -1,4 +1,4 @@
-package ui
+package union
 
 import (
 	"cmp"
@@ -10,9 +10,9 @@ import (
 	"kscope/watch"
 )
 
-// kindLabel is the KIND cell of a resource's rows in a table of several kinds: the kind and group in lower
+// KindLabel is the KIND cell of a resource's rows in a table of several kinds: the kind and group in lower
 // case, as `kubectl get all` prefixes its names ("deployment.apps", "pod", "job.batch").
-func kindLabel(r discovery.Resource) string {
+func KindLabel(r discovery.Resource) string {
 	if r.Group == "" {
 		return strings.ToLower(r.Kind)
 	}
@@ -49,7 +49,7 @@ func layoutKinds(cols [][]watch.Column, namespaces bool) kindLayout {
 	shared := true
 	l := kindLayout{age: make([]int, len(cols))}
 	for i, c := range cols {
-		l.age[i] = ageIndex(c)
+		l.age[i] = AgeIndex(c)
 		switch {
 		case len(c) == 0:
 		case first == nil:

@@ -1,4 +1,4 @@
-package ui
+package union
 
 import (
 	"context"
@@ -6,26 +6,27 @@ import (
 	"reflect"
 	"strings"
 
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/spawn"
 	"kscope/watch"
 )
 
-// kindsSource is several resources as one table (`:deploy,sts,ds`, `:all`): a source per kind (a
-// namespacesSource per kind over several namespaces), their rows gathered with a KIND cell first and laid out
+// Kinds is several resources as one table (`:deploy,sts,ds`, `:all`): a source per kind (a
+// Namespaces per kind over several namespaces), their rows gathered with a KIND cell first and laid out
 // by layoutKinds. The rows, their changes, orders and filters are those of a watch.StaticSource, fed by one
 // goroutine from the kinds' sources. No row is shown until every kind has listed or failed, so that the
-// columns do not change under the first rows. It implements RowSource; safe for concurrent use.
-type kindsSource struct {
+// columns do not change under the first rows. It implements cluster.RowSource; safe for concurrent use.
+type Kinds struct {
 	*watch.StaticSource
-	cluster    Cluster
+	sources    SourceMaker
 	start      spawn.Func         // starts the gathering goroutine
 	res        discovery.Resource // the union's (unionResource)
 	kinds      []discovery.Resource
 	labels     []string
 	namespace  string
 	namespaces []string // two or more namespaces, or nil
-	parts      []RowSource
+	parts      []cluster.RowSource
 	cancel     context.CancelFunc
 	done       chan struct{}
 
@@ -38,17 +39,17 @@ type kindsSource struct {
 	mine    []map[string]bool // the union's keys of each kind's rows
 }
 
-// newKindsSource builds (does not start) the rows of kinds as the table of res: a namespaced kind in
+// NewKinds builds (does not start) the rows of kinds as the table of res: a namespaced kind in
 // namespace ("" = all), or in namespaces when there are two or more; a cluster-scoped kind at the cluster.
 // start starts its goroutines (the app's supervisor's).
-func newKindsSource(start spawn.Func, c Cluster, res discovery.Resource, kinds []discovery.Resource, namespace string, namespaces []string) (*kindsSource, error) {
+func NewKinds(start spawn.Func, c SourceMaker, res discovery.Resource, kinds []discovery.Resource, namespace string, namespaces []string) (*Kinds, error) {
 	if len(namespaces) > 1 {
 		namespace = ""
 	} else {
 		namespaces = nil
 	}
 	spec := watch.Spec{GVR: res.GVR(), Namespaced: res.Namespaced, Namespace: namespace}
-	s := &kindsSource{StaticSource: watch.NewStaticSource(spec, nil), cluster: c, start: start, res: res, kinds: kinds,
+	s := &Kinds{StaticSource: watch.NewStaticSource(spec, nil), sources: c, start: start, res: res, kinds: kinds,
 		namespace: namespace, namespaces: namespaces}
 	for _, k := range kinds {
 		part, err := kindPart(start, c, k, namespace, namespaces)
@@ -56,7 +57,7 @@ func newKindsSource(start spawn.Func, c Cluster, res discovery.Resource, kinds [
 			return nil, err
 		}
 		s.parts = append(s.parts, part)
-		s.labels = append(s.labels, kindLabel(k))
+		s.labels = append(s.labels, KindLabel(k))
 		s.cols = append(s.cols, nil)
 		s.states = append(s.states, watch.State{Phase: watch.Listing})
 		s.loaded = append(s.loaded, false)
@@ -66,16 +67,16 @@ func newKindsSource(start spawn.Func, c Cluster, res discovery.Resource, kinds [
 	return s, nil
 }
 
-// kindPart builds the source of one kind of a kindsSource.
-func kindPart(start spawn.Func, c Cluster, k discovery.Resource, namespace string, namespaces []string) (RowSource, error) {
+// kindPart builds the source of one kind of a Kinds.
+func kindPart(start spawn.Func, c SourceMaker, k discovery.Resource, namespace string, namespaces []string) (cluster.RowSource, error) {
 	spec := watch.Spec{GVR: k.GVR(), Namespaced: k.Namespaced}
-	var part RowSource
+	var part cluster.RowSource
 	var err error
 	switch {
 	case !k.Namespaced:
 		part, err = c.NewSource(spec)
 	case len(namespaces) > 1:
-		part, err = newNamespacesSource(start, c, spec, namespaces)
+		part, err = NewNamespaces(start, c, spec, namespaces)
 	default:
 		spec.Namespace = namespace
 		part, err = c.NewSource(spec)
@@ -87,15 +88,15 @@ func kindPart(start spawn.Func, c Cluster, k discovery.Resource, namespace strin
 }
 
 // Kinds returns the resources the table shows.
-func (s *kindsSource) Kinds() []discovery.Resource { return s.kinds }
+func (s *Kinds) Kinds() []discovery.Resource { return s.kinds }
 
-// inNamespace returns a new (not started) source of the same kinds in namespace ns ("" = all).
-func (s *kindsSource) inNamespace(ns string) (RowSource, error) {
-	return newKindsSource(s.start, s.cluster, s.res, s.kinds, ns, nil)
+// InNamespace returns a new (not started) source of the same kinds in namespace ns ("" = all).
+func (s *Kinds) InNamespace(ns string) (cluster.RowSource, error) {
+	return NewKinds(s.start, s.sources, s.res, s.kinds, ns, nil)
 }
 
-// kindOf returns the resource of a row of the table and the row as its kind's source keys it.
-func (s *kindsSource) kindOf(row *watch.Row) (discovery.Resource, *watch.Row, bool) {
+// KindOf returns the resource of a row of the table and the row as its kind's source keys it.
+func (s *Kinds) KindOf(row *watch.Row) (discovery.Resource, *watch.Row, bool) {
 	label, key, ok := strings.Cut(row.Key, "/")
 	if !ok {
 		return discovery.Resource{}, nil, false
@@ -111,7 +112,7 @@ func (s *kindsSource) kindOf(row *watch.Row) (discovery.Resource, *watch.Row, bo
 }
 
 // Start starts every kind's source and the goroutine that gathers their rows.
-func (s *kindsSource) Start(ctx context.Context) {
+func (s *Kinds) Start(ctx context.Context) {
 	s.StaticSource.Start(ctx)
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.done = make(chan struct{})
@@ -125,7 +126,7 @@ func (s *kindsSource) Start(ctx context.Context) {
 }
 
 // Stop stops the gathering, then the kinds' sources and the gathered rows.
-func (s *kindsSource) Stop() {
+func (s *Kinds) Stop() {
 	if s.cancel != nil {
 		s.cancel()
 		<-s.done
@@ -137,7 +138,7 @@ func (s *kindsSource) Stop() {
 }
 
 // gather follows every kind's source until ctx ends, taking each one's rows and state when it notifies.
-func (s *kindsSource) gather(ctx context.Context) {
+func (s *Kinds) gather(ctx context.Context) {
 	cases := []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())}}
 	for i, part := range s.parts {
 		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(part.Notify())})
@@ -153,7 +154,7 @@ func (s *kindsSource) gather(ctx context.Context) {
 }
 
 // take brings kind i's columns, rows and state into the union.
-func (s *kindsSource) take(i int) {
+func (s *Kinds) take(i int) {
 	part := s.parts[i]
 	s.cols[i] = part.Columns()
 	changes := part.Changes()
@@ -174,7 +175,7 @@ func (s *kindsSource) take(i int) {
 }
 
 // settled records kind i's state and tells whether every kind has listed (its columns are known) or failed.
-func (s *kindsSource) settled(i int, st watch.State) bool {
+func (s *Kinds) settled(i int, st watch.State) bool {
 	s.states[i] = st
 	for j, st := range s.states {
 		if len(s.cols[j]) == 0 && st.Phase == watch.Listing {
@@ -186,7 +187,7 @@ func (s *kindsSource) settled(i int, st watch.State) bool {
 
 // relayout lays the rows out anew when the columns call for another layout (or always, unless onlyIfChanged),
 // putting every kind's rows again; it tells whether it did.
-func (s *kindsSource) relayout(onlyIfChanged bool) bool {
+func (s *Kinds) relayout(onlyIfChanged bool) bool {
 	l := layoutKinds(s.cols, s.namespace == "" && s.res.Namespaced)
 	if onlyIfChanged && l.equal(s.layout) {
 		return false
@@ -208,7 +209,7 @@ func (s *kindsSource) relayout(onlyIfChanged bool) bool {
 }
 
 // load puts kind i's whole list, deleting the rows it no longer has; the kind is loaded once synced.
-func (s *kindsSource) load(i int) {
+func (s *Kinds) load(i int) {
 	part := s.parts[i]
 	snap := part.Snapshot(watch.Query{SortColumn: -1})
 	now := make(map[string]bool, len(snap.Rows))
@@ -231,7 +232,7 @@ func (s *kindsSource) load(i int) {
 }
 
 // apply puts the rows kind i's changes added or updated and deletes those it deleted.
-func (s *kindsSource) apply(i int, changes watch.ChangeSet) {
+func (s *Kinds) apply(i int, changes watch.ChangeSet) {
 	part := s.parts[i]
 	var rows []*watch.Row
 	for _, keys := range [][]string{changes.Added, changes.Updated} {
@@ -261,11 +262,11 @@ func keysOf(m map[string]bool) []string {
 	return out
 }
 
-// kindsInNamespaces is a kindsSource over two or more namespaces: its title names them.
-type kindsInNamespaces struct{ *kindsSource }
+// KindsInNamespaces is a Kinds over two or more namespaces: its title names them.
+type KindsInNamespaces struct{ *Kinds }
 
 // Namespaces returns the namespaces the source shows, for the table's title.
-func (s kindsInNamespaces) Namespaces() []string { return s.namespaces }
+func (s KindsInNamespaces) Namespaces() []string { return s.namespaces }
 
-// partSources returns each kind's source with its label (partedSource), for the pulse view.
-func (s *kindsSource) partSources() ([]string, []RowSource) { return s.labels, s.parts }
+// PartSources returns each kind's source with its label (partedSource), for the pulse view.
+func (s *Kinds) PartSources() ([]string, []cluster.RowSource) { return s.labels, s.parts }

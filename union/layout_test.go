@@ -1,4 +1,4 @@
-package ui
+package union
 
 import (
 	"errors"
@@ -22,8 +22,8 @@ func TestKindLabelIsKubectlsPrefix(t *testing.T) {
 			"horizontalpodautoscaler.autoscaling"},
 		{discovery.Resource{Group: "shop.example.com", Name: "widgets", Kind: "Widget"}, "widget.shop.example.com"},
 	} {
-		if got := kindLabel(tt.res); got != tt.want {
-			t.Errorf("kindLabel(%s) = %q, want %q", tt.res.FullName(), got, tt.want)
+		if got := KindLabel(tt.res); got != tt.want {
+			t.Errorf("KindLabel(%s) = %q, want %q", tt.res.FullName(), got, tt.want)
 		}
 	}
 }

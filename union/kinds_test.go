@@ -1,29 +1,87 @@
-package ui
+package union
 
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/watch"
 )
 
-// listingCluster is the fixture cluster whose sources of the resources in listing start without columns, as
-// a Source does before its first list has arrived.
-type listingCluster struct {
-	*fakeCluster
+// t0 is the fixture's clock.
+var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// fixture is a small cluster's deployments and replicasets, with the server columns of each; its sources are
+// watch.StaticSources, the last one built kept. Sources of the resources in listing start without columns
+// and Listing, as a Source does before its first list has arrived.
+type fixture struct {
+	res     map[string]discovery.Resource
+	columns map[string][]watch.Column
+	rows    map[string][]*watch.Row
 	listing map[string]bool
+
+	mu   sync.Mutex
+	last *watch.StaticSource
 }
 
-func (c listingCluster) NewSource(spec watch.Spec) (RowSource, error) {
-	src, err := c.fakeCluster.NewSource(spec)
-	if s, ok := src.(*watch.StaticSource); ok && c.listing[spec.GVR.Resource] {
+func newFixture() *fixture {
+	name := watch.Column{Name: "NAME", Type: "string", Format: "name"}
+	age := watch.Column{Name: "AGE", Type: "string", Age: true}
+	row := func(n string, cells ...string) *watch.Row {
+		return &watch.Row{Key: "shop/" + n, Namespace: "shop", Name: n, UID: types.UID("uid-" + n),
+			Created: t0.Add(-3 * time.Hour), Cells: append([]string{n}, cells...)}
+	}
+	return &fixture{
+		res: map[string]discovery.Resource{
+			"deployments": {Group: "apps", Version: "v1", Name: "deployments", Kind: "Deployment", Namespaced: true,
+				Verbs: []string{"list", "watch"}},
+			"replicasets": {Group: "apps", Version: "v1", Name: "replicasets", Kind: "ReplicaSet", Namespaced: true,
+				Verbs: []string{"list", "watch"}},
+		},
+		columns: map[string][]watch.Column{
+			"deployments": {name, {Name: "READY", Type: "string"}, {Name: "UP-TO-DATE", Type: "integer"},
+				{Name: "AVAILABLE", Type: "integer"}, age, {Name: "IMAGES", Type: "string", Priority: 1}},
+			"replicasets": {name, {Name: "DESIRED", Type: "integer"}, {Name: "CURRENT", Type: "integer"},
+				{Name: "READY", Type: "integer"}, age},
+		},
+		rows: map[string][]*watch.Row{
+			"deployments": {row("web", "2/2", "2", "2", "<age>", "nginx:1.27")},
+			"replicasets": {row("web-7d9f", "2", "2", "2", "<age>")},
+		},
+		listing: map[string]bool{},
+	}
+}
+
+// NewSource is the rows of spec's resource in its namespace, as a static source (SourceMaker).
+func (f *fixture) NewSource(spec watch.Spec) (cluster.RowSource, error) {
+	var rows []*watch.Row
+	for _, r := range f.rows[spec.GVR.Resource] {
+		if spec.Namespace == "" || r.Namespace == spec.Namespace {
+			rows = append(rows, r)
+		}
+	}
+	s := watch.NewStaticSource(spec, f.columns[spec.GVR.Resource], rows...)
+	if f.listing[spec.GVR.Resource] {
 		s.SetColumns(nil)
 		s.SetState(watch.State{Phase: watch.Listing})
 	}
-	return src, err
+	f.mu.Lock()
+	f.last = s
+	f.mu.Unlock()
+	return s, nil
+}
+
+// lastSource is the source NewSource built last.
+func (f *fixture) lastSource() *watch.StaticSource {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.last
 }
 
 // pollFor polls cond for up to 5 s.
@@ -37,19 +95,11 @@ func pollFor(t *testing.T, what string, cond func() bool) {
 }
 
 func TestKindsSourceWaitsForEveryKindThenFollowsColumns(t *testing.T) {
-	fc := fixtureCluster()
-	c := listingCluster{fakeCluster: fc, listing: map[string]bool{"replicasets": true}}
-	var deploy, rs discovery.Resource
-	for _, r := range fc.catalog.Resources() {
-		switch r.Name {
-		case "deployments":
-			deploy = r
-		case "replicasets":
-			rs = r
-		}
-	}
-	l := discovery.List{Resources: []discovery.Resource{deploy, rs}}
-	src, err := newKindsSource(nil, c, unionResource(l), l.Resources, "shop", nil)
+	fc := newFixture()
+	fc.listing["replicasets"] = true
+	deploy, rs := fc.res["deployments"], fc.res["replicasets"]
+	union := discovery.Resource{Name: "deployments,replicasets", Namespaced: true}
+	src, err := NewKinds(nil, fc, union, []discovery.Resource{deploy, rs}, "shop", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +129,9 @@ func TestKindsSourceWaitsForEveryKindThenFollowsColumns(t *testing.T) {
 	if !ok || strings.Join(row.Cells, ",") != "replicaset.apps,web-7d9f,<age>" {
 		t.Fatalf("row %+v", row)
 	}
-	res, own, ok := src.kindOf(row)
+	res, own, ok := src.KindOf(row)
 	if !ok || res.Name != "replicasets" || own.Key != "shop/web-7d9f" || own.Name != "web-7d9f" {
-		t.Errorf("kindOf = %s %+v %v", res.Name, own, ok)
+		t.Errorf("KindOf = %s %+v %v", res.Name, own, ok)
 	}
 	src.Changes()
 

@@ -1,0 +1,20 @@
+// Package union builds one table's rows out of several row sources: one namespaced resource in several
+// namespaces (`:pods shop,web`, Namespaces: a NAMESPACE cell first) and several kinds in one table
+// (`:deploy,sts`, `:all`, Kinds: a KIND cell first, the kinds' own columns when they share them, else NAME,
+// NAMESPACE and AGE). Each union is a watch.StaticSource fed by goroutines that follow its parts; it starts
+// and stops them with itself.
+//
+// It knows sources only through SourceMaker (cluster.Sources satisfies it) and draws nothing; the views that
+// show these tables live in ui.
+package union
+
+import (
+	"kscope/cluster"
+	"kscope/watch"
+)
+
+// SourceMaker builds (does not start) the live rows of one resource for spec, as cluster.Sources does. The
+// unions call it on the goroutine that builds them.
+type SourceMaker interface {
+	NewSource(spec watch.Spec) (cluster.RowSource, error)
+}
