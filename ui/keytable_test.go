@@ -16,8 +16,8 @@ const (
 // keysMarkdown is README.md's key table, from keyTable: a row per key under a row per family.
 func keysMarkdown() string {
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-	var b strings.Builder
-	b.WriteString("| Key | Name (keys.yaml) | What it does |\n| --- | --- | --- |\n")
+	var b strings.Builder // blank lines around it, so that the markers never join the table
+	b.WriteString("\n| Key | Name (keys.yaml) | What it does |\n| --- | --- | --- |\n")
 	for _, f := range keyTable.families() {
 		fmt.Fprintf(&b, "| **%s** | | |\n", cell(f.Title))
 		for _, d := range f.Defs {
@@ -28,7 +28,7 @@ func keysMarkdown() string {
 			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", cell(d.Key.Label), cell(name), cell(d.Description))
 		}
 	}
-	return b.String()
+	return b.String() + "\n"
 }
 
 // TestREADMEKeys: README.md's key table, between keysBegin and keysEnd, is keysMarkdown's; with -update
