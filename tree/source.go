@@ -7,32 +7,30 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
+	kwatch "k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
 
 	"kscope/apierr"
-
 	"kscope/spawn"
+	"kscope/watch"
 )
 
 // Source lists and watches the metadata of every object of its kinds: namespaced kinds in one namespace
 // (or all), cluster-scoped kinds everywhere. Each kind has its own informer, which stops for good when the
 // user may not list the kind, when the kind is not served (any terminal error) or when the Source stops.
-// All methods are safe for concurrent use.
+// All methods are safe for concurrent use. Start, Stop, Done and Notify are its Lifecycle's: Start starts one
+// informer per kind and returns at once; they run until Stop or until the Start context ends, and Stop waits
+// for them. Notify receives (coalesced) after objects arrived, changed or went, or a kind's listing ended or
+// failed.
 type Source struct {
+	*watch.Lifecycle
 	client    metadata.Interface
 	kinds     []Kind
 	namespace string
 	counter   *Counter
-	start     spawn.Func
-
-	notify chan struct{}
 
 	mu        sync.Mutex
-	started   bool
-	cancel    context.CancelFunc
-	done      chan struct{}
 	begun     time.Time
 	completed time.Duration
 	states    []kindState
@@ -50,22 +48,17 @@ type kindState struct {
 // every namespace. counter, when not nil, is the one counting client's requests; Progress reports it. start
 // starts the source's goroutines (nil: plain goroutines).
 func NewSource(client metadata.Interface, kinds []Kind, namespace string, counter *Counter, start spawn.Func) *Source {
-	return &Source{client: client, kinds: kinds, namespace: namespace, counter: counter, start: start,
-		notify: make(chan struct{}, 1), states: make([]kindState, len(kinds))}
+	s := &Source{client: client, kinds: kinds, namespace: namespace, counter: counter,
+		states: make([]kindState, len(kinds))}
+	s.Lifecycle = watch.NewLifecycle(watch.Hooks{Go: start, Run: s.run})
+	return s
 }
 
-// Start starts one informer per kind and returns at once; again, or after Stop, it does nothing. They run
-// until Stop or until ctx ends.
-func (s *Source) Start(ctx context.Context) {
+// run starts one informer per kind (watch.Hooks.Run: once, holding the Lifecycle's lock).
+func (s *Source) run(ctx context.Context, spawn func(func())) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.started {
-		return
-	}
-	s.started, s.begun = true, time.Now()
-	ctx, s.cancel = context.WithCancel(ctx)
-	s.done = make(chan struct{})
-	var wg sync.WaitGroup
+	s.begun = time.Now()
 	for i, k := range s.kinds {
 		ns := s.namespace
 		if !k.Namespaced {
@@ -79,56 +72,19 @@ func (s *Source) Start(ctx context.Context) {
 				kcancel()
 			}
 		})
-		changed := func(any) { s.signal() }
+		changed := func(any) { s.Signal() }
 		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: changed,
 			UpdateFunc: func(_, o any) { changed(o) }, DeleteFunc: changed})
 		s.informers = append(s.informers, inf)
-		wg.Add(2)
-		s.start.Go(func() {
-			defer wg.Done()
+		spawn(func() {
 			defer kcancel()
 			inf.RunWithContext(kctx)
 		})
-		s.start.Go(func() {
-			defer wg.Done()
+		spawn(func() {
 			if cache.WaitForCacheSync(kctx.Done(), inf.HasSynced) {
 				s.listed(i)
 			}
 		})
-	}
-	s.start.Go(func() {
-		wg.Wait()
-		close(s.done)
-	})
-}
-
-// Stop stops every informer and waits for them. It is idempotent; a Source stopped before Start never starts.
-func (s *Source) Stop() {
-	s.mu.Lock()
-	s.started = true
-	cancel, done := s.cancel, s.done
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-		<-done
-	}
-}
-
-// Done returns a channel closed once every informer has returned (after Stop, or when the Start context
-// ended); nil before Start.
-func (s *Source) Done() <-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.done
-}
-
-// Notify receives (coalesced) after objects arrived, changed or went, or a kind's listing ended or failed.
-func (s *Source) Notify() <-chan struct{} { return s.notify }
-
-func (s *Source) signal() {
-	select {
-	case s.notify <- struct{}{}:
-	default:
 	}
 }
 
@@ -138,7 +94,7 @@ func (s *Source) listed(i int) {
 	s.states[i].listed, s.states[i].err = true, ""
 	s.checkComplete()
 	s.mu.Unlock()
-	s.signal()
+	s.Signal()
 }
 
 // failed records kind i's error and tells whether it is terminal (the informer must stop).
@@ -151,7 +107,7 @@ func (s *Source) failed(i int, err error) bool {
 		s.checkComplete()
 	}
 	s.mu.Unlock()
-	s.signal()
+	s.Signal()
 	return class.Terminal()
 }
 
@@ -240,7 +196,7 @@ func listWatch(client metadata.Interface, k Kind, ns string) cache.ListerWatcher
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			return res.List(ctx, o)
 		},
-		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (kwatch.Interface, error) {
 			return res.Watch(ctx, o)
 		},
 	}, noWatchList{})

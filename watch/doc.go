@@ -31,7 +31,10 @@
 // without objects, the metadata fill behind it too. What the opening allocated is garbage then; kscope gives it
 // back to the system at that moment rather than leaving it to the runtime's slow return.
 //
-// A Source's phase (State) changes only through one state machine, nextPhase, fed by the informer's events;
-// errors are classified by apierr, as discovery classifies them. StaticSource, for tests of code that reads
+// Every source (Source, ObjectSource, StaticSource, and tree's) embeds one Lifecycle: started once and never
+// after Stop, stopped once with its goroutines waited for, Done closed when they have returned, and a coalesced
+// Notify; each source gives it only what it runs and what it releases (Hooks). A row source's phase (State)
+// changes only through one state machine, nextPhase, fed by the informer's events; errors are classified by
+// apierr, as discovery classifies them. StaticSource, for tests of code that reads
 // rows, runs the same row store, change feed and snapshots over rows put by hand.
 package watch

@@ -3,7 +3,6 @@ package watch
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -11,8 +10,6 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
-
-	"kscope/apierr"
 )
 
 // ObjectSource is the live row set of one Spec whose Columns are computed from the objects themselves (kubectl's
@@ -21,8 +18,10 @@ import (
 // every other field dropped), and rows computed from it. The first list streams as a watch-list where the
 // server and client offer it: each object is cut down as it arrives, and the whole list is never held. It has the methods of Source (the same row store,
 // change feed, snapshots, phase and errors), so that a table reads it as it reads a Source. All methods are
-// safe for concurrent use; informer callbacks never block on a reader.
+// safe for concurrent use; informer callbacks never block on a reader. Start, Stop, Done and Notify are its
+// Lifecycle's, as Source's: Start starts the informer, Stop waits for it and releases the rows.
 type ObjectSource struct {
+	phased
 	spec   Spec
 	client dynamic.Interface
 	cols   []Column
@@ -33,14 +32,6 @@ type ObjectSource struct {
 	labels labelSets
 	store  *rowStore
 	snaps  snapshotter
-	notify chan struct{}
-
-	mu      sync.Mutex
-	state   State
-	synced  bool
-	started bool
-	cancel  context.CancelFunc
-	done    chan struct{}
 }
 
 // rowMetadata are the metadata fields every object keeps: those a Row holds.
@@ -61,8 +52,8 @@ func NewObjectSource(client dynamic.Interface, spec Spec) (*ObjectSource, error)
 	if len(spec.Columns) == 0 {
 		return nil, fmt.Errorf("watch %s: no columns", spec.GVR.String())
 	}
-	s := &ObjectSource{spec: spec, client: client, keep: &Fields{}, ageIdx: -1, store: newSourceStore(),
-		notify: make(chan struct{}, 1), state: State{Phase: Listing}}
+	s := &ObjectSource{spec: spec, client: client, keep: &Fields{}, ageIdx: -1, store: newSourceStore()}
+	s.initLifecycle(Hooks{Go: spec.Go, Run: s.run, Release: s.release}, State{Phase: Listing})
 	for _, name := range []string{"apiVersion", "kind"} {
 		s.keep.Add(name).Whole()
 	}
@@ -89,16 +80,8 @@ func NewObjectSource(client dynamic.Interface, spec Spec) (*ObjectSource, error)
 // Spec returns what the source watches.
 func (s *ObjectSource) Spec() Spec { return s.spec }
 
-// Start starts the informer and returns at once; as Source.Start.
-func (s *ObjectSource) Start(ctx context.Context) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.started {
-		return
-	}
-	s.started = true
-	ctx, s.cancel = context.WithCancel(ctx)
-	s.done = make(chan struct{})
+// run starts the informer and the wait for its first list (Hooks.Run: once, holding s.mu).
+func (s *ObjectSource) run(ctx context.Context, spawn func(func())) {
 	client := observedClient{Interface: s.client, hooks: connectionHooks{connected: s.connected, disconnected: s.disconnected}}
 	spec := s.spec
 	inf := dynamicinformer.NewFilteredDynamicInformer(client, spec.GVR, spec.Namespace, 0, cache.Indexers{},
@@ -107,76 +90,34 @@ func (s *ObjectSource) Start(ctx context.Context) {
 		}).Informer()
 	// Errors here only mean the informer already started, which cannot be the case.
 	_ = inf.SetTransform(s.transform)
-	_ = inf.SetWatchErrorHandlerWithContext(s.watchError)
+	_ = inf.SetWatchErrorHandlerWithContext(func(_ context.Context, _ *cache.Reflector, err error) { s.watchError(err) })
 	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 		AddFunc:    s.onAdd,
 		UpdateFunc: func(_, obj any) { s.onAdd(obj, false) },
 		DeleteFunc: s.onDelete,
 	})
 	if err != nil {
-		s.transitionLocked(event{kind: evStopped}, err)
-		close(s.done)
+		s.transitionLocked(event{kind: evStopped}, err) // (nothing started: Done is closed at once)
 		return
 	}
-	var wg sync.WaitGroup
-	wg.Add(2)
-	start := s.spec.Go
-	start.Go(func() {
-		defer wg.Done()
-		inf.RunWithContext(ctx)
-	})
-	start.Go(func() {
-		defer wg.Done()
+	spawn(func() { inf.RunWithContext(ctx) })
+	spawn(func() {
 		select {
 		case <-reg.HasSyncedChecker().Done():
 			s.setSynced()
 		case <-ctx.Done():
 		}
 	})
-	start.Go(func() {
-		wg.Wait()
-		close(s.done)
-	})
 }
 
-// Stop stops the informer, waits for it, and releases the rows; as Source.Stop.
-func (s *ObjectSource) Stop() {
-	s.mu.Lock()
-	s.started = true
-	if s.done == nil {
-		s.done = make(chan struct{})
-		close(s.done)
-	}
-	cancel, done := s.cancel, s.done
-	s.transitionLocked(event{kind: evStopped}, nil)
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-		<-done
-	}
+// release lets the rows go once the informer has stopped (Hooks.Release).
+func (s *ObjectSource) release() {
 	s.snaps.reset()
 	s.store.clear()
 }
 
-// Done returns a channel closed once the informer has stopped; nil before Start and Stop.
-func (s *ObjectSource) Done() <-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.done
-}
-
-// State returns the current phase and error.
-func (s *ObjectSource) State() State {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.state
-}
-
 // Columns returns the columns of spec.Columns, in order. The slice must not be modified.
 func (s *ObjectSource) Columns() []Column { return s.cols }
-
-// Notify returns a channel (capacity 1) that receives, coalesced, whenever rows or state changed.
-func (s *ObjectSource) Notify() <-chan struct{} { return s.notify }
 
 // Changes returns and resets the changes since the previous call; as Source.Changes.
 func (s *ObjectSource) Changes() ChangeSet { return s.store.drain() }
@@ -189,8 +130,6 @@ func (s *ObjectSource) Row(key string) (*Row, bool) { return s.store.get(key) }
 
 // Len returns the number of rows.
 func (s *ObjectSource) Len() int { return s.store.len() }
-
-func (s *ObjectSource) signal() { wake(s.notify) }
 
 // transform is the informer's TransformFunc: an object keeps only the fields its columns read and the metadata
 // its row needs. A tombstone's object is cut down the same way.
@@ -269,7 +208,7 @@ func (s *ObjectSource) onAdd(obj any, initial bool) {
 		return
 	}
 	if s.store.putObject(newRowObject(s.row(u), nil), !initial) {
-		s.signal()
+		s.Signal()
 	}
 }
 
@@ -284,50 +223,13 @@ func (s *ObjectSource) onDelete(obj any) {
 		key = last.Key
 	}
 	if key != "" && s.store.remove(key, last) {
-		s.signal()
+		s.Signal()
 	}
 }
 
+// setSynced is called once the informer has delivered its first list.
 func (s *ObjectSource) setSynced() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.synced = true
-	s.transitionLocked(event{kind: evSynced}, nil)
-}
-
-func (s *ObjectSource) connected() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.transitionLocked(event{kind: evConnected}, nil)
-}
-
-func (s *ObjectSource) disconnected(err error) {
-	ev := event{kind: evDisconnected, class: apierr.Classify(err)}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.transitionLocked(ev, err)
-}
-
-func (s *ObjectSource) watchError(_ context.Context, _ *cache.Reflector, err error) {
-	ev := event{kind: evWatchError, class: apierr.Classify(err)}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.transitionLocked(ev, err)
-}
-
-// transitionLocked applies ev through nextPhase, as Source's; the caller holds s.mu.
-func (s *ObjectSource) transitionLocked(ev event, err error) {
-	next, ok := nextPhase(s.state.Phase, s.synced, ev)
-	if !ok {
-		return
-	}
-	st := State{Phase: next}
-	if err != nil {
-		st.Err, st.Message = err, apierr.Message(err)
-	}
-	s.state = st
-	s.signal()
-	if next.Terminal() && s.cancel != nil {
-		s.cancel()
-	}
+	s.syncedLocked()
 }

@@ -3,37 +3,35 @@ package watch
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
-
-	"kscope/apierr"
 )
 
 // Source is the live row set of one Spec: client-go's reflector over the server's Table rows (reflector.go),
 // its state, a coalesced change feed and sorted, filtered snapshots. All methods are safe for concurrent use;
 // the reflector's writes never block on a reader.
+//
+// Start, Stop, Done and Notify are its Lifecycle's: Start starts the reflector (and, for a view listed without
+// objects, the metadata fill) and returns at once; they stop when the Start context ends, when Stop is called,
+// or on a terminal error. Stop waits for them, then releases the rows (later snapshots are empty); a terminal
+// state (Forbidden, NotFound, MethodNotSupported, Unauthorized) is kept, any other becomes Stopped. Notify
+// receives whenever rows, columns or state changed.
 type Source struct {
+	phased
 	spec   Spec
 	client *rest.RESTClient
 	conv   *converter
 	store  *rowStore
 	snaps  snapshotter
-	notify chan struct{}
 	pulse  *pulseRecorder
 	// slowPage, if not 0, replaces the constant slowPage for the first list (tests set it before Start).
 	slowPage time.Duration
 
-	mu      sync.Mutex
-	state   State
-	note    string // State.Note
-	synced  bool   // the first list completed
-	expect  int    // State.Expected: set while the first list is previewed, 0 otherwise
-	started bool
-	cancel  context.CancelFunc
-	done    chan struct{} // closed when the informer has returned
+	// Guarded by the Lifecycle's mu:
+	note   string // State.Note
+	expect int    // State.Expected: set while the first list is previewed, 0 otherwise
 	// filled tells whether the metadata fill has completed once (always true without a fill); settled is
 	// closed once synced and filled are both true (Settled).
 	filled  bool
@@ -53,13 +51,12 @@ func NewSource(cfg *rest.Config, spec Spec) (*Source, error) {
 		spec:    spec,
 		client:  client,
 		store:   newSourceStore(),
-		notify:  make(chan struct{}, 1),
-		state:   State{Phase: Listing},
 		pulse:   newPulseRecorder(nil),
 		settled: make(chan struct{}),
 		filled:  true,
 	}
-	s.conv = newConverter(spec.AllNamespaces(), s.signal)
+	s.initLifecycle(Hooks{Go: spec.Go, Run: s.run, Release: s.release}, State{Phase: Listing})
+	s.conv = newConverter(spec.AllNamespaces(), s.Signal)
 	s.store.ageCell = s.conv.ageCell
 	if spec.Namespaced {
 		s.conv.namespace = spec.Namespace
@@ -70,17 +67,9 @@ func NewSource(cfg *rest.Config, spec Spec) (*Source, error) {
 // Spec returns what the source watches.
 func (s *Source) Spec() Spec { return s.spec }
 
-// Start starts the informer and returns at once. Calling it again, or after Stop, does nothing. The informer
-// stops when ctx ends, when Stop is called, or on a terminal error.
-func (s *Source) Start(ctx context.Context) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.started {
-		return
-	}
-	s.started = true
-	ctx, s.cancel = context.WithCancel(ctx)
-	s.done = make(chan struct{})
+// run starts the reflector and, for a view listed without objects, the metadata fill behind it (Hooks.Run:
+// once, holding s.mu).
+func (s *Source) run(ctx context.Context, spawn func(func())) {
 	// The reflector LISTs rather than streaming the initial rows as a watch-list (sendInitialEvents): on 10k pods
 	// across all namespaces the list synced in a median 2.2 s and the watch-list in 3.7 s (1.6–5.4 s), for the
 	// same peak RSS. The watch decoder still keeps the initial-events-end bookmark, should that change.
@@ -92,63 +81,26 @@ func (s *Source) Start(ctx context.Context) {
 	if !s.spec.AllNamespaces() {
 		// One namespace or a cluster-scoped resource: rows can be keyed by name, so list them without their
 		// objects (a fraction of the server's work) and fill the metadata in behind.
-		fill = newMetadataFill(lw, s.store, s.signal, s.setNote)
+		fill = newMetadataFill(lw, s.store, s.Signal, s.setNote)
 		fill.done = s.setFilled
 		s.filled = false
 		lw.metadataLess.Store(true)
 		lw.listedWithoutMetadata = fill.listed
 	}
 	r := s.newReflector(lw)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	start := s.spec.Go
-	start.Go(func() {
-		defer wg.Done()
-		r.RunWithContext(ctx)
-	})
+	spawn(func() { r.RunWithContext(ctx) })
 	if fill != nil {
-		wg.Add(1)
-		start.Go(func() {
-			defer wg.Done()
-			fill.run(ctx)
-		})
+		spawn(func() { fill.run(ctx) })
 	}
-	start.Go(func() {
-		wg.Wait()
-		close(s.done)
-	})
 }
 
-// Stop stops the informer and waits until its goroutines have returned, then releases the rows (later
-// snapshots are empty). It is idempotent, and a Source stopped before Start never starts. A terminal state
-// (Forbidden, NotFound, MethodNotSupported, Unauthorized) is kept; any other becomes Stopped.
-func (s *Source) Stop() {
-	s.mu.Lock()
-	s.started = true
-	if s.done == nil {
-		s.done = make(chan struct{})
-		close(s.done)
-	}
-	cancel, done := s.cancel, s.done
-	s.transitionLocked(event{kind: evStopped}, nil)
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-		<-done
-	}
+// release lets the rows go once the reflector has stopped (Hooks.Release): later snapshots are empty.
+func (s *Source) release() {
 	s.snaps.reset()
 	s.store.clear()
 }
 
-// Done returns a channel that is closed once the informer has stopped (after Stop, when the Start context
-// ends, or on a terminal error). Before Start (and Stop) it returns nil.
-func (s *Source) Done() <-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.done
-}
-
-// State returns the current phase and error.
+// State returns the current phase and error, with the note and the expected row count of the first list.
 func (s *Source) State() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -163,17 +115,13 @@ func (s *Source) setNote(note string) {
 	defer s.mu.Unlock()
 	if s.note != note {
 		s.note = note
-		s.signal()
+		s.Signal()
 	}
 }
 
 // Columns returns the current column definitions, wide ones included (Priority > 0); nil until known.
 // The slice must not be modified.
 func (s *Source) Columns() []Column { return s.conv.Columns() }
-
-// Notify returns a channel (capacity 1) that receives whenever rows, columns or state changed. Signals are
-// coalesced: one receive may stand for many changes.
-func (s *Source) Notify() <-chan struct{} { return s.notify }
 
 // Changes returns the keys added and updated and the rows deleted since the previous call, and resets them.
 // The rows of the first list are not changes (a view opens with them); rows added, updated or deleted after it
@@ -199,17 +147,6 @@ func (s *Source) Row(key string) (*Row, bool) { return s.store.get(key) }
 // Len returns the number of rows.
 func (s *Source) Len() int { return s.store.len() }
 
-// signal wakes a reader of Notify without ever blocking.
-func (s *Source) signal() { wake(s.notify) }
-
-// wake sends on ch (capacity 1) unless a send is already pending; it never blocks.
-func wake(ch chan<- struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
-}
-
 // onAdd stores an added or updated row. Rows of the informer's initial list (initial) are the table the view
 // opens with, not changes: they are not reported by Changes.
 func (s *Source) onAdd(obj any, initial bool) {
@@ -218,7 +155,7 @@ func (s *Source) onAdd(obj any, initial bool) {
 		return
 	}
 	if s.store.putObject(o, !initial) {
-		s.signal()
+		s.Signal()
 	}
 }
 
@@ -233,7 +170,7 @@ func (s *Source) onDelete(obj any) {
 		last, key = r, r.Key
 	}
 	if key != "" && s.store.remove(key, last) {
-		s.signal()
+		s.Signal()
 	}
 }
 
@@ -267,7 +204,7 @@ func (s *Source) previewRows(rows []*rowObject, expected int) {
 	s.mu.Lock()
 	s.expect = expected
 	s.mu.Unlock()
-	s.signal()
+	s.Signal()
 }
 
 // previewGone removes the previewed rows with keys: rows of the first page that the whole list, listed after
@@ -277,7 +214,7 @@ func (s *Source) previewGone(keys []string) {
 		s.store.remove(k, nil)
 	}
 	if len(keys) > 0 {
-		s.signal()
+		s.Signal()
 	}
 }
 
@@ -290,15 +227,14 @@ func (s *Source) previewDone(ok bool) {
 	if !ok {
 		s.store.clear()
 	}
-	s.signal()
+	s.Signal()
 }
 
 // setSynced is called once the informer has delivered its first list.
 func (s *Source) setSynced() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.synced = true
-	s.transitionLocked(event{kind: evSynced}, nil)
+	s.syncedLocked()
 	s.settleLocked()
 }
 
@@ -326,54 +262,3 @@ func (s *Source) settleLocked() {
 // in behind: the moment the work of opening the view is done and what it allocated on the way is garbage. It
 // is never closed for a source that stops before then.
 func (s *Source) Settled() <-chan struct{} { return s.settled }
-
-// connected is called after each successful list or watch request: a reconnecting source is synced again.
-func (s *Source) connected() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.transitionLocked(event{kind: evConnected}, nil)
-}
-
-// disconnected is called when a watch request fails, its stream breaks, or the server ends it with an
-// ERROR event (410 Gone). The reflector retries or relists after these without always reporting them to
-// watchError, so a synced source becomes Reconnecting at once; the next successful list or watch makes it
-// Synced again. Terminal errors (apierr.Classify) are left to watchError.
-func (s *Source) disconnected(err error) {
-	ev := event{kind: evDisconnected, class: apierr.Classify(err)}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.transitionLocked(ev, err)
-}
-
-// watchError records a failed list or watch request (reportingListWatch). A terminal error (Forbidden,
-// NotFound, MethodNotSupported, Unauthorized) stops the reflector; anything else leaves it to back off and
-// relist.
-func (s *Source) watchError(err error) {
-	ev := event{kind: evWatchError, class: apierr.Classify(err)}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.transitionLocked(ev, err)
-}
-
-// transitionLocked applies ev, caused by err (nil for none), through nextPhase: every phase change of a
-// Source goes through here. A terminal phase cancels the informer. The caller holds s.mu.
-func (s *Source) transitionLocked(ev event, err error) {
-	next, ok := nextPhase(s.state.Phase, s.synced, ev)
-	if !ok {
-		return
-	}
-	st := State{Phase: next}
-	if err != nil {
-		st.Err, st.Message = err, apierr.Message(err)
-	}
-	s.setStateLocked(st)
-	if next.Terminal() && s.cancel != nil {
-		s.cancel()
-	}
-}
-
-// setStateLocked sets the state and signals readers; the caller holds s.mu.
-func (s *Source) setStateLocked(st State) {
-	s.state = st
-	s.signal()
-}

@@ -1,35 +1,30 @@
 package watch
 
-import (
-	"context"
-	"sync"
-)
+import "context"
 
 // StaticSource is a row set filled by hand, for tests of code that reads a Source (the UI): Put, Delete,
 // SetState and SetColumns stand for the server. It has the methods of *Source that the UI reads (Spec, Start,
 // Stop, State, Columns, Notify, Changes, Snapshot, Row) and runs them on the same row store and snapshot code
 // as a Source: the same natural and column orders, filters, change marks and coalesced notifications; there
-// is no informer and no server. All methods are safe for concurrent use.
+// is no informer and no server. All methods are safe for concurrent use. Start, Stop, Done and Notify are its
+// Lifecycle's: Start starts nothing (Done is closed at once), Stop releases the rows.
 type StaticSource struct {
-	spec   Spec
-	store  *rowStore
-	snaps  snapshotter
-	notify chan struct{}
+	phased
+	spec  Spec
+	store *rowStore
+	snaps snapshotter
 
-	mu          sync.Mutex
+	// Guarded by the Lifecycle's mu:
 	columns     []Column
 	colsVersion uint64
-	state       State
-	started     bool
-	stopped     bool
 	settled     chan struct{} // closed once started and Synced (Settled)
 }
 
 // NewStaticSource returns a synced source for spec with columns and rows. rows are what the first list
 // returned: they are not reported by Changes. Rows follow Put's rules.
 func NewStaticSource(spec Spec, columns []Column, rows ...*Row) *StaticSource {
-	s := &StaticSource{spec: spec, store: newRowStore(), notify: make(chan struct{}, 1), columns: columns,
-		state: State{Phase: Synced}, settled: make(chan struct{})}
+	s := &StaticSource{spec: spec, store: newRowStore(), columns: columns, settled: make(chan struct{})}
+	s.initLifecycle(Hooks{Run: s.run, Release: s.release}, State{Phase: Synced})
 	s.store.ageCell = s.ageCell
 	for _, r := range rows {
 		s.store.putListed(keyed(r))
@@ -63,7 +58,7 @@ func (s *StaticSource) Put(rows ...*Row) {
 		changed = s.store.put(keyed(r)) || changed
 	}
 	if changed {
-		s.signal()
+		s.Signal()
 	}
 }
 
@@ -79,7 +74,7 @@ func (s *StaticSource) Delete(keys ...string) {
 		changed = s.store.remove(k, nil) || changed
 	}
 	if changed {
-		s.signal()
+		s.Signal()
 	}
 }
 
@@ -89,7 +84,7 @@ func (s *StaticSource) SetState(st State) {
 	s.state = st
 	s.settleLocked()
 	s.mu.Unlock()
-	s.signal()
+	s.Signal()
 }
 
 // SetColumns replaces the column definitions, as a server's new Table columns do, and notifies. Cached sort
@@ -99,7 +94,7 @@ func (s *StaticSource) SetColumns(cols []Column) {
 	s.columns = cols
 	s.colsVersion++
 	s.mu.Unlock()
-	s.signal()
+	s.Signal()
 }
 
 // Started tells whether Start was called (before any Stop).
@@ -119,16 +114,9 @@ func (s *StaticSource) Stopped() bool {
 // Spec returns the spec the source was made for.
 func (s *StaticSource) Spec() Spec { return s.spec }
 
-// Start records the call; rows change only through Put and Delete. Calling it again, or after Stop, does
-// nothing. ctx is not used.
-func (s *StaticSource) Start(context.Context) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.stopped {
-		s.started = true
-		s.settleLocked()
-	}
-}
+// run is what Start does (Hooks.Run: once, holding s.mu, never after Stop): the source may settle; rows change
+// only through Put and Delete, and ctx is not used.
+func (s *StaticSource) run(context.Context, func(func())) { s.settleLocked() }
 
 // Settled is Source.Settled: closed once the source has started and its state has been Synced (there is no
 // fill to wait for).
@@ -144,25 +132,13 @@ func (s *StaticSource) settleLocked() {
 	}
 }
 
-// Stop ends the source as Source.Stop does: the state becomes Stopped unless it is terminal, and the rows are
-// released (later snapshots are empty). It is idempotent.
-func (s *StaticSource) Stop() {
-	s.mu.Lock()
-	s.stopped = true
-	if next, ok := nextPhase(s.state.Phase, true, event{kind: evStopped}); ok {
-		s.state = State{Phase: next}
-	}
-	s.mu.Unlock()
-	s.signal()
+// release is what every Stop does after the Lifecycle's (Hooks.Release), as Source.Stop: the state became
+// Stopped unless it is terminal; readers are notified even so, and the rows are released (later snapshots are
+// empty).
+func (s *StaticSource) release() {
+	s.Signal()
 	s.snaps.reset()
 	s.store.clear()
-}
-
-// State returns the state set last (Synced at first).
-func (s *StaticSource) State() State {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.state
 }
 
 // Columns returns the current columns. The slice must not be modified.
@@ -171,10 +147,6 @@ func (s *StaticSource) Columns() []Column {
 	defer s.mu.Unlock()
 	return s.columns
 }
-
-// Notify returns a channel (capacity 1) that receives whenever rows, columns or state changed; signals are
-// coalesced, as Source's.
-func (s *StaticSource) Notify() <-chan struct{} { return s.notify }
 
 // Changes returns the keys added and updated and the rows deleted since the previous call, and resets them.
 func (s *StaticSource) Changes() ChangeSet { return s.store.drain() }
@@ -192,9 +164,6 @@ func (s *StaticSource) Row(key string) (*Row, bool) { return s.store.get(key) }
 
 // Len returns the number of rows.
 func (s *StaticSource) Len() int { return s.store.len() }
-
-// signal wakes a reader of Notify without ever blocking.
-func (s *StaticSource) signal() { wake(s.notify) }
 
 // ageCell returns the index of the first Age column, or -1 (the store's rowStore.ageCell).
 func (s *StaticSource) ageCell() int {
