@@ -101,3 +101,26 @@ func TestSourceListsWatchesAndNamesForbiddenKinds(t *testing.T) {
 	}
 	waitFor(t, src, "the deleted pod gone", func() bool { return len(Build(src.Objects(), dep.UID)) == 3 })
 }
+
+// TestSourceStopBeforeStart: a Source stopped before Start never starts (no request is sent) and its Done is
+// closed, as every source's Lifecycle.
+func TestSourceStopBeforeStart(t *testing.T) {
+	scheme := metadatafake.NewTestScheme()
+	metav1.AddMetaToScheme(scheme)
+	client := metadatafake.NewSimpleMetadataClient(scheme)
+	src := NewSource(client, []Kind{pods}, "ns", nil, nil)
+	if src.Done() != nil {
+		t.Fatal("Done before Start is not nil")
+	}
+	src.Stop()
+	src.Start(context.Background())
+	select {
+	case <-src.Done():
+	default:
+		t.Fatal("Done not closed after Stop")
+	}
+	if n := len(client.Actions()); n != 0 {
+		t.Fatalf("%d requests after Stop then Start", n)
+	}
+	src.Stop()
+}
