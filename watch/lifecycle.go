@@ -137,8 +137,8 @@ type phased struct {
 	synced bool // the first list completed
 }
 
-// initLifecycle makes p the Lifecycle of a source with hooks, in state st. The embedding source calls it once, from
-// its constructor.
+// initLifecycle makes p the Lifecycle of a source with hooks, in state st. The embedding source calls it
+// once, from its constructor.
 func (p *phased) initLifecycle(hooks Hooks, st State) {
 	p.Lifecycle = NewLifecycle(hooks)
 	p.state = st
