@@ -196,14 +196,15 @@ func rowOf(o *rowObject) *Row {
 // previewRows puts the rows of a page of the first list in the store as the rows the view opens with (the
 // informer delivers the same objects once the list is complete, which changes nothing).
 func (s *Source) previewRows(rows []*rowObject, expected int) {
+	// The count first: a reader that sees the page's rows sees how many the list announced with them.
+	s.mu.Lock()
+	s.expect = expected
+	s.mu.Unlock()
 	for _, o := range rows {
 		if o.get() != nil {
 			s.store.putObject(o, false)
 		}
 	}
-	s.mu.Lock()
-	s.expect = expected
-	s.mu.Unlock()
 	s.Signal()
 }
 
