@@ -74,7 +74,7 @@ unit:
 ## seeds only. Commit what it finds under <package>/testdata/fuzz/<target>/ once fixed, so every `make test`
 ## runs it from then on.
 fuzz:
-	@set -e; for pkg in ./watch ./kube ./ui ./ui/prompt; do \
+	@set -e; for pkg in ./watch ./kube ./ui ./ui/prompt ./pluginvars; do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			echo "fuzz $$pkg $$f for $(FUZZTIME)"; \
 			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 100x; \

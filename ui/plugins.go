@@ -7,6 +7,7 @@ import (
 
 	"kscope/config"
 	"kscope/discovery"
+	"kscope/pluginvars"
 	"kscope/watch"
 )
 
@@ -142,12 +143,12 @@ func (a *App) startPlugin(p config.Plugin, what string, env map[string]string) {
 // line naming the plugin and the variable), asks first when p says confirm or dangerous, then runs it in
 // the background or with the screen suspended until it exits. Every variable is in its environment too.
 func (a *App) runPlugin(p config.Plugin, what string, env map[string]string) {
-	args, err := substituteArgs(p.Args, env)
+	args, err := pluginvars.SubstituteArgs(p.Args, env)
 	if err != nil {
 		a.errorf("plugin %s not run: %s", p.Name, err)
 		return
 	}
-	vars := pluginEnviron(env)
+	vars := pluginvars.Environ(env)
 	line := strings.TrimSpace(p.Command + " " + strings.Join(args, " "))
 	run := func() {
 		if p.Background {

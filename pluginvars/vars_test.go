@@ -1,4 +1,4 @@
-package ui
+package pluginvars
 
 import (
 	"errors"
@@ -30,8 +30,8 @@ func TestSubstitute(t *testing.T) {
 		"$COL-READY":             "1/1",
 		"$(printenv NAME)":       "$(printenv NAME)",
 	} {
-		if got, err := substitute(in, env); got != want || err != nil {
-			t.Errorf("substitute(%q) = %q, %v; want %q", in, got, err, want)
+		if got, err := Substitute(in, env); got != want || err != nil {
+			t.Errorf("Substitute(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 }
@@ -55,14 +55,14 @@ func TestSubstituteRefusesShellText(t *testing.T) {
 		{"FILTER", "a|b", "$FILTER", "$FILTER holds '|'"},
 	}
 	for _, tt := range tests {
-		got, err := substitute(tt.arg, map[string]string{tt.name: tt.value})
-		var unsafe unsafeValueError
+		got, err := Substitute(tt.arg, map[string]string{tt.name: tt.value})
+		var unsafe UnsafeValueError
 		if !errors.As(err, &unsafe) || !strings.Contains(err.Error(), tt.want) || got != "" {
 			t.Errorf("%s=%q in %q: %q, %v; want the refusal %q", tt.name, tt.value, tt.arg, got, err, tt.want)
 		}
 	}
 	own := map[string]string{"INPUT_MESSAGE": "hello world", "KUBECONFIG": "/home/a b/config"}
-	if got, err := substitute("$INPUT_MESSAGE $KUBECONFIG", own); err != nil || got != "hello world /home/a b/config" {
+	if got, err := Substitute("$INPUT_MESSAGE $KUBECONFIG", own); err != nil || got != "hello world /home/a b/config" {
 		t.Errorf("the user's own values: %q, %v", got, err)
 	}
 }
@@ -96,9 +96,9 @@ func FuzzPluginSubstitute(f *testing.F) {
 	f.Fuzz(func(t *testing.T, value string) {
 		env := map[string]string{"NAME": value, "COL-MESSAGE": value}
 		for _, tmpl := range pluginTemplates {
-			arg, err := substitute(tmpl, env)
+			arg, err := Substitute(tmpl, env)
 			if err != nil {
-				var unsafe unsafeValueError
+				var unsafe UnsafeValueError
 				if !errors.As(err, &unsafe) || (unsafe.name != "NAME" && unsafe.name != "COL-MESSAGE") {
 					t.Fatalf("%q in %q: %v", value, tmpl, err)
 				}

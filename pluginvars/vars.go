@@ -1,4 +1,4 @@
-package ui
+package pluginvars
 
 import (
 	"fmt"
@@ -10,20 +10,20 @@ import (
 // pluginVariable matches $NAME, $COL-STATUS, ${COL-%CPU/R} in a plugin's argument.
 var pluginVariable = regexp.MustCompile(`\$\{([\w\-%/: ]+)\}|\$([\w\-]+)`)
 
-// unsafeValueError is a variable whose value a shell could read as code: the plugin is not run.
-type unsafeValueError struct {
+// UnsafeValueError is a variable whose value a shell could read as code: the plugin is not run.
+type UnsafeValueError struct {
 	name string // the variable, as kscope names it (COL-MESSAGE)
 	char rune   // the first character that is refused
 }
 
-func (e unsafeValueError) Error() string {
+func (e UnsafeValueError) Error() string {
 	return fmt.Sprintf("$%s holds %q, which a shell could read as code (a script reads it as \"$(printenv %s)\")",
-		e.name, e.char, shellName(e.name))
+		e.name, e.char, ShellName(e.name))
 }
 
-// shellName is name as a shell variable may be called: each character other than a letter, a digit or _
+// ShellName is name as a shell variable may be called: each character other than a letter, a digit or _
 // made _ (COL-%CPU/R: COL__CPU_R).
-func shellName(name string) string {
+func ShellName(name string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
 			return r
@@ -64,18 +64,18 @@ func shellInert(v string) (bad rune, ok bool) {
 	return 0, true
 }
 
-// substitute replaces the variables of env in arg (longest names first: $COL-NAME before $NAME); a
+// Substitute replaces the variables of env in arg (longest names first: $COL-NAME before $NAME); a
 // variable env does not have is left as written, for the program to read. A value from the cluster that
-// is not shellInert is refused with an unsafeValueError naming the variable: nothing is substituted then.
+// is not shellInert is refused with an UnsafeValueError naming the variable: nothing is substituted then.
 // Pure; safe for any goroutine.
-func substitute(arg string, env map[string]string) (string, error) {
+func Substitute(arg string, env map[string]string) (string, error) {
 	var longestFirst []string // the variable names, longest first, sorted at the first $NAME-suffix
 	var refused error
 	value := func(k string) string {
 		v := env[k]
 		if refused == nil && !ownValue(k) {
 			if c, ok := shellInert(v); !ok {
-				refused = unsafeValueError{name: k, char: c}
+				refused = UnsafeValueError{name: k, char: c}
 			}
 		}
 		return v
@@ -113,11 +113,11 @@ func substitute(arg string, env map[string]string) (string, error) {
 	return out, nil
 }
 
-// substituteArgs substitutes env into each of args; the first refusal is returned.
-func substituteArgs(args []string, env map[string]string) ([]string, error) {
+// SubstituteArgs substitutes env into each of args; the first refusal is returned.
+func SubstituteArgs(args []string, env map[string]string) ([]string, error) {
 	out := make([]string, len(args))
 	for i, arg := range args {
-		s, err := substitute(arg, env)
+		s, err := Substitute(arg, env)
 		if err != nil {
 			return nil, err
 		}
@@ -126,18 +126,18 @@ func substituteArgs(args []string, env map[string]string) ([]string, error) {
 	return out, nil
 }
 
-// pluginEnviron is env as the plugin's environment: every variable under its k9s name (COL-STATUS), and a
+// Environ is env as the plugin's environment: every variable under its k9s name (COL-STATUS), and a
 // name a shell can read as well when that is not one (COL_STATUS: shells drop the others from the
 // environment of what they run). Values are data: the environment is never parsed.
-func pluginEnviron(env map[string]string) map[string]string {
+func Environ(env map[string]string) map[string]string {
 	out := make(map[string]string, 2*len(env))
 	for k, v := range env {
 		if k == "" || strings.ContainsAny(k, "=\x00") || strings.Contains(v, "\x00") {
 			continue // not expressible in an environment
 		}
 		out[k] = v
-		if _, taken := env[shellName(k)]; !taken {
-			out[shellName(k)] = v
+		if _, taken := env[ShellName(k)]; !taken {
+			out[ShellName(k)] = v
 		}
 	}
 	return out
