@@ -9,7 +9,7 @@ import (
 
 // escape lets the top view use esc (clearing its filter or search), else goes back.
 func (a *App) escape() {
-	if !a.top().escape() {
+	if !a.top().Escape() {
 		a.pop()
 	}
 }

@@ -16,36 +16,36 @@ import (
 	"kscope/ui/prompt"
 )
 
-// view is one screen of the navigation stack. Every method runs on the UI goroutine. Embed baseView for the
+// Screen is one screen of the navigation stack. Every method runs on the UI goroutine. Embed BaseScreen for the
 // optional parts.
-type view interface {
-	// crumb names the view in the breadcrumbs.
-	crumb() string
-	primitive() tview.Primitive
-	// activate runs when the view becomes the top of the stack (again).
-	activate()
-	// close releases the view's watches; the view is not used afterwards.
-	close()
-	// bindings returns the view's own keys, closures over the view; the app's global keys come after them.
-	bindings() []Binding
-	// status returns the view's text for the status line.
-	status() string
-	// escape is esc before the app goes back: it tells whether the view used it (cleared a filter).
-	escape() bool
-	// typed gets a key no binding took and tells whether the view used it.
-	typed(ev *tcell.EventKey) bool
-	// namespaceChanged tells the view on top that the current namespace is now ns ("" = all).
-	namespaceChanged(ns string)
+type Screen interface {
+	// Crumb names the view in the breadcrumbs.
+	Crumb() string
+	Primitive() tview.Primitive
+	// Activate runs when the view becomes the top of the stack (again).
+	Activate()
+	// Close releases the view's watches; the view is not used afterwards.
+	Close()
+	// Bindings returns the view's own keys, closures over the view; the app's global keys come after them.
+	Bindings() []Binding
+	// Status returns the view's text for the status line.
+	Status() string
+	// Escape is esc before the app goes back: it tells whether the view used it (cleared a filter).
+	Escape() bool
+	// Typed gets a key no binding took and tells whether the view used it.
+	Typed(ev *tcell.EventKey) bool
+	// NamespaceChanged tells the view on top that the current namespace is now ns ("" = all).
+	NamespaceChanged(ns string)
 }
 
-// baseView is what a view without the optional behaviour does: no status text, esc goes back, other keys
+// BaseScreen is what a view without the optional behaviour does: no status text, esc goes back, other keys
 // go to the widget, the namespace does not concern it.
-type baseView struct{}
+type BaseScreen struct{}
 
-func (baseView) status() string             { return "" }
-func (baseView) escape() bool               { return false }
-func (baseView) typed(*tcell.EventKey) bool { return false }
-func (baseView) namespaceChanged(string)    {}
+func (BaseScreen) Status() string             { return "" }
+func (BaseScreen) Escape() bool               { return false }
+func (BaseScreen) Typed(*tcell.EventKey) bool { return false }
+func (BaseScreen) NamespaceChanged(string)    {}
 
 // App is kscope's terminal UI: header, a stack of views (picker, live tables, YAML, help), the prompt line
 // and the status line. Every method except Run and Stop must run on the tview goroutine (the callers are key
@@ -67,7 +67,7 @@ type App struct {
 	root   *tview.Flex
 	modal  tview.Primitive
 
-	stack       []view
+	stack       []Screen
 	namespace   string // "" = all namespaces
 	unsubscribe func()
 	namespaces  *namespaceNames // for :ns completion
@@ -234,7 +234,7 @@ func (a *App) shutdown() {
 func (a *App) detach() {
 	a.stopForwards()
 	for _, v := range a.stack {
-		v.close()
+		v.Close()
 	}
 	a.stack = nil
 	if a.unsubscribe != nil {
@@ -273,7 +273,7 @@ func (a *App) attach(c Cluster) {
 }
 
 // top returns the view on top of the stack.
-func (a *App) top() view {
+func (a *App) top() Screen {
 	if len(a.stack) == 0 {
 		return nil
 	}
@@ -281,7 +281,7 @@ func (a *App) top() view {
 }
 
 // push shows v on top of the stack.
-func (a *App) push(v view) {
+func (a *App) push(v Screen) {
 	a.stack = append(a.stack, v)
 	a.show()
 }
@@ -291,7 +291,7 @@ func (a *App) pop() {
 	if len(a.stack) <= 1 {
 		return
 	}
-	a.top().close()
+	a.top().Close()
 	a.stack = a.stack[:len(a.stack)-1]
 	a.show()
 }
@@ -299,7 +299,7 @@ func (a *App) pop() {
 // popTo closes views until n remain.
 func (a *App) popTo(n int) {
 	for len(a.stack) > n && len(a.stack) > 1 {
-		a.top().close()
+		a.top().Close()
 		a.stack = a.stack[:len(a.stack)-1]
 	}
 }
@@ -307,10 +307,10 @@ func (a *App) popTo(n int) {
 // show displays the top view.
 func (a *App) show() {
 	v := a.top()
-	a.body.AddAndSwitchToPage("view", v.primitive(), true)
+	a.body.AddAndSwitchToPage("view", v.Primitive(), true)
 	a.theme.paintView(v)
-	a.tv.SetFocus(v.primitive())
-	v.activate()
+	a.tv.SetFocus(v.Primitive())
+	v.Activate()
 	a.refreshChrome()
 }
 
@@ -318,16 +318,16 @@ func (a *App) show() {
 func (a *App) refreshChrome() {
 	crumbs := make([]string, 0, len(a.stack))
 	for _, v := range a.stack {
-		crumbs = append(crumbs, v.crumb())
+		crumbs = append(crumbs, v.Crumb())
 	}
 	a.header.Set(a.cluster.Info(), a.namespace, a.opts.Version, a.opts.ReadOnly, crumbs)
 	a.updateStatus(a.top())
 }
 
 // updateStatus shows v's status text, if v is on top.
-func (a *App) updateStatus(v view) {
+func (a *App) updateStatus(v Screen) {
 	if v != nil && v == a.top() {
-		a.status.SetView(v.status(), a.cluster.Catalog().Unavailable())
+		a.status.SetView(v.Status(), a.cluster.Catalog().Unavailable())
 	}
 }
 
@@ -358,7 +358,7 @@ func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
 		b.run()
 		return nil
 	}
-	if v.typed(ev) {
+	if v.Typed(ev) {
 		return nil
 	}
 	if ev.Key() == tcell.KeyCtrlC { // tview would stop itself: stop through stopUI, as every stop does

@@ -20,7 +20,7 @@ func blameColour(i int) string {
 // write, from metadata.managedFields; fields no manager owns are marked. It shows the object as it was when
 // opened. UI goroutine only.
 type BlameView struct {
-	baseView
+	BaseScreen
 	app    *App
 	row    *watch.Row
 	obj    *unstructured.Unstructured
@@ -40,13 +40,13 @@ func (a *App) openBlame(row *watch.Row, obj *unstructured.Unstructured) {
 	a.push(v)
 }
 
-func (v *BlameView) crumb() string              { return "blame " + v.row.Name }
-func (v *BlameView) primitive() tview.Primitive { return v.text }
-func (v *BlameView) close()                     {}
-func (v *BlameView) activate()                  { v.render() }
+func (v *BlameView) Crumb() string              { return "blame " + v.row.Name }
+func (v *BlameView) Primitive() tview.Primitive { return v.text }
+func (v *BlameView) Close()                     {}
+func (v *BlameView) Activate()                  { v.render() }
 
-// bindings are the blame view's keys.
-func (v *BlameView) bindings() []Binding {
+// Bindings are the blame view's keys.
+func (v *BlameView) Bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
 		keyTable.Versions.Reveal.bind(func() { v.reveal = !v.reveal; v.render() }),
@@ -100,7 +100,7 @@ func (v *BlameView) render() {
 // unownedNote marks a line whose field no manager owns.
 const unownedNote = "(no manager)"
 
-// status explains the annotations.
-func (v *BlameView) status() string {
+// Status explains the annotations.
+func (v *BlameView) Status() string {
 	return "manager and age of its last write, from managedFields  [gray]" + unownedNote + ": a field no manager owns[-]"
 }

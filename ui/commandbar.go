@@ -14,7 +14,7 @@ func newCommandBar(a *App) *prompt.Bar {
 		Focus: func(p tview.Primitive) { a.tv.SetFocus(p) },
 		Closed: func() {
 			if v := a.top(); v != nil {
-				a.tv.SetFocus(v.primitive())
+				a.tv.SetFocus(v.Primitive())
 			}
 			a.refreshChrome()
 		},

@@ -170,7 +170,7 @@ func (a *App) setNamespace(ns string) {
 		return
 	}
 	a.namespace = ns
-	a.top().namespaceChanged(ns)
+	a.top().NamespaceChanged(ns)
 	if ns == "" {
 		a.message("namespace: all")
 	} else {

@@ -75,7 +75,7 @@ func TestCustomColumnsCommand(t *testing.T) {
 func TestCustomColumnsBadSpec(t *testing.T) {
 	h := start(t, 120, 20, nil)
 	h.command("pods")
-	var before view
+	var before Screen
 	h.quietly(func() { before = h.app.top() })
 	for _, tc := range []struct{ line, says string }{
 		{"pods -o custom-columns=NAME", "unexpected custom-columns spec: NAME"},

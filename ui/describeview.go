@@ -20,7 +20,7 @@ const describeEvery = time.Second
 // changes (at most once a second), with the YAML view's `/` search. A goroutine watches the object and
 // describes it; everything else runs on the UI goroutine.
 type DescribeView struct {
-	baseView
+	BaseScreen
 	app    *App
 	res    discovery.Resource
 	row    *watch.Row
@@ -44,11 +44,11 @@ func NewDescribeView(a *App, res discovery.Resource, row *watch.Row) *DescribeVi
 	return v
 }
 
-func (v *DescribeView) crumb() string              { return "describe " + v.row.Name }
-func (v *DescribeView) primitive() tview.Primitive { return v.health.primitive() }
+func (v *DescribeView) Crumb() string              { return "describe " + v.row.Name }
+func (v *DescribeView) Primitive() tview.Primitive { return v.health.primitive() }
 
-// bindings are the describe view's keys: search, YAML, and the object's other actions.
-func (v *DescribeView) bindings() []Binding {
+// Bindings are the describe view's keys: search, YAML, and the object's other actions.
+func (v *DescribeView) Bindings() []Binding {
 	keys := []Binding{
 		v.app.helpBinding(),
 		keyTable.Describe.Search.bind(v.openSearchBar),
@@ -75,8 +75,8 @@ func (v *DescribeView) subject() (discovery.Resource, *watch.Row, bool) {
 	return v.res, shownRow(v.row, v.uid), true
 }
 
-// escape clears the search.
-func (v *DescribeView) escape() bool { return v.text.clear(v.render) }
+// Escape clears the search.
+func (v *DescribeView) Escape() bool { return v.text.clear(v.render) }
 
 func (v *DescribeView) openSearchBar() { v.app.bar.Open("/", "", v.setSearch, nil) }
 
@@ -92,7 +92,7 @@ type describedText struct {
 	uid types.UID
 }
 
-func (v *DescribeView) activate() {
+func (v *DescribeView) Activate() {
 	if v.cancel == nil {
 		ctx, cancel := context.WithCancel(v.app.ctx)
 		v.cancel = cancel
@@ -111,7 +111,7 @@ func (v *DescribeView) activate() {
 	v.render()
 }
 
-func (v *DescribeView) close() {
+func (v *DescribeView) Close() {
 	if v.cancel != nil {
 		v.cancel()
 	}
@@ -202,13 +202,13 @@ func (v *DescribeView) render() {
 	v.app.updateStatus(v)
 }
 
-// status says whether the text follows the object, and the verbs the user may not use here.
-func (v *DescribeView) status() string {
+// Status says whether the text follows the object, and the verbs the user may not use here.
+func (v *DescribeView) Status() string {
 	state := "[green]live[-] (described again when it changes)"
 	if v.deleted {
 		state = "[red]deleted[-]"
 	}
-	return state + notPermitted(v.bindings())
+	return state + notPermitted(v.Bindings())
 }
 
 // notPermitted is the status line's note of the keys the server said the user may not use ("" if none).

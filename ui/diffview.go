@@ -17,7 +17,7 @@ const diffContext = 3
 // removed (red) and added (green) with unchanged runs folded; for a row version, the cells. UI goroutine
 // only.
 type DiffView struct {
-	baseView
+	BaseScreen
 	app    *App
 	row    *watch.Row
 	entry  history.Entry
@@ -32,13 +32,13 @@ func newDiffView(a *App, row *watch.Row, e history.Entry) *DiffView {
 	return v
 }
 
-func (v *DiffView) crumb() string              { return "diff " + v.entry.RV }
-func (v *DiffView) primitive() tview.Primitive { return v.text }
-func (v *DiffView) close()                     {}
-func (v *DiffView) activate()                  { v.render() }
+func (v *DiffView) Crumb() string              { return "diff " + v.entry.RV }
+func (v *DiffView) Primitive() tview.Primitive { return v.text }
+func (v *DiffView) Close()                     {}
+func (v *DiffView) Activate()                  { v.render() }
 
-// bindings are the diff view's keys.
-func (v *DiffView) bindings() []Binding {
+// Bindings are the diff view's keys.
+func (v *DiffView) Bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
 		keyTable.Versions.Reveal.bind(func() { v.reveal = !v.reveal; v.render() }),
@@ -87,8 +87,8 @@ func (v *DiffView) render() {
 	v.app.updateStatus(v)
 }
 
-// status names the colours.
-func (v *DiffView) status() string {
+// Status names the colours.
+func (v *DiffView) Status() string {
 	return "[red]- removed[-]  [green]+ added[-]  [gray]⋯ unchanged lines folded[-]"
 }
 

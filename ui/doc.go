@@ -16,10 +16,11 @@
 // # Structure
 //
 // App is the hub: the header, a stack of views, the command bar, the status line, and the few keys that work
-// everywhere (globalBindings: `:`, esc, ctrl-c). Everything else belongs to a view. A view (the view
-// interface in app.go) draws one screen and returns its own keys from bindings(), as closures over itself;
+// everywhere (globalBindings: `:`, esc, ctrl-c). Everything else belongs to a view. A view (the Screen
+// interface in app.go, its methods exported so that a view can live in a package of its own) draws one
+// screen and returns its own keys from Bindings(), as closures over itself;
 // it also gives its status-line text, what esc clears before the app goes back, the keys no binding took
-// (the picker types them into its filter), and how it follows a namespace switch. baseView gives the
+// (the picker types them into its filter), and how it follows a namespace switch. BaseScreen gives the
 // defaults. The help screen is generated from the same bindings: the top view's, then the global ones.
 // The prompt line (the command and filter bars) is a prompt.Bar: package ui/prompt holds the widget and what
 // it does with typed text (command-line words, Tab completion) apart from client-go, so that its fuzz
@@ -92,22 +93,22 @@
 //
 // # Adding a view
 //
-// A new view is one file: a type that embeds baseView and implements crumb, primitive, activate, close and
-// bindings (plus status, escape, typed or namespaceChanged where it needs them), and an App method that
+// A new view is one file: a type that embeds BaseScreen and implements Crumb, Primitive, Activate, Close and
+// Bindings (plus Status, Escape, Typed or NamespaceChanged where it needs them), and an App method that
 // pushes it, bound to a key in the bindings of the view it is opened from. For example, a view of an
 // object's history opened with `h` from a table:
 //
 //	type HistoryView struct {
-//		baseView
+//		BaseScreen
 //		app  *App
 //		text *tview.TextView
 //	}
 //
-//	func (v *HistoryView) crumb() string              { return "history" }
-//	func (v *HistoryView) primitive() tview.Primitive { return v.text }
-//	func (v *HistoryView) activate()                  {}
-//	func (v *HistoryView) close()                     {}
-//	func (v *HistoryView) bindings() []Binding {
+//	func (v *HistoryView) Crumb() string              { return "history" }
+//	func (v *HistoryView) Primitive() tview.Primitive { return v.text }
+//	func (v *HistoryView) Activate()                  {}
+//	func (v *HistoryView) Close()                     {}
+//	func (v *HistoryView) Bindings() []Binding {
 //		return []Binding{v.app.helpBinding(), v.app.quitBinding()}
 //	}
 //

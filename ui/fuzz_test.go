@@ -215,7 +215,7 @@ func FuzzFilterBar(f *testing.F) {
 		problems := make([]func() string, len(apps))
 		for i, a := range apps { // the three apps at once, each on its UI goroutine
 			problems[i] = a.start(func() string {
-				a.app.top().escape() // the previous input's filter or search
+				a.app.top().Escape() // the previous input's filter or search
 				a.app.bar.ClearMessage()
 				a.app.runBinding("filter", "search")
 				a.submit(text)

@@ -77,7 +77,7 @@ func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
 // goroutine) or for the line that says why it did not open.
 func (h *harness) command(text string) {
 	h.t.Helper()
-	var before view
+	var before Screen
 	h.quietly(func() { before = h.app.top() })
 	h.burst(":" + text + "\n")
 	h.waitOpened(before)
@@ -88,7 +88,7 @@ func (h *harness) command(text string) {
 // been shown, so that a draw they cause does not land in what the test does next. It asks without drawing:
 // what opens the view draws (the key's draw, or the QueueUpdateDraw of an answer read off the UI goroutine),
 // and reading the screen draws it again.
-func (h *harness) waitOpened(before view) {
+func (h *harness) waitOpened(before Screen) {
 	h.t.Helper()
 	deadline := time.Now().Add(uiWait)
 	for {
@@ -187,7 +187,7 @@ func (h *harness) typeText(s string) {
 // runBinding runs the top view's binding with the first of names it has, as its key would.
 func (a *App) runBinding(names ...string) {
 	for _, name := range names {
-		for _, b := range a.top().bindings() {
+		for _, b := range a.top().Bindings() {
 			if b.Name == name && b.run != nil {
 				b.run()
 				return

@@ -8,7 +8,7 @@ import (
 // HelpView lists the keys of the view it was opened from, then the global keys: the same bindings that
 // drive key handling. UI goroutine only.
 type HelpView struct {
-	baseView
+	BaseScreen
 	app   *App
 	table *tview.Table
 }
@@ -70,13 +70,13 @@ func NewHelpView(a *App, name string, own, global []Binding, conflicts []keyConf
 	return h
 }
 
-func (h *HelpView) crumb() string              { return "help" }
-func (h *HelpView) primitive() tview.Primitive { return h.table }
-func (h *HelpView) activate()                  {}
-func (h *HelpView) close()                     {}
+func (h *HelpView) Crumb() string              { return "help" }
+func (h *HelpView) Primitive() tview.Primitive { return h.table }
+func (h *HelpView) Activate()                  {}
+func (h *HelpView) Close()                     {}
 
-// bindings: `?` again closes the help, `q` quits.
-func (h *HelpView) bindings() []Binding {
+// Bindings: `?` again closes the help, `q` quits.
+func (h *HelpView) Bindings() []Binding {
 	return []Binding{
 		keyTable.Help.Back.bind(h.app.pop),
 		h.app.quitBinding(),
@@ -87,5 +87,5 @@ func (h *HelpView) bindings() []Binding {
 func (a *App) showHelp() {
 	v := a.top()
 	k := a.viewKeys(v)
-	a.push(NewHelpView(a, v.crumb(), k.own, k.global, k.conflicts))
+	a.push(NewHelpView(a, v.Crumb(), k.own, k.global, k.conflicts))
 }

@@ -22,7 +22,7 @@ func historyBounds() string {
 // field manager and operation that made each (from managedFields) and what changed; Enter shows the diff to
 // the version before. It reads again every Options.Tick while shown. UI goroutine, but for its ticker.
 type HistoryView struct {
-	baseView
+	BaseScreen
 	app     *App
 	res     discovery.Resource
 	row     *watch.Row
@@ -45,11 +45,11 @@ func NewHistoryView(a *App, res discovery.Resource, row *watch.Row) *HistoryView
 	return v
 }
 
-func (v *HistoryView) crumb() string              { return "history " + v.row.Name }
-func (v *HistoryView) primitive() tview.Primitive { return v.table }
+func (v *HistoryView) Crumb() string              { return "history " + v.row.Name }
+func (v *HistoryView) Primitive() tview.Primitive { return v.table }
 
-// bindings are the history view's keys.
-func (v *HistoryView) bindings() []Binding {
+// Bindings are the history view's keys.
+func (v *HistoryView) Bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
 		keyTable.Versions.Diff.bind(v.openDiff),
@@ -57,15 +57,15 @@ func (v *HistoryView) bindings() []Binding {
 	}
 }
 
-// activate reads the versions, and starts reading them again every tick.
-func (v *HistoryView) activate() {
+// Activate reads the versions, and starts reading them again every tick.
+func (v *HistoryView) Activate() {
 	v.reload()
 	if v.cancel == nil {
 		v.cancel = v.app.everyTickWhileOnTop(v, v.reload)
 	}
 }
 
-func (v *HistoryView) close() {
+func (v *HistoryView) Close() {
 	if v.cancel != nil {
 		v.cancel()
 	}
@@ -152,7 +152,7 @@ func (v *HistoryView) openDiff() {
 	}
 }
 
-// status gives the count and the bounds.
-func (v *HistoryView) status() string {
+// Status gives the count and the bounds.
+func (v *HistoryView) Status() string {
 	return fmt.Sprintf("%d versions  [gray]%s · manager? = not certain[-]", len(v.entries), historyBounds())
 }

@@ -44,7 +44,7 @@ func viewsWithKeys(t *testing.T) []string {
 }
 
 // reachView shows the pods table filtered to one pod, then presses path; it returns the view on top.
-func reachView(h *harness, path []string) view {
+func reachView(h *harness, path []string) Screen {
 	h.t.Helper()
 	h.ui(func() {
 		h.app.bar.Close()
@@ -57,7 +57,7 @@ func reachView(h *harness, path []string) view {
 	h.press(tcell.KeyRune, '/')
 	h.typeText("abcde\n")
 	for _, k := range path {
-		var before view
+		var before Screen
 		h.quietly(func() { before = h.app.top() })
 		switch k {
 		case ":pf":
@@ -74,7 +74,7 @@ func reachView(h *harness, path []string) view {
 		h.until("the view of "+k, func() bool { return h.app.top() != before })
 		h.until("the object read", func() bool { y, ok := h.app.top().(*YAMLView); return !ok || y.obj != nil })
 	}
-	var v view
+	var v Screen
 	h.quietly(func() { v = h.app.top() })
 	return v
 }

@@ -93,7 +93,7 @@ func (a *App) readKeys() []string {
 
 // keys returns the keys of v, then the global keys, as keys.yaml remaps them and as configured keys take
 // them (see viewKeys). UI goroutine only.
-func (a *App) keys(v view) (own, global []Binding) {
+func (a *App) keys(v Screen) (own, global []Binding) {
 	k := a.viewKeys(v)
 	return k.own, k.global
 }
@@ -110,8 +110,8 @@ type keySet struct {
 // the other hotkeys. The first time a remap cannot apply or a configured key conflicts in a view, it says
 // so on the prompt line (a message the key pressed shows then replaces it; the help lists the conflicts).
 // UI goroutine only.
-func (a *App) viewKeys(v view) keySet {
-	viewKeys := v.bindings()
+func (a *App) viewKeys(v Screen) keySet {
+	viewKeys := v.Bindings()
 	globals := a.globalBindings()
 	all, notes := a.remaps.apply(append(slices.Clip(viewKeys), globals...))
 	nOwn, nHot := len(viewKeys), len(a.hotkeysFirst)+len(a.hotkeys)
@@ -120,10 +120,10 @@ func (a *App) viewKeys(v view) keySet {
 	pluginsFirst, plugins := a.pluginBindings(v)
 	kept, conflicts := resolveKeys(hotFirst, pluginsFirst, own, kscope, plugins, hot)
 	for i, n := range notes {
-		notes[i] = strings.Replace(n, " here:", " in "+v.crumb()+":", 1)
+		notes[i] = strings.Replace(n, " here:", " in "+v.Crumb()+":", 1)
 	}
 	for _, c := range conflicts {
-		notes = append(notes, c.why(v.crumb()))
+		notes = append(notes, c.why(v.Crumb()))
 	}
 	for _, n := range notes {
 		if !a.remaps.warned[n] {

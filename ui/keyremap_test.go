@@ -96,7 +96,7 @@ func TestBindingNamesKnown(t *testing.T) {
 				}
 				seen[b.Name] = true
 				if !slices.Contains(bindingNames, b.Name) {
-					t.Errorf("%s: key %s %q is not in bindingNames", h.app.top().crumb(), b.Label, b.Name)
+					t.Errorf("%s: key %s %q is not in bindingNames", h.app.top().Crumb(), b.Label, b.Name)
 				}
 			}
 		})
@@ -142,7 +142,7 @@ func TestHelpShowsRemappedKeys(t *testing.T) {
 	h.press(tcell.KeyRune, 'd')
 	h.ui(func() {
 		if h.app.top() != before {
-			t.Errorf("d still opened %s", h.app.top().crumb())
+			t.Errorf("d still opened %s", h.app.top().Crumb())
 		}
 	})
 	h.press(tcell.KeyRune, 'D')

@@ -20,7 +20,7 @@ import (
 // goroutine of its own waits for the source's notifications and schedules at most one refresh per
 // Options.MinRedraw; the refresh itself (Changes + Snapshot) runs on the UI goroutine.
 type LiveTable struct {
-	baseView
+	BaseScreen
 	app     *App
 	res     discovery.Resource
 	src     RowSource
@@ -82,11 +82,11 @@ func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *
 	return t
 }
 
-func (t *LiveTable) crumb() string              { return t.title }
-func (t *LiveTable) primitive() tview.Primitive { return t.table }
+func (t *LiveTable) Crumb() string              { return t.title }
+func (t *LiveTable) Primitive() tview.Primitive { return t.table }
 
-// activate starts the source on first show, and refreshes on every show.
-func (t *LiveTable) activate() {
+// Activate starts the source on first show, and refreshes on every show.
+func (t *LiveTable) Activate() {
 	if t.cancel == nil {
 		t.start()
 	}
@@ -106,9 +106,9 @@ func (t *LiveTable) start() {
 	t.startMetrics = func() { t.metrics.start(ctx, src.Spec()) }
 }
 
-// close cancels the refresh loop and stops the source off the UI goroutine (Stop waits for the informer
+// Close cancels the refresh loop and stops the source off the UI goroutine (Stop waits for the informer
 // to return, which must not freeze the screen).
-func (t *LiveTable) close() {
+func (t *LiveTable) Close() {
 	if t.cancel != nil {
 		t.cancel()
 		t.cancel = nil
@@ -191,7 +191,7 @@ func (t *LiveTable) tick() {
 // statusChanged shows the status again when its text changed since the previous tick (the pulse's event
 // rate changes with time alone) and tells whether it did.
 func (t *LiveTable) statusChanged() bool {
-	text := t.status()
+	text := t.Status()
 	if text == t.ticked {
 		return false
 	}
@@ -355,8 +355,8 @@ func (t *LiveTable) updateTitle() {
 	t.table.SetTitle(title)
 }
 
-// status is the sync state, row counts, sort, last error and note for the status line.
-func (t *LiveTable) status() string {
+// Status is the sync state, row counts, sort, last error and note for the status line.
+func (t *LiveTable) Status() string {
 	st := t.src.State()
 	color := "green"
 	if st.Phase != watch.Synced {
@@ -389,7 +389,7 @@ func (t *LiveTable) status() string {
 	if t.pulse != "" {
 		text += "  [gray]" + t.pulse + "[-]"
 	}
-	return text + t.health.statusNote() + t.metrics.statusNote(st) + notPermitted(t.bindings())
+	return text + t.health.statusNote() + t.metrics.statusNote(st) + notPermitted(t.Bindings())
 }
 
 // setNamespace restarts the table's source in namespace ns ("" = all).
@@ -405,7 +405,7 @@ func (t *LiveTable) setNamespace(ns string) {
 		return
 	}
 	healthOn := t.health.on()
-	t.close()
+	t.Close()
 	t.src, t.pulse = src, "" // (the new source's pulse from the next status on)
 	t.content = t.newContent()
 	t.table.SetContent(t.content)

@@ -29,7 +29,7 @@ const logTailLines = 200
 // lines. Followers (logs.Follower) read the streams on their own goroutines into a logs.Sink; the view takes
 // their lines on the UI goroutine, in batched redraws. Everything else runs on the UI goroutine.
 type LogView struct {
-	baseView
+	BaseScreen
 	app   *App
 	logs  logSubject
 	ring  *logs.Ring
@@ -91,17 +91,17 @@ func NewLogView(a *App, s logSubject) *LogView {
 	return v
 }
 
-func (v *LogView) crumb() string {
+func (v *LogView) Crumb() string {
 	if v.logs.previous {
 		return "logs -p " + v.logs.name
 	}
 	return "logs " + v.logs.name
 }
 
-func (v *LogView) primitive() tview.Primitive { return v.pane }
+func (v *LogView) Primitive() tview.Primitive { return v.pane }
 
-// bindings are the logs view's keys.
-func (v *LogView) bindings() []Binding {
+// Bindings are the logs view's keys.
+func (v *LogView) Bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
 		keyTable.Logs.Search.bind(v.openSearchBar),
@@ -116,7 +116,7 @@ func (v *LogView) bindings() []Binding {
 	}
 }
 
-func (v *LogView) activate() {
+func (v *LogView) Activate() {
 	if v.stop == nil {
 		v.start()
 	}
@@ -141,7 +141,7 @@ func (v *LogView) start() {
 	v.pods = pods
 }
 
-func (v *LogView) close() {
+func (v *LogView) Close() {
 	if v.stop != nil {
 		v.stop()
 	}
@@ -280,8 +280,8 @@ func (v *LogView) matchCount() string {
 	return fmt.Sprintf("%d lines", v.ring.Hits())
 }
 
-// status says how the view follows and what it keeps.
-func (v *LogView) status() string {
+// Status says how the view follows and what it keeps.
+func (v *LogView) Status() string {
 	on := v.app.theme.on
 	text := fmt.Sprintf("follow %s (s)  timestamps %s (t)  wrap %s (w)  %d of %d lines kept",
 		on(v.pane.follow), on(v.pane.timestamps), on(v.pane.wrap), v.ring.Len(), v.ring.Capacity())
@@ -306,8 +306,8 @@ func mebibytes(n int) string {
 	return fmt.Sprintf("%.1f MiB", float64(n)/mib)
 }
 
-// escape ends the search.
-func (v *LogView) escape() bool {
+// Escape ends the search.
+func (v *LogView) Escape() bool {
 	if v.search == "" {
 		return false
 	}

@@ -87,6 +87,6 @@ func (a *App) closeModal() {
 	a.body.RemovePage("modal")
 	a.modal = nil
 	if v := a.top(); v != nil {
-		a.tv.SetFocus(v.primitive())
+		a.tv.SetFocus(v.Primitive())
 	}
 }

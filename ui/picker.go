@@ -14,7 +14,7 @@ import (
 // resources that cannot be listed and watched dimmed with the reason. It reloads when the catalog changes.
 // UI goroutine only.
 type ResourcePicker struct {
-	baseView
+	BaseScreen
 	app    *App
 	table  *tview.Table
 	filter string
@@ -34,13 +34,13 @@ func NewResourcePicker(a *App) *ResourcePicker {
 	return p
 }
 
-func (p *ResourcePicker) crumb() string              { return "resources" }
-func (p *ResourcePicker) primitive() tview.Primitive { return p.table }
-func (p *ResourcePicker) activate()                  { p.reload() }
-func (p *ResourcePicker) close()                     {}
+func (p *ResourcePicker) Crumb() string              { return "resources" }
+func (p *ResourcePicker) Primitive() tview.Primitive { return p.table }
+func (p *ResourcePicker) Activate()                  { p.reload() }
+func (p *ResourcePicker) Close()                     {}
 
-// bindings are the picker's keys; letters type into its filter (typed), so wide is ctrl-w here.
-func (p *ResourcePicker) bindings() []Binding {
+// Bindings are the picker's keys; letters type into its filter (typed), so wide is ctrl-w here.
+func (p *ResourcePicker) Bindings() []Binding {
 	return []Binding{
 		p.app.helpBinding(),
 		keyTable.Picker.Filter.bind(p.openFilterBar),
@@ -49,8 +49,8 @@ func (p *ResourcePicker) bindings() []Binding {
 	}
 }
 
-// escape clears the filter; the picker is the bottom of the stack, so esc never goes further.
-func (p *ResourcePicker) escape() bool {
+// Escape clears the filter; the picker is the bottom of the stack, so esc never goes further.
+func (p *ResourcePicker) Escape() bool {
 	if p.filter != "" {
 		p.filter = ""
 		p.reload()
@@ -70,9 +70,9 @@ func (p *ResourcePicker) toggleWide() {
 	p.reload()
 }
 
-// typed handles a key the key table did not: characters of resource names extend the filter, Backspace
+// Typed handles a key the key table did not: characters of resource names extend the filter, Backspace
 // shortens it. It tells whether it used the key.
-func (p *ResourcePicker) typed(ev *tcell.EventKey) bool {
+func (p *ResourcePicker) Typed(ev *tcell.EventKey) bool {
 	switch ev.Key() {
 	case tcell.KeyRune:
 		r := ev.Rune()
@@ -148,8 +148,8 @@ func (p *ResourcePicker) reload() {
 	p.table.SetTitle(title)
 }
 
-// status shows the keys, or why the selected resource cannot be opened.
-func (p *ResourcePicker) status() string {
+// Status shows the keys, or why the selected resource cannot be opened.
+func (p *ResourcePicker) Status() string {
 	if r, ok := p.selected(); ok {
 		if reason := unlistableReason(r); reason != "" {
 			return "[yellow]" + tview.Escape(r.FullName()+": "+reason) + "[-]"

@@ -55,7 +55,7 @@ func pluginApplies(p config.Plugin, names []string) bool {
 
 // pluginBindings are the configured plugins that apply to v, as keys acting on its selection: those with
 // override: true (they take a key the view binds), then the others (a view's key wins over them).
-func (a *App) pluginBindings(v view) (override, normal []Binding) {
+func (a *App) pluginBindings(v Screen) (override, normal []Binding) {
 	host, ok := v.(pluginHost)
 	if !ok {
 		return nil, nil

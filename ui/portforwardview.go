@@ -9,7 +9,7 @@ import (
 // PortForwardView lists the port-forwards started in this session (`:portforwards`, `:pf`): local address,
 // target, since when (the local time it started) and state; ctrl-d stops one. UI goroutine only.
 type PortForwardView struct {
-	baseView
+	BaseScreen
 	app   *App
 	table *tview.Table
 }
@@ -23,16 +23,16 @@ func NewPortForwardView(a *App) *PortForwardView {
 	return v
 }
 
-func (v *PortForwardView) crumb() string              { return "portforwards" }
-func (v *PortForwardView) primitive() tview.Primitive { return v.table }
-func (v *PortForwardView) activate()                  { v.render() }
-func (v *PortForwardView) close()                     {}
+func (v *PortForwardView) Crumb() string              { return "portforwards" }
+func (v *PortForwardView) Primitive() tview.Primitive { return v.table }
+func (v *PortForwardView) Activate()                  { v.render() }
+func (v *PortForwardView) Close()                     {}
 
 // forwardsChanged shows the forwards as they are now (forwardsObserver).
 func (v *PortForwardView) forwardsChanged() { v.render() }
 
-// bindings: stop a forward, help, quit.
-func (v *PortForwardView) bindings() []Binding {
+// Bindings: stop a forward, help, quit.
+func (v *PortForwardView) Bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
 		keyTable.Forwards.Stop.bind(v.stopSelected),
@@ -40,8 +40,8 @@ func (v *PortForwardView) bindings() []Binding {
 	}
 }
 
-// status counts the active forwards.
-func (v *PortForwardView) status() string {
+// Status counts the active forwards.
+func (v *PortForwardView) Status() string {
 	active := 0
 	for _, f := range v.app.forwards {
 		if !f.ended {

@@ -45,7 +45,7 @@ func pulsesOf(label string, src RowSource) []informerPulse {
 // resourceVersion, the watch's state and uptime, events per second over the last 10 s, relists and
 // reconnects with their causes, the last event. It reads the figures again every second on the UI goroutine.
 type PulseView struct {
-	baseView
+	BaseScreen
 	app    *App
 	label  string
 	src    RowSource
@@ -61,16 +61,16 @@ func NewPulseView(a *App, label string, src RowSource) *PulseView {
 	return v
 }
 
-func (v *PulseView) crumb() string              { return "pulse" }
-func (v *PulseView) primitive() tview.Primitive { return v.text }
+func (v *PulseView) Crumb() string              { return "pulse" }
+func (v *PulseView) Primitive() tview.Primitive { return v.text }
 
-// bindings: help and quit; the figures need no keys.
-func (v *PulseView) bindings() []Binding {
+// Bindings: help and quit; the figures need no keys.
+func (v *PulseView) Bindings() []Binding {
 	return []Binding{v.app.helpBinding(), v.app.quitBinding()}
 }
 
-// activate draws the figures and reads them again every second until the view closes.
-func (v *PulseView) activate() {
+// Activate draws the figures and reads them again every second until the view closes.
+func (v *PulseView) Activate() {
 	v.render()
 	if v.cancel == nil {
 		v.cancel = v.app.everyTickWhileOnTop(v, v.render)
@@ -79,7 +79,7 @@ func (v *PulseView) activate() {
 
 // everyTickWhileOnTop runs fn on the UI goroutine once every Options.Tick (none when Tick is off) while v is
 // the top view, until the returned cancel is called.
-func (a *App) everyTickWhileOnTop(v view, fn func()) context.CancelFunc {
+func (a *App) everyTickWhileOnTop(v Screen, fn func()) context.CancelFunc {
 	ctx, cancel := context.WithCancel(a.ctx)
 	if a.opts.Tick <= 0 {
 		return cancel
@@ -103,15 +103,15 @@ func (a *App) everyTickWhileOnTop(v view, fn func()) context.CancelFunc {
 	return cancel
 }
 
-func (v *PulseView) close() {
+func (v *PulseView) Close() {
 	if v.cancel != nil {
 		v.cancel()
 		v.cancel = nil
 	}
 }
 
-// status says how many informers the view shows.
-func (v *PulseView) status() string {
+// Status says how many informers the view shows.
+func (v *PulseView) Status() string {
 	return fmt.Sprintf("%d informer(s); figures read every second", len(pulsesOf(v.label, v.src)))
 }
 

@@ -126,7 +126,7 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 					t.Errorf("%s %v: reached %s, want %s", p.command, p.keys, got, p.want)
 					continue
 				}
-				h.quietly(func() { keys = append(h.app.top().bindings(), h.app.globalBindings()...) })
+				h.quietly(func() { keys = append(h.app.top().Bindings(), h.app.globalBindings()...) })
 				at := noteOpened(h, p) // the path's views as opening it left them
 				kept := true           // the key before left them as it found them
 				for _, b := range keys {
@@ -192,7 +192,7 @@ var keepsView = map[string]bool{
 
 // openedPath is a path's views as opening the path left them, and the screen they showed then.
 type openedPath struct {
-	stack  []view
+	stack  []Screen
 	screen string
 }
 
@@ -245,13 +245,13 @@ func noteOpened(h *harness, p viewPath) openedPath {
 
 // reopensFromBelow tells whether p's view can be opened again from the views under it (stack, as opening p
 // left it): each key of p opened one view above the picker and the command's view.
-func reopensFromBelow(p viewPath, stack []view) bool {
+func reopensFromBelow(p viewPath, stack []Screen) bool {
 	return len(p.keys) > 0 && len(stack) == 2+len(p.keys)
 }
 
 // backTo closes what is open on top of views (a dialog, the prompt, views), as esc would, and tells whether
 // views are then the stack.
-func backTo(h *harness, views []view) bool {
+func backTo(h *harness, views []Screen) bool {
 	h.t.Helper()
 	intact := false
 	h.quietly(func() {
@@ -373,7 +373,7 @@ func openPathOnce(h *harness, p viewPath) string {
 func pressKeys(h *harness, keys []string) bool {
 	h.t.Helper()
 	for _, k := range keys {
-		var before view
+		var before Screen
 		h.quietly(func() { before = h.app.top() })
 		ev := tcell.NewEventKey(tcell.KeyRune, rune(k[0]), tcell.ModNone)
 		switch k {

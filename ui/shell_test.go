@@ -58,7 +58,7 @@ func withContainers(o *Options) {
 // bindingNamed returns the top view's binding called name.
 func bindingNamed(h *harness, name string) (Binding, bool) {
 	var keys []Binding
-	h.quietly(func() { keys = h.app.top().bindings() })
+	h.quietly(func() { keys = h.app.top().Bindings() })
 	i := slices.IndexFunc(keys, func(b Binding) bool { return b.Name == name })
 	if i < 0 {
 		return Binding{}, false

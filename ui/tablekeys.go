@@ -5,8 +5,8 @@ import (
 	"kscope/watch"
 )
 
-// bindings are the live table's keys: filter, sort, wide, namespaces and the selected object's actions.
-func (t *LiveTable) bindings() []Binding {
+// Bindings are the live table's keys: filter, sort, wide, namespaces and the selected object's actions.
+func (t *LiveTable) Bindings() []Binding {
 	a := t.app
 	keys := []Binding{
 		a.helpBinding(),
@@ -70,8 +70,8 @@ func (t *LiveTable) withSelected(fn func(discovery.Resource, *watch.Row)) func()
 	}
 }
 
-// escape clears the filter.
-func (t *LiveTable) escape() bool {
+// Escape clears the filter.
+func (t *LiveTable) Escape() bool {
 	if t.query.Filter.Empty() {
 		return false
 	}
@@ -101,13 +101,13 @@ func (t *LiveTable) enter() {
 // picksNamespace tells whether the table lists namespaces (Enter switches to one).
 func (t *LiveTable) picksNamespace() bool { return t.res.GVR() == namespacesResource().GVR() }
 
-// namespaceChanged follows a namespace switch: the namespace list gives way to the view below it, and a
+// NamespaceChanged follows a namespace switch: the namespace list gives way to the view below it, and a
 // namespaced table (not one object's events) reopens in the new namespace.
-func (t *LiveTable) namespaceChanged(ns string) {
+func (t *LiveTable) NamespaceChanged(ns string) {
 	switch {
 	case t.picksNamespace() && len(t.app.stack) > 1:
 		t.app.pop()
-		t.app.top().namespaceChanged(ns)
+		t.app.top().NamespaceChanged(ns)
 	case t.res.Namespaced && !t.fixed:
 		t.setNamespace(ns)
 	}

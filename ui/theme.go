@@ -293,11 +293,11 @@ func (t *theme) dialogColors(m *tview.Modal) {
 
 // paintView gives the top view's primitive the skin's background and border: the help's and the logs'
 // own backgrounds where the skin has them.
-func (t *theme) paintView(v view) {
+func (t *theme) paintView(v Screen) {
 	if !t.skinned {
 		return
 	}
-	p := v.primitive()
+	p := v.Primitive()
 	t.paint(p)
 	b, ok := p.(box)
 	if !ok {

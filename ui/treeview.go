@@ -22,7 +22,7 @@ import (
 // not list. A goroutine of its own rebuilds the tree after the source's notifications (at most once per
 // Options.MinRedraw) and hands it to the UI goroutine; the health of the nodes is read by treeHealth.
 type TreeView struct {
-	baseView
+	BaseScreen
 	app    *App
 	res    discovery.Resource
 	row    *watch.Row
@@ -72,11 +72,11 @@ func newTreeView(a *App, res discovery.Resource, row *watch.Row, src TreeSource,
 	return v
 }
 
-func (v *TreeView) crumb() string              { return "tree " + v.row.Name }
-func (v *TreeView) primitive() tview.Primitive { return v.root }
+func (v *TreeView) Crumb() string              { return "tree " + v.row.Name }
+func (v *TreeView) Primitive() tview.Primitive { return v.root }
 
-// bindings are the tree's keys: open a node's YAML.
-func (v *TreeView) bindings() []Binding {
+// Bindings are the tree's keys: open a node's YAML.
+func (v *TreeView) Bindings() []Binding {
 	return []Binding{
 		v.app.helpBinding(),
 		keyTable.Tree.Open.bind(v.openSelected),
@@ -85,7 +85,7 @@ func (v *TreeView) bindings() []Binding {
 	}
 }
 
-func (v *TreeView) activate() {
+func (v *TreeView) Activate() {
 	if v.cancel == nil {
 		ctx, cancel := context.WithCancel(v.app.ctx)
 		v.cancel = cancel
@@ -96,8 +96,8 @@ func (v *TreeView) activate() {
 	v.render()
 }
 
-// close stops the lists and watches off the UI goroutine (Stop waits for the informers).
-func (v *TreeView) close() {
+// Close stops the lists and watches off the UI goroutine (Stop waits for the informers).
+func (v *TreeView) Close() {
 	if v.cancel != nil {
 		v.cancel()
 	}
@@ -355,8 +355,8 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// status names the keys.
-func (v *TreeView) status() string {
+// Status names the keys.
+func (v *TreeView) Status() string {
 	return fmt.Sprintf("%d objects  enter: YAML", len(v.nodes))
 }
 

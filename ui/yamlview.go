@@ -15,7 +15,7 @@ import (
 // `/` search highlighting every match with `n` moving to the next. A goroutine forwards the object's watch
 // events to the UI goroutine; everything else runs on the UI goroutine.
 type YAMLView struct {
-	baseView
+	BaseScreen
 	app  *App
 	res  discovery.Resource
 	row  *watch.Row
@@ -42,11 +42,11 @@ func NewYAMLView(a *App, res discovery.Resource, row *watch.Row) *YAMLView {
 	return v
 }
 
-func (v *YAMLView) crumb() string              { return v.row.Name }
-func (v *YAMLView) primitive() tview.Primitive { return v.health.primitive() }
+func (v *YAMLView) Crumb() string              { return v.row.Name }
+func (v *YAMLView) Primitive() tview.Primitive { return v.health.primitive() }
 
-// bindings are the YAML view's keys: search, toggles and the object's actions.
-func (v *YAMLView) bindings() []Binding {
+// Bindings are the YAML view's keys: search, toggles and the object's actions.
+func (v *YAMLView) Bindings() []Binding {
 	keys := []Binding{
 		v.app.helpBinding(),
 		keyTable.YAML.Search.bind(v.openSearchBar),
@@ -75,12 +75,12 @@ func (v *YAMLView) subject() (discovery.Resource, *watch.Row, bool) {
 	return v.res, shownRow(v.row, v.obj.GetUID()), true
 }
 
-// escape clears the search.
-func (v *YAMLView) escape() bool { return v.text.clear(v.render) }
+// Escape clears the search.
+func (v *YAMLView) Escape() bool { return v.text.clear(v.render) }
 
 func (v *YAMLView) openSearchBar() { v.app.bar.Open("/", "", v.setSearch, nil) }
 
-func (v *YAMLView) activate() {
+func (v *YAMLView) Activate() {
 	if v.cancel == nil {
 		ctx, cancel := context.WithCancel(v.app.ctx)
 		v.cancel = cancel
@@ -100,7 +100,7 @@ func (v *YAMLView) activate() {
 	v.render()
 }
 
-func (v *YAMLView) close() {
+func (v *YAMLView) Close() {
 	if v.cancel != nil {
 		v.cancel()
 	}
@@ -139,8 +139,8 @@ func (v *YAMLView) render() {
 	v.app.updateStatus(v)
 }
 
-// status says whether the object is live, and the state of the toggles.
-func (v *YAMLView) status() string {
+// Status says whether the object is live, and the state of the toggles.
+func (v *YAMLView) Status() string {
 	managed, secret := "managedFields hidden (m)", ""
 	if v.showManaged {
 		managed = "managedFields shown (m)"
@@ -155,7 +155,7 @@ func (v *YAMLView) status() string {
 	if v.deleted {
 		state = "[red]deleted[-]"
 	}
-	return state + "  " + managed + secret + notPermitted(v.bindings())
+	return state + "  " + managed + secret + notPermitted(v.Bindings())
 }
 
 // setSearch highlights text (case-insensitive) and scrolls to its first match.
