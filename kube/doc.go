@@ -4,9 +4,10 @@
 // reads and deletes), and the wording of connection and server errors as kscope prints them, one line a user
 // can act on.
 //
-// The pod-resources informer behind the %CPU/R %CPU/L %MEM/R %MEM/L columns (podresources*.go) is a client-go
-// SharedIndexInformer with a ListWatch of its own: it reads the protobuf PodList and watch stream through
-// kubeproto and keeps a 129-byte record of each pod (its key, resourceVersion and four sums), never a Pod.
+// The pod-resources reader behind the %CPU/R %CPU/L %MEM/R %MEM/L columns (podresources*.go) is client-go's
+// reflector (with kscope's reconnect backoff) over a ListWatch of its own, into a thread-safe store: it reads
+// the protobuf PodList and watch stream through kubeproto and keeps a 129-byte record of each pod (its key,
+// resourceVersion and four sums), never a Pod.
 //
 // The commands of the root package use it; ui, watch and discovery never import it, and it never imports ui:
 // what it implements is declared in package cluster.

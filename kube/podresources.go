@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,53 +24,62 @@ const (
 	podWatchAccept = "application/vnd.kubernetes.protobuf;stream=watch"
 )
 
-// WatchPodResources implements cluster.Metrics with a SharedIndexInformer over the pods of spec (the namespace
-// and selectors of the table) that keeps of each pod only its name, namespace, resourceVersion and summed
-// requests and limits (a podResource, about 130 bytes a pod). Its ListWatch reads the protobuf lists and watch
-// streams of pods as they arrive and never decodes a pod whole (podDecoder). It runs until ctx ends. A
-// clientset that cannot be built (it only fails on a config that Connect already refused) leaves a reader
-// that never syncs.
+// WatchPodResources implements cluster.Metrics with client-go's reflector over the pods of spec (the
+// namespace and selectors of the table), keeping of each pod only its name, namespace, resourceVersion and
+// summed requests and limits (a podResource, about 130 bytes a pod) in a thread-safe store. Its ListWatch
+// reads the protobuf lists and watch streams of pods as they arrive and never decodes a pod whole
+// (podDecoder). The reflector reconnects as a table's Source does (watch.ReconnectBackoff: within 5 s of the
+// server's return, where an informer's backoff grows to a minute). It runs until ctx ends. A clientset that
+// cannot be built (it only fails on a config that Connect already refused) leaves a reader that never syncs.
 func (c *Cluster) WatchPodResources(ctx context.Context, spec kwatch.Spec) cluster.PodResourceReader {
-	r := &podResourceReader{synced: make(chan struct{})}
+	store := newPodResourceStore()
 	cs, err := c.protobufClientset()
 	if err != nil {
-		return r
+		return store
 	}
-	r.informer = newPodResourceInformer(cs.CoreV1().RESTClient(), spec)
-	c.start.Go(func() { r.informer.RunWithContext(ctx) })
-	c.start.Go(func() {
-		if cache.WaitForCacheSync(ctx.Done(), r.informer.HasSynced) {
-			close(r.synced)
-		}
-	})
-	return r
+	reflector := newPodResourceReflector(cs.CoreV1().RESTClient(), spec, store)
+	c.start.Go(func() { reflector.RunWithContext(ctx) })
+	return store
 }
 
-// newPodResourceInformer returns the (not yet started) informer of WatchPodResources on client, a REST
-// client of the core API group.
-func newPodResourceInformer(client rest.Interface, spec kwatch.Spec) cache.SharedIndexInformer {
+// newPodResourceReflector returns the (not yet started) reflector of WatchPodResources on client, a REST
+// client of the core API group, keeping store.
+func newPodResourceReflector(client rest.Interface, spec kwatch.Spec, store *podResourceStore) *cache.Reflector {
 	lw := &podResourceListWatch{client: client, namespace: spec.Namespace, labelSelector: spec.LabelSelector,
 		fieldSelector: spec.FieldSelector}
 	lw.pods = podDecoder{texts: &lw.texts}
-	return cache.NewSharedIndexInformerWithOptions(lw, &podResource{},
-		cache.SharedIndexInformerOptions{ObjectDescription: "pod resources"})
+	return cache.NewReflectorWithOptions(lw, &podResource{}, store, cache.ReflectorOptions{
+		Name: "kscope pod resources", TypeDescription: "pod resources", Backoff: kwatch.ReconnectBackoff()})
 }
 
-// podResourceReader is the cluster.PodResourceReader of WatchPodResources; safe for concurrent use.
-type podResourceReader struct {
-	informer cache.SharedIndexInformer // nil when it could not be built
-	synced   chan struct{}
+// podResourceStore is what the reflector of WatchPodResources keeps: the podResources by namespace/name, in
+// a thread-safe cache.Store; its first Replace (the first whole list) makes it synced. It is the
+// cluster.PodResourceReader of WatchPodResources; safe for concurrent use.
+type podResourceStore struct {
+	cache.Store
+	synced chan struct{}
+	once   sync.Once
+}
+
+func newPodResourceStore() *podResourceStore {
+	return &podResourceStore{Store: cache.NewStore(cache.MetaNamespaceKeyFunc), synced: make(chan struct{})}
+}
+
+// Replace implements cache.Store: the reflector's whole list; the first one makes the store synced.
+func (s *podResourceStore) Replace(list []any, resourceVersion string) error {
+	if err := s.Store.Replace(list, resourceVersion); err != nil {
+		return err
+	}
+	s.once.Do(func() { close(s.synced) })
+	return nil
 }
 
 // Synced implements cluster.PodResourceReader.
-func (r *podResourceReader) Synced() <-chan struct{} { return r.synced }
+func (s *podResourceStore) Synced() <-chan struct{} { return s.synced }
 
 // Get implements cluster.PodResourceReader.
-func (r *podResourceReader) Get(key string) (cluster.PodResources, bool) {
-	if r.informer == nil {
-		return cluster.PodResources{}, false
-	}
-	obj, ok, err := r.informer.GetStore().GetByKey(key)
+func (s *podResourceStore) Get(key string) (cluster.PodResources, bool) {
+	obj, ok, err := s.Store.GetByKey(key)
 	if err != nil || !ok {
 		return cluster.PodResources{}, false
 	}

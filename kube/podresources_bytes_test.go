@@ -8,11 +8,11 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/cache"
 
 	kwatch "kscope/watch"
 )
@@ -87,22 +87,25 @@ func TestBytesPerPodResource(t *testing.T) {
 		t.Fatal(err)
 	}
 	before = heapAfterGC()
-	inf := newPodResourceInformer(cs.CoreV1().RESTClient(), kwatch.Spec{Namespaced: true, Namespace: "bench-50000"})
+	store := newPodResourceStore()
+	refl := newPodResourceReflector(cs.CoreV1().RESTClient(), kwatch.Spec{Namespaced: true, Namespace: "bench-50000"}, store)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go inf.RunWithContext(ctx)
-	if !cache.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
+	go refl.RunWithContext(ctx)
+	select {
+	case <-store.Synced():
+	case <-time.After(time.Minute):
 		t.Fatal("never synced")
 	}
 	per = float64(heapAfterGC()-before) / bytesPods
-	t.Logf("%.0f bytes per pod held by a synced informer", per)
-	if n := len(inf.GetStore().ListKeys()); n != bytesPods {
+	t.Logf("%.0f bytes per pod held by a synced reader", per)
+	if n := len(store.ListKeys()); n != bytesPods {
 		t.Fatalf("%d pods in the store", n)
 	}
 	if per > maxBytesPerSyncedPod {
-		t.Errorf("%.0f bytes per pod in a synced informer, want at most %d", per, maxBytesPerSyncedPod)
+		t.Errorf("%.0f bytes per pod in a synced reader, want at most %d", per, maxBytesPerSyncedPod)
 	}
-	runtime.KeepAlive(inf)
+	runtime.KeepAlive(refl)
 }
 
 // BenchmarkDecodePodList decodes a list of bytesPods pods as the pod resources informer's ListWatch does.

@@ -11,13 +11,13 @@ import (
 	"kscope/cluster"
 )
 
-// podResource is what the pod resources informer keeps of a pod: its key, its resourceVersion and the summed
+// podResource is what the pod resources reader keeps of a pod: its key, its resourceVersion and the summed
 // requests and limits of the containers that run together (podSums). About 80 bytes and two strings a pod;
 // the namespace string is shared with the other pods of the namespace (namespaceTexts).
 //
-// It implements runtime.Object and metav1.Object so that the reflector, the DeltaFIFO and the indexer can key
+// It implements runtime.Object and metav1.Object so that the reflector and its store can key
 // it and read its resourceVersion. Metadata it does not keep reads as the zero value, and setting it is a
-// no-op. A watch BOOKMARK is a podResource with only its resourceVersion. The informer never changes a
+// no-op. A watch BOOKMARK is a podResource with only its resourceVersion. The reader never changes a
 // podResource it stores, so readers may share it.
 type podResource struct {
 	name, namespace, resourceVersion string
@@ -96,7 +96,7 @@ func (l *podResourceList) DeepCopyObject() runtime.Object {
 const maxSharedNamespaces = 4096
 
 // namespaceTexts hands out one string per namespace name, so that the pods of a namespace share it. It is
-// safe for concurrent use (a list and a watch of the same informer may decode at the same time) and holds at
+// safe for concurrent use (a list and a watch of the same reflector may decode at the same time) and holds at
 // most maxSharedNamespaces strings.
 type namespaceTexts struct {
 	mu sync.Mutex

@@ -26,8 +26,9 @@ const (
 	reconnectMax   = 4 * time.Second
 )
 
-// reconnectBackoff returns the reflector's backoff between failed or ended list-and-watch rounds.
-func reconnectBackoff() *wait.Backoff {
+// ReconnectBackoff returns the backoff between failed or ended list-and-watch rounds of every reflector kscope
+// runs (a Source's, and kube's pod resources reader): a new value each call, for one reflector.
+func ReconnectBackoff() *wait.Backoff {
 	return &wait.Backoff{
 		Duration: reconnectFirst,
 		Cap:      reconnectMax,
@@ -50,7 +51,7 @@ func reflectorOptions(spec Spec) cache.ReflectorOptions {
 	return cache.ReflectorOptions{
 		Name:            "kscope " + spec.GVR.String(),
 		TypeDescription: spec.GVR.String(),
-		Backoff:         reconnectBackoff(),
+		Backoff:         ReconnectBackoff(),
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/cache"
 
 	"kscope/cluster"
 	kwatch "kscope/watch"
@@ -88,11 +87,11 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestPodResourceInformer runs the informer against a fake apiserver: it lists (with the view's selectors,
-// in protobuf), watches from the list's resourceVersion with bookmarks, applies a MODIFIED event, relists
-// after an ERROR event with 410 Gone (a pod gone meanwhile leaves as a tombstone holding its last
-// podResource), then applies a DELETED event.
-func TestPodResourceInformer(t *testing.T) {
+// TestPodResourceReflector runs the reader's reflector against a fake apiserver: it lists (with the view's
+// selectors, in protobuf), watches from the list's resourceVersion with bookmarks, applies a MODIFIED event,
+// relists after an ERROR event with 410 Gone (a pod gone meanwhile leaves the store), then applies a DELETED
+// event.
+func TestPodResourceReflector(t *testing.T) {
 	cpu := func(v string) corev1.PodSpec {
 		return corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Resources: res(map[string]string{"cpu": v}, nil)}}}
 	}
@@ -118,24 +117,17 @@ func TestPodResourceInformer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inf := newPodResourceInformer(cs.CoreV1().RESTClient(), kwatch.Spec{Namespaced: true, Namespace: "shop",
-		LabelSelector: "app=web", FieldSelector: "status.phase=Running"})
-	var mu sync.Mutex
-	var deleted []any
-	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: func(obj any) {
-		mu.Lock()
-		defer mu.Unlock()
-		deleted = append(deleted, obj)
-	}}); err != nil {
-		t.Fatal(err)
-	}
+	r := newPodResourceStore()
+	refl := newPodResourceReflector(cs.CoreV1().RESTClient(), kwatch.Spec{Namespaced: true, Namespace: "shop",
+		LabelSelector: "app=web", FieldSelector: "status.phase=Running"}, r)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go inf.RunWithContext(ctx)
-	if !cache.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
+	go refl.RunWithContext(ctx)
+	select {
+	case <-r.Synced():
+	case <-time.After(10 * time.Second):
 		t.Fatal("never synced")
 	}
-	r := &podResourceReader{informer: inf}
 	get := func(name string) (int64, bool) {
 		p, ok := r.Get("shop/" + name)
 		return p.RequestCPU, ok
@@ -150,22 +142,9 @@ func TestPodResourceInformer(t *testing.T) {
 		t.Errorf("a: %+v", p)
 	}
 
-	mu.Lock()
-	if len(deleted) != 2 {
-		t.Fatalf("deletions %#v", deleted)
+	if keys := r.ListKeys(); len(keys) != 1 || keys[0] != "shop/a" {
+		t.Errorf("the store holds %v, want shop/a only", keys)
 	}
-	tomb, ok := deleted[0].(cache.DeletedFinalStateUnknown)
-	if ok {
-		last, isPod := tomb.Obj.(*podResource)
-		ok = isPod && tomb.Key == "shop/b" && last.sums.RequestCPU == 200
-	}
-	if !ok {
-		t.Errorf("b left as %#v, want a tombstone holding its podResource", deleted[0])
-	}
-	if o, ok := deleted[1].(*podResource); !ok || o.name != "c" || o.resourceVersion != "31" {
-		t.Errorf("c left as %#v", deleted[1])
-	}
-	mu.Unlock()
 
 	lists, watches, listAccept, watchAccept := srv.requests()
 	if len(lists) != 2 || len(watches) < 2 {
