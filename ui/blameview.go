@@ -48,9 +48,9 @@ func (v *BlameView) Activate()                  { v.render() }
 // Bindings are the blame view's keys.
 func (v *BlameView) Bindings() []Binding {
 	return []Binding{
-		v.app.helpBinding(),
+		v.app.HelpBinding(),
 		keyTable.Versions.Reveal.bind(func() { v.reveal = !v.reveal; v.render() }),
-		v.app.quitBinding(),
+		v.app.QuitBinding(),
 	}
 }
 

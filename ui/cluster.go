@@ -50,6 +50,8 @@ type Options struct {
 	Connect func(ctx context.Context, contextName string) (Cluster, error)
 	// Resource, when set, is opened at start instead of the resource picker (resolved through the catalog).
 	Resource string
+	// Screens are the screens in packages of their own that tables open (see TableScreens).
+	Screens TableScreens
 	// ReadOnly refuses every change to the cluster (delete, edit, scale, restart) without sending a request.
 	ReadOnly bool
 	// Edit opens an object's YAML in the user's editor for `e` (default: kubectl's editor, $KUBE_EDITOR,

@@ -50,7 +50,7 @@ func (v *DescribeView) Primitive() tview.Primitive { return v.health.primitive()
 // Bindings are the describe view's keys: search, YAML, and the object's other actions.
 func (v *DescribeView) Bindings() []Binding {
 	keys := []Binding{
-		v.app.helpBinding(),
+		v.app.HelpBinding(),
 		keyTable.Describe.Search.bind(v.openSearchBar),
 		keyTable.Describe.NextMatch.bind(func() { v.text.next(v.render) }),
 		keyTable.Describe.YAML.bind(func() { v.app.openYAML(v.res, v.row) }),
@@ -63,7 +63,7 @@ func (v *DescribeView) Bindings() []Binding {
 			keys = append(keys, b)
 		}
 	}
-	return append(keys, v.app.quitBinding())
+	return append(keys, v.app.QuitBinding())
 }
 
 // subject is the object described, for the object actions: its UID the one last seen (so a write never

@@ -40,9 +40,9 @@ func (v *DiffView) Activate()                  { v.render() }
 // Bindings are the diff view's keys.
 func (v *DiffView) Bindings() []Binding {
 	return []Binding{
-		v.app.helpBinding(),
+		v.app.HelpBinding(),
 		keyTable.Versions.Reveal.bind(func() { v.reveal = !v.reveal; v.render() }),
-		v.app.quitBinding(),
+		v.app.QuitBinding(),
 	}
 }
 

@@ -49,7 +49,8 @@ func unchangedEditor(content []byte) ([]byte, string, error) { return content, "
 func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t, cluster: fixtureCluster(), clk: clocktesting.NewFakeClock(t0), done: make(chan error, 1)}
-	o := Options{Cluster: h.cluster, Version: "v0.1.0", Clock: h.clk, Tick: -1, MinRedraw: -1, Edit: unchangedEditor}
+	o := Options{Cluster: h.cluster, Version: "v0.1.0", Clock: h.clk, Tick: -1, MinRedraw: -1, Edit: unchangedEditor,
+		Screens: TableScreens{Pulse: stubPulse}}
 	if opts != nil {
 		opts(&o)
 	}

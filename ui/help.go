@@ -79,7 +79,7 @@ func (h *HelpView) Close()                     {}
 func (h *HelpView) Bindings() []Binding {
 	return []Binding{
 		keyTable.Help.Back.bind(h.app.pop),
-		h.app.quitBinding(),
+		h.app.QuitBinding(),
 	}
 }
 

@@ -51,9 +51,9 @@ func (v *HistoryView) Primitive() tview.Primitive { return v.table }
 // Bindings are the history view's keys.
 func (v *HistoryView) Bindings() []Binding {
 	return []Binding{
-		v.app.helpBinding(),
+		v.app.HelpBinding(),
 		keyTable.Versions.Diff.bind(v.openDiff),
-		v.app.quitBinding(),
+		v.app.QuitBinding(),
 	}
 }
 
@@ -61,7 +61,7 @@ func (v *HistoryView) Bindings() []Binding {
 func (v *HistoryView) Activate() {
 	v.reload()
 	if v.cancel == nil {
-		v.cancel = v.app.everyTickWhileOnTop(v, v.reload)
+		v.cancel = v.app.EveryTickWhileOnTop(v, v.reload)
 	}
 }
 

@@ -73,12 +73,12 @@ func (a *App) globalBindings() []Binding {
 	}, a.hotkeysFirst...), a.hotkeys...)
 }
 
-// helpBinding opens the help screen for the top view.
-func (a *App) helpBinding() Binding {
+// HelpBinding opens the help screen for the top view.
+func (a *App) HelpBinding() Binding {
 	return keyTable.Views.Help.bind(a.showHelp)
 }
 
-// quitBinding is `q` (not in the picker, where letters filter).
-func (a *App) quitBinding() Binding {
+// QuitBinding is `q` (not in the picker, where letters filter).
+func (a *App) QuitBinding() Binding {
 	return keyTable.Views.Quit.bind(a.quit)
 }

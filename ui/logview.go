@@ -103,7 +103,7 @@ func (v *LogView) Primitive() tview.Primitive { return v.pane }
 // Bindings are the logs view's keys.
 func (v *LogView) Bindings() []Binding {
 	return []Binding{
-		v.app.helpBinding(),
+		v.app.HelpBinding(),
 		keyTable.Logs.Search.bind(v.openSearchBar),
 		keyTable.Logs.NextMatch.bind(func() { v.nextMatch(true) }),
 		keyTable.Logs.PrevMatch.bind(func() { v.nextMatch(false) }),
@@ -112,7 +112,7 @@ func (v *LogView) Bindings() []Binding {
 		keyTable.Logs.Wrap.bind(v.toggleWrap),
 		keyTable.Logs.Copy.bind(v.copyVisible),
 		keyTable.Logs.Save.bind(v.save),
-		v.app.quitBinding(),
+		v.app.QuitBinding(),
 	}
 }
 

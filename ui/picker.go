@@ -42,7 +42,7 @@ func (p *ResourcePicker) Close()                     {}
 // Bindings are the picker's keys; letters type into its filter (typed), so wide is ctrl-w here.
 func (p *ResourcePicker) Bindings() []Binding {
 	return []Binding{
-		p.app.helpBinding(),
+		p.app.HelpBinding(),
 		keyTable.Picker.Filter.bind(p.openFilterBar),
 		keyTable.Picker.Open.bind(p.enter),
 		keyTable.Picker.Wide.bind(p.toggleWide),

@@ -34,9 +34,9 @@ func (v *PortForwardView) forwardsChanged() { v.render() }
 // Bindings: stop a forward, help, quit.
 func (v *PortForwardView) Bindings() []Binding {
 	return []Binding{
-		v.app.helpBinding(),
+		v.app.HelpBinding(),
 		keyTable.Forwards.Stop.bind(v.stopSelected),
-		v.app.quitBinding(),
+		v.app.QuitBinding(),
 	}
 }
 

@@ -61,7 +61,7 @@ var everyView = []viewPath{
 	{"deployments", []string{"h"}, "*ui.HistoryView", false},
 	{"deployments", []string{"h", "enter"}, "*ui.DiffView", false},
 	{"deployments", []string{"t"}, "*ui.TreeView", false},
-	{"deployments", []string{"i"}, "*ui.PulseView", false},
+	{"deployments", []string{"i"}, "*ui.stubScreen", false}, // (the real pulse screen, in ui/pulse, offers the same help and quit)
 	{"deployments", []string{"?"}, "*ui.HelpView", false},
 	{"deployments", []string{"esc"}, "*ui.ResourcePicker", false},
 	{"pods", nil, "*ui.LiveTable", false},
@@ -74,7 +74,7 @@ var everyView = []viewPath{
 
 // viewTypes are the view types everyView must reach (every type with bindings()).
 var viewTypes = []string{"*ui.LiveTable", "*ui.YAMLView", "*ui.BlameView", "*ui.DescribeView", "*ui.HistoryView",
-	"*ui.DiffView", "*ui.TreeView", "*ui.PulseView", "*ui.LogView", "*ui.HelpView", "*ui.ResourcePicker",
+	"*ui.DiffView", "*ui.TreeView", "*ui.stubScreen", "*ui.LogView", "*ui.HelpView", "*ui.ResourcePicker",
 	"*ui.PortForwardView"}
 
 // writeNames are the bindings that would change the cluster.

@@ -9,7 +9,7 @@ import (
 func (t *LiveTable) Bindings() []Binding {
 	a := t.app
 	keys := []Binding{
-		a.helpBinding(),
+		a.HelpBinding(),
 		keyTable.Table.Filter.bind(t.openFilterBar),
 		keyTable.Table.Open.bind(t.enter),
 		keyTable.Table.YAML.bind(t.withSelected(a.openYAML)),
@@ -28,10 +28,12 @@ func (t *LiveTable) Bindings() []Binding {
 		keyTable.Table.Reverse.bind(t.reverseSort),
 		keyTable.Table.AllNamespaces.bind(func() { a.setNamespace("") }),
 		t.health.binding(),
-		keyTable.Table.Pulse.bind(t.openPulse),
 	)
+	if open := a.opts.Screens.Pulse; open != nil { // a screen of its own package (TableScreens)
+		keys = append(keys, keyTable.Table.Pulse.bind(func() { a.push(open(a, t.title, t.src)) }))
+	}
 	keys = append(keys, a.historyBindings()...)
-	return append(keys, a.quitBinding())
+	return append(keys, a.QuitBinding())
 }
 
 // subject is the selected row, for the object actions; a row already deleted (dimmed) offers none.

@@ -78,10 +78,10 @@ func (v *TreeView) Primitive() tview.Primitive { return v.root }
 // Bindings are the tree's keys: open a node's YAML.
 func (v *TreeView) Bindings() []Binding {
 	return []Binding{
-		v.app.helpBinding(),
+		v.app.HelpBinding(),
 		keyTable.Tree.Open.bind(v.openSelected),
 		keyTable.Tree.YAML.bind(v.openSelected),
-		v.app.quitBinding(),
+		v.app.QuitBinding(),
 	}
 }
 

@@ -48,7 +48,7 @@ func (v *YAMLView) Primitive() tview.Primitive { return v.health.primitive() }
 // Bindings are the YAML view's keys: search, toggles and the object's actions.
 func (v *YAMLView) Bindings() []Binding {
 	keys := []Binding{
-		v.app.helpBinding(),
+		v.app.HelpBinding(),
 		keyTable.YAML.Search.bind(v.openSearchBar),
 		keyTable.YAML.NextMatch.bind(v.nextMatch),
 		keyTable.YAML.Copy.bind(v.copyYAML),
@@ -60,7 +60,7 @@ func (v *YAMLView) Bindings() []Binding {
 	}
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
 	keys = append(keys, v.app.objectBindings(v.subject, scope, v.access)...)
-	return append(keys, v.app.quitBinding())
+	return append(keys, v.app.QuitBinding())
 }
 
 // subject is the object the view shows, for the object actions: its UID the one shown (so a write never

@@ -1,12 +1,12 @@
-package ui
+package pulse
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gdamore/tcell/v2"
-
+	"kscope/ui"
 	"kscope/watch"
 )
 
@@ -18,36 +18,46 @@ type fakePulseSource struct {
 
 func (f fakePulseSource) Pulse() watch.Pulse { return f.p }
 
-// fakePartedSource is a union of two namespaces' sources.
-type fakePartedSource struct {
-	*watch.StaticSource
-	labels []string
-	parts  []RowSource
+// fakeNav is the app as the screen sees it: keys that do nothing, a tick that counts its screens.
+type fakeNav struct{ ticking []ui.Screen }
+
+func (n *fakeNav) HelpBinding() ui.Binding { return ui.Binding{Label: "?", Name: "help"} }
+func (n *fakeNav) QuitBinding() ui.Binding { return ui.Binding{Label: "q", Name: "quit"} }
+func (n *fakeNav) EveryTickWhileOnTop(s ui.Screen, _ func()) context.CancelFunc {
+	n.ticking = append(n.ticking, s)
+	return func() {}
 }
 
-func (f fakePartedSource) PartSources() ([]string, []RowSource) { return f.labels, f.parts }
-
-func TestPulseNote(t *testing.T) {
-	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.Local)
-	static := watch.NewStaticSource(watch.Spec{}, nil)
-	with := func(p watch.Pulse) RowSource { return fakePulseSource{static, p} }
-	for _, tc := range []struct {
-		name string
-		src  RowSource
-		want string
-	}{
-		{"a fixed list", static, ""},
-		{"nothing yet", with(watch.Pulse{}), "pulse no events yet"},
-		{"busy", with(watch.Pulse{RecentEvents: 25, LastEvent: at}), "pulse 2.5 ev/s"},
-		{"quiet", with(watch.Pulse{LastEvent: at}), "pulse quiet since 10:00:00"},
-		{"relisted", with(watch.Pulse{Relists: 2, Reconnects: 3}), "pulse no events yet · 2 relist(s) · 3 reconnect(s)"},
-		{"a union adds its parts", fakePartedSource{static, []string{"a", "b"}, []RowSource{
-			with(watch.Pulse{RecentEvents: 10, Relists: 1}), with(watch.Pulse{RecentEvents: 5})}},
-			"pulse 1.5 ev/s · 1 relist(s)"},
-	} {
-		if got := pulseNote(tc.src); got != tc.want {
-			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+// TestViewShowsTheFigures: the screen over an informer shows its figures and counts the informers; over a fixed
+// list it says there is none; it ticks while on top, once however often it is shown.
+func TestViewShowsTheFigures(t *testing.T) {
+	at := time.Now()
+	src := fakePulseSource{watch.NewStaticSource(watch.Spec{}, nil), watch.Pulse{Started: at, Now: at, Watching: true,
+		WatchSince: at, Watches: 1, Lists: 1, Rows: 3, FirstList: watch.ListStat{At: at, Rows: 3, Bytes: 100}}}
+	nav := &fakeNav{}
+	v := New(nav, "pods(shop)", src).(*View)
+	v.Activate()
+	v.Activate()
+	text := v.text.GetText(true)
+	for _, want := range []string{"pods(shop)", "open for 0s", "rows             3"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the figures lack %q:\n%s", want, text)
 		}
+	}
+	if got := v.Status(); got != "1 informer(s); figures read every second" {
+		t.Errorf("status %q", got)
+	}
+	if len(nav.ticking) != 1 || nav.ticking[0] != v {
+		t.Errorf("ticking %v, want the view once", nav.ticking)
+	}
+	if b := v.Bindings(); len(b) != 2 || b[0].Name != "help" || b[1].Name != "quit" {
+		t.Errorf("bindings %+v, want help and quit", b)
+	}
+
+	fixed := New(nav, "kinds", watch.NewStaticSource(watch.Spec{}, nil)).(*View)
+	fixed.Activate()
+	if text := fixed.text.GetText(true); text != "this table has no informer of its own (a fixed list of rows)" {
+		t.Errorf("a fixed list shows %q", text)
 	}
 }
 
@@ -85,22 +95,4 @@ func TestPulseText(t *testing.T) {
 			t.Errorf("pulse text lacks %q:\n%s", want, got)
 		}
 	}
-}
-
-// TestPulseViewOpensFromTable: `i` on a table opens its pulse; a table whose rows are a fixed list says it
-// has no informer; esc goes back. A view over an informer shows its figures.
-func TestPulseViewOpensFromTable(t *testing.T) {
-	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
-	h.press(tcell.KeyRune, 'i')
-	h.eventually("this table has no informer of its own")
-	h.press(tcell.KeyEscape, 0)
-	h.eventually("pods(shop)[3]")
-
-	at := time.Now()
-	src := fakePulseSource{watch.NewStaticSource(watch.Spec{}, nil), watch.Pulse{Started: at, Now: at, Watching: true,
-		WatchSince: at, Watches: 1, Lists: 1, Rows: 3, FirstList: watch.ListStat{At: at, Rows: 3, Bytes: 100}}}
-	h.ui(func() { h.app.push(NewPulseView(h.app, "pods(shop)", src)) })
-	h.eventually("open for 0s")
-	h.contains("3 rows")
-	h.contains("1 informer(s)")
 }

@@ -1,4 +1,4 @@
-package ui
+package pulse
 
 import (
 	"context"
@@ -9,101 +9,47 @@ import (
 
 	"github.com/rivo/tview"
 
-	"kscope/cluster"
+	"kscope/ui"
 	"kscope/watch"
 )
 
-// partedSource is a row source made of others (one per namespace of `:pods a,b`), each with its label.
-type partedSource interface {
-	PartSources() (labels []string, parts []RowSource)
-}
-
-// informerPulse is one informer's figures and what it watches.
-type informerPulse struct {
-	label string
-	pulse watch.Pulse
-}
-
-// pulsesOf returns the figures of every informer behind src, labelled with label (and their parts' labels);
-// none for a source without an informer of its own (a fixed list).
-func pulsesOf(label string, src RowSource) []informerPulse {
-	switch s := src.(type) {
-	case cluster.Pulser:
-		return []informerPulse{{label: label, pulse: s.Pulse()}}
-	case partedSource:
-		labels, parts := s.PartSources()
-		var out []informerPulse
-		for i, part := range parts {
-			out = append(out, pulsesOf(label+" in "+labels[i], part)...)
-		}
-		return out
-	}
-	return nil
-}
-
-// PulseView shows the informers of a table as they work (`i`): the lists (duration, bytes, rows), the
+// View shows the informers of a table as they work (`i`): the lists (duration, bytes, rows), the
 // resourceVersion, the watch's state and uptime, events per second over the last 10 s, relists and
 // reconnects with their causes, the last event. It reads the figures again every second on the UI goroutine.
-type PulseView struct {
-	BaseScreen
-	app    *App
+type View struct {
+	ui.BaseScreen
+	nav    ui.Navigator
 	label  string
-	src    RowSource
+	src    ui.RowSource
 	text   *tview.TextView
 	cancel context.CancelFunc
 }
 
-// NewPulseView returns the pulse of src, the rows of the table labelled label.
-func NewPulseView(a *App, label string, src RowSource) *PulseView {
-	v := &PulseView{app: a, label: label, src: src,
+// New returns the pulse of src, the rows of the table labelled label (a ui.TableScreens opener).
+func New(nav ui.Navigator, label string, src ui.RowSource) ui.Screen {
+	v := &View{nav: nav, label: label, src: src,
 		text: tview.NewTextView().SetDynamicColors(true).SetWrap(false)}
 	v.text.SetBorder(true).SetTitle(" [aqua::b]pulse[white] " + tview.Escape(label) + " ")
 	return v
 }
 
-func (v *PulseView) Crumb() string              { return "pulse" }
-func (v *PulseView) Primitive() tview.Primitive { return v.text }
+func (v *View) Crumb() string              { return "pulse" }
+func (v *View) Primitive() tview.Primitive { return v.text }
 
 // Bindings: help and quit; the figures need no keys.
-func (v *PulseView) Bindings() []Binding {
-	return []Binding{v.app.helpBinding(), v.app.quitBinding()}
+func (v *View) Bindings() []ui.Binding {
+	return []ui.Binding{v.nav.HelpBinding(), v.nav.QuitBinding()}
 }
 
 // Activate draws the figures and reads them again every second until the view closes.
-func (v *PulseView) Activate() {
+func (v *View) Activate() {
 	v.render()
 	if v.cancel == nil {
-		v.cancel = v.app.everyTickWhileOnTop(v, v.render)
+		v.cancel = v.nav.EveryTickWhileOnTop(v, v.render)
 	}
 }
 
-// everyTickWhileOnTop runs fn on the UI goroutine once every Options.Tick (none when Tick is off) while v is
-// the top view, until the returned cancel is called.
-func (a *App) everyTickWhileOnTop(v Screen, fn func()) context.CancelFunc {
-	ctx, cancel := context.WithCancel(a.ctx)
-	if a.opts.Tick <= 0 {
-		return cancel
-	}
-	ticker := a.opts.Clock.NewTicker(a.opts.Tick)
-	a.goSafe(func() {
-		defer ticker.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-ticker.C():
-				a.tv.QueueUpdateDraw(func() {
-					if ctx.Err() == nil && a.top() == v {
-						fn()
-					}
-				})
-			}
-		}
-	})
-	return cancel
-}
-
-func (v *PulseView) Close() {
+func (v *View) Close() {
 	if v.cancel != nil {
 		v.cancel()
 		v.cancel = nil
@@ -111,12 +57,12 @@ func (v *PulseView) Close() {
 }
 
 // Status says how many informers the view shows.
-func (v *PulseView) Status() string {
-	return fmt.Sprintf("%d informer(s); figures read every second", len(pulsesOf(v.label, v.src)))
+func (v *View) Status() string {
+	return fmt.Sprintf("%d informer(s); figures read every second", len(ui.PulsesOf(v.label, v.src)))
 }
 
-func (v *PulseView) render() {
-	pulses := pulsesOf(v.label, v.src)
+func (v *View) render() {
+	pulses := ui.PulsesOf(v.label, v.src)
 	if len(pulses) == 0 {
 		v.text.SetText("[yellow]this table has no informer of its own (a fixed list of rows)[-]")
 		return
@@ -126,7 +72,7 @@ func (v *PulseView) render() {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(pulseText(ip.label, ip.pulse))
+		b.WriteString(pulseText(ip.Label, ip.Pulse))
 	}
 	v.text.SetText(b.String())
 }
@@ -170,42 +116,6 @@ func pulseText(label string, p watch.Pulse) string {
 	line("relists", "%s", causesText(p.Relists, p.RelistCauses))
 	line("reconnects", "%s", causesText(p.Reconnects, p.ReconnectCauses))
 	return b.String()
-}
-
-// pulseNote is the status line's compact pulse of src ("" for a source without an informer): the event
-// rate over the last 10 s, else when the last event came, and the relists and reconnects when there were any.
-func pulseNote(src RowSource) string {
-	pulses := pulsesOf("", src)
-	if len(pulses) == 0 {
-		return ""
-	}
-	var recent, relists, reconnects int
-	var lastEvent time.Time
-	for _, ip := range pulses {
-		p := ip.pulse
-		recent += p.RecentEvents
-		relists += p.Relists
-		reconnects += p.Reconnects
-		if p.LastEvent.After(lastEvent) {
-			lastEvent = p.LastEvent
-		}
-	}
-	text := "pulse "
-	switch {
-	case recent > 0:
-		text += fmt.Sprintf("%.1f ev/s", float64(recent)/watch.PulseWindow.Seconds())
-	case !lastEvent.IsZero():
-		text += "quiet since " + clockTime(lastEvent)
-	default:
-		text += "no events yet"
-	}
-	if relists > 0 {
-		text += fmt.Sprintf(" · %d relist(s)", relists)
-	}
-	if reconnects > 0 {
-		text += fmt.Sprintf(" · %d reconnect(s)", reconnects)
-	}
-	return text
 }
 
 // listText describes one list request ("not yet" before done is true).
@@ -267,6 +177,3 @@ func orNone(s string) string {
 	}
 	return tview.Escape(s)
 }
-
-// openPulse shows the pulse of the table's informers.
-func (t *LiveTable) openPulse() { t.app.push(NewPulseView(t.app, t.title, t.src)) }
