@@ -29,6 +29,7 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -66,8 +67,10 @@ func stopAPIServer(t *testing.T) (start func()) {
 	return start
 }
 
-// waitControllersCaughtUp waits until a new namespace gets its default ServiceAccount from
-// kube-controller-manager, whose informers relist (with backoff) after an API server restart.
+// waitControllersCaughtUp waits until kube-controller-manager, whose informers relist (with backoff) after an
+// API server restart or a compaction, has caught up: a new namespace gets its default ServiceAccount, and a
+// Deployment there gets its pod (through its ReplicaSet), as the tests' seeded workloads need. (The
+// ServiceAccount alone was not enough: a test's deployment pods once stayed missing for a minute after it.)
 func waitControllersCaughtUp(t *testing.T) {
 	t.Helper()
 	cs := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
@@ -87,17 +90,32 @@ func waitControllersCaughtUp(t *testing.T) {
 		}
 	}
 	defer func() { _ = cs.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{}) }()
-	for {
-		if _, err := cs.CoreV1().ServiceAccounts(name).Get(ctx, "default", metav1.GetOptions{}); err == nil {
-			t.Logf("controllers caught up %v after the restart", time.Since(begin).Round(time.Second))
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("kube-controller-manager did not catch up within 3 minutes of the API server's restart")
-		case <-time.After(500 * time.Millisecond):
+	caughtUp := func(what string, ok func() bool) {
+		for !ok() {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("kube-controller-manager did not catch up within 3 minutes of the API server's restart: %s", what)
+			case <-time.After(500 * time.Millisecond):
+			}
 		}
 	}
+	caughtUp("no default ServiceAccount", func() bool {
+		_, err := cs.CoreV1().ServiceAccounts(name).Get(ctx, "default", metav1.GetOptions{})
+		return err == nil
+	})
+	labels, one := map[string]string{"app": "probe"}, int32(1)
+	probe := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "probe"}, Spec: appsv1.DeploymentSpec{
+		Replicas: &one, Selector: &metav1.LabelSelector{MatchLabels: labels},
+		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "probe", Image: "registry.example.com/probe:1.0"}}}}}}
+	if _, err := cs.AppsV1().Deployments(name).Create(ctx, probe, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create the probe deployment: %v", err)
+	}
+	caughtUp("no pod of a new deployment", func() bool {
+		pods, err := cs.CoreV1().Pods(name).List(ctx, metav1.ListOptions{LabelSelector: "app=probe"})
+		return err == nil && len(pods.Items) > 0
+	})
+	t.Logf("controllers caught up %v after the restart", time.Since(begin).Round(time.Second))
 }
 
 // cutProxy forwards TCP connections to the API server. While cut it drops every open connection and
