@@ -55,22 +55,24 @@ func LastWriter(prev, cur []FieldOwner, first bool) (w FieldOwner, sure, ok bool
 // onlyLostFields tells whether entries hold o's entry at the same time with fields that include all of o's:
 // o's manager did not write, it gave fields up.
 func onlyLostFields(entries []FieldOwner, o FieldOwner) bool {
-	for _, p := range entries {
-		if p.Same(o) {
-			return p.Time.Equal(o.Time) && p.Fields != nil && o.Fields != nil && o.Fields.Difference(p.Fields).Empty()
-		}
-	}
-	return false
+	p, ok := entryOf(entries, o)
+	return ok && p.Time.Equal(o.Time) && p.Fields != nil && o.Fields != nil && o.Fields.Difference(p.Fields).Empty()
 }
 
 // hasEntry tells whether entries hold o unchanged (same time and fields).
 func hasEntry(entries []FieldOwner, o FieldOwner) bool {
+	p, ok := entryOf(entries, o)
+	return ok && p.Time.Equal(o.Time) && p.raw == o.raw
+}
+
+// entryOf returns the entry of entries that is o's (same manager, operation and subresource; see Same).
+func entryOf(entries []FieldOwner, o FieldOwner) (FieldOwner, bool) {
 	for _, p := range entries {
 		if p.Same(o) {
-			return p.Time.Equal(o.Time) && p.raw == o.raw
+			return p, true
 		}
 	}
-	return false
+	return FieldOwner{}, false
 }
 
 // ignoredPaths are the fields every write changes; a summary of what changed leaves them out.
