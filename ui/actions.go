@@ -34,7 +34,7 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		}
 	}
 	write := func(v verb) Binding {
-		b := v.key.bind(with(func(res discovery.Resource, row *watch.Row) { v.run(a, access, res, row) }))
+		b := v.key.Bind(with(func(res discovery.Resource, row *watch.Row) { v.run(a, access, res, row) }))
 		b.denied = func() bool {
 			res, ns := scope()
 			if a.opts.ReadOnly || v.applies(res) != nil {
@@ -55,21 +55,21 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		s = shellVerb
 	}
 	keys := []Binding{
-		keyTable.Object.Describe.bind(with(a.openDescribe)),
+		Keys.Object.Describe.Bind(with(a.openDescribe)),
 		write(editVerb),
 		write(s),
 		write(restartVerb),
 		write(deleteVerb),
-		keyTable.Object.Logs.bind(with(a.openLogs)),
-		keyTable.Object.PrevLogs.bind(with(a.openPreviousLogs)),
+		Keys.Object.Logs.Bind(with(a.openLogs)),
+		Keys.Object.PrevLogs.Bind(with(a.openPreviousLogs)),
 	}
 	if forwardable(res) == nil {
 		keys = append(keys, write(portForwardVerb))
 	}
 	return append(keys,
-		keyTable.Object.Owner.bind(with(a.jumpToOwner)),
-		keyTable.Object.Events.bind(with(a.openEvents)),
-		keyTable.Object.Tree.bind(with(a.openTree)),
+		Keys.Object.Owner.Bind(with(a.jumpToOwner)),
+		Keys.Object.Events.Bind(with(a.openEvents)),
+		Keys.Object.Tree.Bind(with(a.openTree)),
 	)
 }
 

@@ -78,7 +78,7 @@ type App struct {
 	hotkeysFirst, hotkeys []Binding
 	plugins               pluginSet // plugins.yaml's and the contexts', their keys read; background runs
 	remaps                keyRemaps // keys.yaml
-	theme                 *theme    // the skin's colors, else kscope's
+	theme                 *Theme    // the skin's colors, else kscope's
 
 	ctx    context.Context
 	cancel context.CancelFunc

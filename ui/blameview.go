@@ -49,7 +49,7 @@ func (v *BlameView) Activate()                  { v.render() }
 func (v *BlameView) Bindings() []Binding {
 	return []Binding{
 		v.app.HelpBinding(),
-		keyTable.Versions.Reveal.bind(func() { v.reveal = !v.reveal; v.render() }),
+		Keys.Versions.Reveal.Bind(func() { v.reveal = !v.reveal; v.render() }),
 		v.app.QuitBinding(),
 	}
 }
@@ -89,7 +89,7 @@ func (v *BlameView) render() {
 		case !l.blank:
 			note = unownedNote
 		}
-		fmt.Fprintf(&b, "[%s]%-*s[-] │ %s\n", colour, width, tview.Escape(note), v.app.theme.yamlLine(l.text))
+		fmt.Fprintf(&b, "[%s]%-*s[-] │ %s\n", colour, width, tview.Escape(note), v.app.theme.YAMLLine(l.text))
 	}
 	v.text.SetText(b.String())
 	v.text.SetTitle(fmt.Sprintf(" [aqua::b]blame[white] %s at resourceVersion %s ", tview.Escape(v.row.Key),

@@ -51,15 +51,15 @@ func (v *DescribeView) Primitive() tview.Primitive { return v.health.primitive()
 func (v *DescribeView) Bindings() []Binding {
 	keys := []Binding{
 		v.app.HelpBinding(),
-		keyTable.Describe.Search.bind(v.openSearchBar),
-		keyTable.Describe.NextMatch.bind(func() { v.text.next(v.render) }),
-		keyTable.Describe.YAML.bind(func() { v.app.openYAML(v.res, v.row) }),
-		keyTable.Describe.Copy.bind(func() { v.app.copyToClipboard("the description of "+v.row.Name, v.described) }),
+		Keys.Describe.Search.Bind(v.openSearchBar),
+		Keys.Describe.NextMatch.Bind(func() { v.text.next(v.render) }),
+		Keys.Describe.YAML.Bind(func() { v.app.openYAML(v.res, v.row) }),
+		Keys.Describe.Copy.Bind(func() { v.app.copyToClipboard("the description of "+v.row.Name, v.described) }),
 		v.health.binding(),
 	}
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
 	for _, b := range v.app.objectBindings(v.subject, scope, v.access) {
-		if b.Name != keyTable.Object.Describe.Name {
+		if b.Name != Keys.Object.Describe.Name {
 			keys = append(keys, b)
 		}
 	}
@@ -197,7 +197,7 @@ func (v *DescribeView) render() {
 	if v.described != "" {
 		v.text.show(v.described, colourDescribeKey)
 	}
-	title := fmt.Sprintf(" %sdescribe %s%s %s ", v.app.theme.title, tview.Escape(v.res.Name), v.app.theme.counter, tview.Escape(v.row.Key))
+	title := fmt.Sprintf(" %sdescribe %s%s %s ", v.app.theme.Title, tview.Escape(v.res.Name), v.app.theme.Counter, tview.Escape(v.row.Key))
 	v.text.view.SetTitle(title + titleState(v.deleted, v.err) + v.text.title())
 	v.app.updateStatus(v)
 }

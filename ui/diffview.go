@@ -41,7 +41,7 @@ func (v *DiffView) Activate()                  { v.render() }
 func (v *DiffView) Bindings() []Binding {
 	return []Binding{
 		v.app.HelpBinding(),
-		keyTable.Versions.Reveal.bind(func() { v.reveal = !v.reveal; v.render() }),
+		Keys.Versions.Reveal.Bind(func() { v.reveal = !v.reveal; v.render() }),
 		v.app.QuitBinding(),
 	}
 }

@@ -112,17 +112,17 @@
 //		return []Binding{v.app.helpBinding(), v.app.quitBinding()}
 //	}
 //
-// and the key in keyTable (keytable.go), the one place a key's name, default key and description are
+// and the key in Keys (keytable.go), the one place a key's name, default key and description are
 // written, here in the table's family:
 //
 //	History: newKey("history", char('h'), "the selected object's versions"),
 //
 // with, in the table's bindings (tablekeys.go), the line that opens it:
 //
-//	keyTable.Table.History.bind(t.withSelected(a.openHistory)),
+//	Keys.Table.History.Bind(t.withSelected(a.openHistory)),
 //
 // TestNoKeyBoundTwice then checks that the new keys collide with none of the view's or the global ones and
-// that every key bound is keyTable's; the names keys.yaml may rebind (bindingNames) and README.md's key
+// that every key bound is Keys's; the names keys.yaml may rebind (bindingNames) and README.md's key
 // tables follow from the table (TestREADMEKeys fails until `go generate ./ui` rewrites them).
 //
 // # Keys and colors from the configuration

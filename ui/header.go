@@ -11,7 +11,7 @@ import (
 // read-only mark), then the namespace and the breadcrumbs of the view stack. UI goroutine only.
 type Header struct {
 	view  *tview.TextView
-	theme *theme
+	theme *Theme
 }
 
 // NewHeader returns an empty header.

@@ -45,7 +45,7 @@ type tableHealth struct {
 
 // binding is the key that shows or hides the column.
 func (h *tableHealth) binding() Binding {
-	return keyTable.Health.Column.bind(h.toggle)
+	return Keys.Health.Column.Bind(h.toggle)
 }
 
 // on tells whether the column is on (it may still be listing).

@@ -39,7 +39,7 @@ func (p *healthPanel) primitive() tview.Primitive { return p.root }
 
 // binding is the key that shows or hides the conditions.
 func (p *healthPanel) binding() Binding {
-	return keyTable.Health.Panel.bind(p.toggle)
+	return Keys.Health.Panel.Bind(p.toggle)
 }
 
 func (p *healthPanel) toggle() {

@@ -18,8 +18,8 @@ type HelpView struct {
 func NewHelpView(a *App, name string, own, global []Binding, conflicts []keyConflict) *HelpView {
 	h := &HelpView{app: a, table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
 	th := a.theme
-	h.table.SetBorder(true).SetTitle(" " + th.title + "help" + th.counter + " " + tview.Escape(name) + " (esc: back) ")
-	h.table.SetSelectedStyle(th.cursor)
+	h.table.SetBorder(true).SetTitle(" " + th.Title + "help" + th.Counter + " " + tview.Escape(name) + " (esc: back) ")
+	h.table.SetSelectedStyle(th.Cursor)
 	for c, title := range []string{"KEY", "NAME", "WHERE", "DESCRIPTION"} {
 		h.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(th.helpHeader).SetSelectable(false))
 	}
@@ -33,7 +33,7 @@ func NewHelpView(a *App, name string, own, global []Binding, conflicts []keyConf
 			name = ""
 		}
 		for c, text := range []string{"", name, "everywhere", line} {
-			h.table.SetCell(row, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(th.errorColor))
+			h.table.SetCell(row, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(th.ErrorColor))
 		}
 		row++
 	}
@@ -45,7 +45,7 @@ func NewHelpView(a *App, name string, own, global []Binding, conflicts []keyConf
 		for _, b := range group.keys {
 			desc, color := b.Description, group.color
 			if b.denied != nil && b.denied() {
-				desc, color = "not permitted: "+desc, th.errorColor
+				desc, color = "not permitted: "+desc, th.ErrorColor
 			}
 			for c, text := range []string{b.Label, b.Name, group.where, desc} {
 				cellColor := color
@@ -63,7 +63,7 @@ func NewHelpView(a *App, name string, own, global []Binding, conflicts []keyConf
 			where = "overridden"
 		}
 		for col, text := range []string{b.Label, b.Name, where, c.why(name)} {
-			h.table.SetCell(row, col, tview.NewTableCell(tview.Escape(text)).SetTextColor(th.errorColor))
+			h.table.SetCell(row, col, tview.NewTableCell(tview.Escape(text)).SetTextColor(th.ErrorColor))
 		}
 		row++
 	}
@@ -78,7 +78,7 @@ func (h *HelpView) Close()                     {}
 // Bindings: `?` again closes the help, `q` quits.
 func (h *HelpView) Bindings() []Binding {
 	return []Binding{
-		keyTable.Help.Back.bind(h.app.pop),
+		Keys.Help.Back.Bind(h.app.pop),
 		h.app.QuitBinding(),
 	}
 }

@@ -49,9 +49,9 @@ func (h *viewHistory) previous() (discovery.Resource, bool) {
 // historyBindings are the navigation keys of the views opened from the top.
 func (a *App) historyBindings() []Binding {
 	return []Binding{
-		keyTable.Opened.Back.bind(func() { a.historyMove(-1) }),
-		keyTable.Opened.Forward.bind(func() { a.historyMove(1) }),
-		keyTable.Opened.LastView.bind(a.historyLast),
+		Keys.Opened.Back.Bind(func() { a.historyMove(-1) }),
+		Keys.Opened.Forward.Bind(func() { a.historyMove(1) }),
+		Keys.Opened.LastView.Bind(a.historyLast),
 	}
 }
 

@@ -52,7 +52,7 @@ func (v *HistoryView) Primitive() tview.Primitive { return v.table }
 func (v *HistoryView) Bindings() []Binding {
 	return []Binding{
 		v.app.HelpBinding(),
-		keyTable.Versions.Diff.bind(v.openDiff),
+		Keys.Versions.Diff.Bind(v.openDiff),
 		v.app.QuitBinding(),
 	}
 }

@@ -66,19 +66,19 @@ func findBinding(bs []Binding, ev *tcell.EventKey) *Binding {
 // hotkeys (those that override the views' keys are found before them, and listed here too).
 func (a *App) globalBindings() []Binding {
 	return append(append([]Binding{
-		keyTable.Global.Command.bind(a.openCommandBar),
-		keyTable.Global.Back.bind(a.escape),
-		keyTable.Global.Move.bind(nil),
-		keyTable.Global.Quit.bind(a.quit),
+		Keys.Global.Command.Bind(a.openCommandBar),
+		Keys.Global.Back.Bind(a.escape),
+		Keys.Global.Move.Bind(nil),
+		Keys.Global.Quit.Bind(a.quit),
 	}, a.hotkeysFirst...), a.hotkeys...)
 }
 
 // HelpBinding opens the help screen for the top view.
 func (a *App) HelpBinding() Binding {
-	return keyTable.Views.Help.bind(a.showHelp)
+	return Keys.Views.Help.Bind(a.showHelp)
 }
 
 // QuitBinding is `q` (not in the picker, where letters filter).
 func (a *App) QuitBinding() Binding {
-	return keyTable.Views.Quit.bind(a.quit)
+	return Keys.Views.Quit.Bind(a.quit)
 }

@@ -83,7 +83,7 @@ func reachView(h *harness, path []string) Screen {
 // hotkeys configured on keys the views bind (with and without override), the keys a view answers to (its
 // own, the plugins that apply there, the global keys and the hotkeys) never share a key: a configured key
 // that loses is listed as a conflict, not bound. Every binding with an action is named and described, every
-// one of kscope's is keyTable's (its name, key and description), and every entry of keyTable is bound.
+// one of kscope's is Keys's (its name, key and description), and every entry of Keys is bound.
 func TestNoKeyBoundTwice(t *testing.T) {
 	plugin := func(name, key string, override bool, scopes ...string) config.Plugin {
 		return config.Plugin{Name: name, ShortCut: key, Override: override, Scopes: scopes, Command: "true", Description: name}
@@ -130,10 +130,10 @@ func TestNoKeyBoundTwice(t *testing.T) {
 		deploy := func() (discovery.Resource, string) { return discovery.Resource{Group: "apps", Name: "deployments"}, "" }
 		fromTable(t, "deployments", h.app.objectBindings(nil, deploy, nil), used)
 	})
-	for _, f := range keyTable.families() {
+	for _, f := range Keys.families() {
 		for _, d := range f.Defs {
 			if !used[keyID(d.Name, d.Key.Label, d.Description)] {
-				t.Errorf("keyTable's %s %q (%s) is bound in no view keyPaths reach", d.Key.Label, d.Name, f.Title)
+				t.Errorf("Keys's %s %q (%s) is bound in no view keyPaths reach", d.Key.Label, d.Name, f.Title)
 			}
 		}
 	}

@@ -27,7 +27,7 @@ func newKeyRemaps(remaps []config.KeyRemap) (keyRemaps, []string) {
 	for _, r := range remaps {
 		b, err := parseShortCut(r.Key)
 		switch {
-		case r.Name == keyTable.Global.Move.Name:
+		case r.Name == Keys.Global.Move.Name:
 			bad = append(bad, "keys.yaml: move is the list's own keys (arrows, j k, pgup pgdn, g G): they cannot be rebound")
 		case !slices.Contains(bindingNames, r.Name):
 			bad = append(bad, fmt.Sprintf("keys.yaml: no key is called %q (the names are the help's NAME column: describe, yaml, logs …)", r.Name))

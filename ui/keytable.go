@@ -9,10 +9,10 @@ import (
 
 //go:generate go test -run TestREADMEKeys -update .
 
-// keyDef is one of kscope's own keys in keyTable: its name (the help's NAME column, what keys.yaml rebinds),
+// KeyDef is one of kscope's own keys in Keys: its name (the help's NAME column, what keys.yaml rebinds),
 // its default key, and what it does (the help's DESCRIPTION). The views build their bindings from it
 // (bind), so the table is the only place a key and its description are written.
-type keyDef struct {
+type KeyDef struct {
 	Name        string
 	Key         Binding // Key, Rune and Label; no action
 	Description string
@@ -21,25 +21,26 @@ type keyDef struct {
 }
 
 // newKey is the table's entry for the key k called name, doing what description says.
-func newKey(name string, k Binding, description string) keyDef {
-	return keyDef{Name: name, Key: k, Description: description}
+func newKey(name string, k Binding, description string) KeyDef {
+	return KeyDef{Name: name, Key: k, Description: description}
 }
 
 // fixed returns d that keys.yaml cannot rebind.
-func (d keyDef) fixed() keyDef {
+func (d KeyDef) fixed() KeyDef {
 	d.Fixed = true
 	return d
 }
 
-// bind returns d's key, named and described as the table says, running run (nil: a key the focused widget
+// Bind returns d's key, named and described as the table says, running run (nil: a key the focused widget
 // handles itself).
-func (d keyDef) bind(run func()) Binding { return d.Key.does(d.Name, d.Description, run) }
+func (d KeyDef) Bind(run func()) Binding { return d.Key.does(d.Name, d.Description, run) }
 
-// keyTable is every key kscope binds itself (not the configured plugins and hotkeys), by the views they
+// Keys is every key kscope binds itself (not the configured plugins and hotkeys), by the views they
 // belong to. README.md's key tables are generated from it (TestREADMEKeys), and keys.yaml may rebind
 // every name in it but the fixed ones (bindingNames). A view decides which of its family's keys it
-// offers, and in which order (the help lists them so).
-var keyTable = keyFamilies{
+// offers, and in which order (the help lists them so). Never written: it is read by the screens of every
+// package, which build their bindings with Bind.
+var Keys = KeyFamilies{
 	Global: globalKeys{
 		Command: newKey("command", char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx NAME, pf (port-forwards), q"),
 		Back:    newKey("back", key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back"),
@@ -135,10 +136,10 @@ var keyTable = keyFamilies{
 	},
 }
 
-// bindingNames are the names keys.yaml may rebind: keyTable's, but the fixed ones, sorted.
+// bindingNames are the names keys.yaml may rebind: Keys's, but the fixed ones, sorted.
 var bindingNames = func() []string {
 	var names []string
-	for _, f := range keyTable.families() {
+	for _, f := range Keys.families() {
 		for _, d := range f.Defs {
 			if !d.Fixed {
 				names = append(names, d.Name)
@@ -149,28 +150,28 @@ var bindingNames = func() []string {
 	return slices.Compact(names)
 }()
 
-// keyFamily is one family of keyTable: its title (as README.md shows it) and its keys, in order.
+// keyFamily is one family of Keys: its title (as README.md shows it) and its keys, in order.
 type keyFamily struct {
 	Title string
-	Defs  []keyDef
+	Defs  []KeyDef
 }
 
 // families lists the table's families and their keys in the order they are written.
-func (t keyFamilies) families() []keyFamily {
+func (t KeyFamilies) families() []keyFamily {
 	v := reflect.ValueOf(t)
 	out := make([]keyFamily, 0, v.NumField())
 	for i := range v.NumField() {
 		f := keyFamily{Title: v.Type().Field(i).Tag.Get("title")}
 		for j := range v.Field(i).NumField() {
-			f.Defs = append(f.Defs, v.Field(i).Field(j).Interface().(keyDef))
+			f.Defs = append(f.Defs, v.Field(i).Field(j).Interface().(KeyDef))
 		}
 		out = append(out, f)
 	}
 	return out
 }
 
-// keyFamilies is the type of keyTable: a family per group of views, titled as README.md shows it.
-type keyFamilies struct {
+// KeyFamilies is the type of Keys: a family per group of views, titled as README.md shows it.
+type KeyFamilies struct {
 	Global   globalKeys   `title:"Everywhere"`
 	Views    viewsKeys    `title:"Every view (but quit in the resource picker, where letters filter)"`
 	Picker   pickerKeys   `title:"The resource picker (the first screen)"`
@@ -188,51 +189,51 @@ type keyFamilies struct {
 }
 
 // globalKeys work in every view, after the view's own (globalBindings).
-type globalKeys struct{ Command, Back, Move, Quit keyDef }
+type globalKeys struct{ Command, Back, Move, Quit KeyDef }
 
 // viewsKeys are in every view's bindings (helpBinding, quitBinding).
-type viewsKeys struct{ Help, Quit keyDef }
+type viewsKeys struct{ Help, Quit KeyDef }
 
 // pickerKeys are the resource picker's.
-type pickerKeys struct{ Filter, Open, Wide keyDef }
+type pickerKeys struct{ Filter, Open, Wide KeyDef }
 
 // tableKeys are a live table's own (tablekeys.go).
 type tableKeys struct {
-	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse keyDef
+	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse KeyDef
 }
 
 // openedKeys move through the resources opened (historyBindings).
-type openedKeys struct{ Back, Forward, LastView keyDef }
+type openedKeys struct{ Back, Forward, LastView KeyDef }
 
 // objectKeys act on one object (objectBindings).
 type objectKeys struct {
-	Describe, Edit, Scale, Shell, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree keyDef
+	Describe, Edit, Scale, Shell, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree KeyDef
 }
 
 // healthKeys show or hide an object's health: a table's column, a YAML or describe view's panel.
-type healthKeys struct{ Column, Panel keyDef }
+type healthKeys struct{ Column, Panel KeyDef }
 
 // yamlKeys are the YAML view's own.
 type yamlKeys struct {
-	Search, NextMatch, Copy, ManagedFields, Reveal, History, Blame keyDef
+	Search, NextMatch, Copy, ManagedFields, Reveal, History, Blame KeyDef
 }
 
 // describeKeys are the describe view's own.
-type describeKeys struct{ Search, NextMatch, YAML, Copy keyDef }
+type describeKeys struct{ Search, NextMatch, YAML, Copy KeyDef }
 
 // logsKeys are the logs view's.
 type logsKeys struct {
-	Search, NextMatch, PrevMatch, Follow, Timestamps, Wrap, Copy, Save keyDef
+	Search, NextMatch, PrevMatch, Follow, Timestamps, Wrap, Copy, Save KeyDef
 }
 
 // treeKeys are the tree view's.
-type treeKeys struct{ Open, YAML keyDef }
+type treeKeys struct{ Open, YAML KeyDef }
 
 // versionsKeys are the history view's (Diff) and the blame and diff views' (Reveal).
-type versionsKeys struct{ Diff, Reveal keyDef }
+type versionsKeys struct{ Diff, Reveal KeyDef }
 
 // forwardsKeys are the port-forwards view's.
-type forwardsKeys struct{ Stop keyDef }
+type forwardsKeys struct{ Stop KeyDef }
 
 // helpKeys are the help screen's.
-type helpKeys struct{ Back keyDef }
+type helpKeys struct{ Back KeyDef }

@@ -13,12 +13,12 @@ const (
 	keysEnd   = "<!-- keys:end -->"
 )
 
-// keysMarkdown is README.md's key table, from keyTable: a row per key under a row per family.
+// keysMarkdown is README.md's key table, from Keys: a row per key under a row per family.
 func keysMarkdown() string {
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 	var b strings.Builder // blank lines around it, so that the markers never join the table
 	b.WriteString("\n| Key | Name (keys.yaml) | What it does |\n| --- | --- | --- |\n")
-	for _, f := range keyTable.families() {
+	for _, f := range Keys.families() {
 		fmt.Fprintf(&b, "| **%s** | | |\n", cell(f.Title))
 		for _, d := range f.Defs {
 			name := d.Name
@@ -83,7 +83,7 @@ func keyID(name, label, description string) string {
 }
 
 // fromTable reports the keys of bs (kscope's own: not plugins or hotkeys, not remapped) that are not
-// some keyTable entry's name, key and description, and records in used the entries they are (keyID).
+// some Keys entry's name, key and description, and records in used the entries they are (keyID).
 func fromTable(t *testing.T, where string, bs []Binding, used map[string]bool) {
 	t.Helper()
 	for _, b := range bs {
@@ -91,7 +91,7 @@ func fromTable(t *testing.T, where string, bs []Binding, used map[string]bool) {
 			continue
 		}
 		found := false
-		for _, f := range keyTable.families() {
+		for _, f := range Keys.families() {
 			for _, e := range f.Defs {
 				if e.Name == b.Name && e.Description == b.Description && e.Key.Label == b.Label &&
 					e.Key.Key == b.Key && e.Key.Rune == b.Rune {
@@ -100,7 +100,7 @@ func fromTable(t *testing.T, where string, bs []Binding, used map[string]bool) {
 			}
 		}
 		if !found {
-			t.Errorf("%s: key %s %q (%q) is not in keyTable (keytable.go)", where, b.Label, b.Name, b.Description)
+			t.Errorf("%s: key %s %q (%q) is not in Keys (keytable.go)", where, b.Label, b.Name, b.Description)
 		}
 	}
 }

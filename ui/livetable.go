@@ -73,7 +73,7 @@ func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *
 	t.health = &tableHealth{t: t}
 	t.content = t.newContent()
 	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
-	t.table.SetSelectedStyle(a.theme.cursor)
+	t.table.SetSelectedStyle(a.theme.Cursor)
 	t.table.SetBorder(true)
 	t.table.SetMouseCapture(t.doubleClick)
 	if len(src.Spec().Columns) == 0 { // kubectl's custom columns are the columns asked for, no more
@@ -307,7 +307,7 @@ func (t *LiveTable) placeholder(snap watch.Snapshot) (string, tcell.Color) {
 		if msg == "" && st.Err != nil {
 			msg = st.Err.Error()
 		}
-		return st.Phase.String() + ": " + apierr.OneLine(msg), t.app.theme.errorColor
+		return st.Phase.String() + ": " + apierr.OneLine(msg), t.app.theme.ErrorColor
 	case snap.Total > 0:
 		return "no rows match the filter (esc clears it)", t.app.theme.dim
 	}
@@ -343,7 +343,7 @@ func (t *LiveTable) updateTitle() {
 		scope = "(" + spec.Namespace + ")"
 	}
 	th := t.app.theme
-	title := fmt.Sprintf(" %s%s%s%s[%d] ", th.title, tview.Escape(t.title), tview.Escape(scope), th.counter, t.shown)
+	title := fmt.Sprintf(" %s%s%s%s[%d] ", th.Title, tview.Escape(t.title), tview.Escape(scope), th.Counter, t.shown)
 	if st := t.src.State(); st.Phase == watch.Listing && st.Expected > 0 {
 		// The first list arrives in pages: say how much of it is in, so that a partial table is never
 		// taken for the whole one.

@@ -78,7 +78,7 @@ func NewLogView(a *App, s logSubject) *LogView {
 	v := &LogView{app: a, logs: s, ring: logs.NewRing(capacity), sink: logs.NewSink(capacity),
 		run: map[string]context.CancelFunc{}, state: map[string]logs.State{}}
 	v.pane = newLogPane(v.ring)
-	v.pane.fg = a.theme.logFg
+	v.pane.fg = a.theme.LogFg
 	for _, o := range []struct {
 		set *bool
 		to  *bool
@@ -104,14 +104,14 @@ func (v *LogView) Primitive() tview.Primitive { return v.pane }
 func (v *LogView) Bindings() []Binding {
 	return []Binding{
 		v.app.HelpBinding(),
-		keyTable.Logs.Search.bind(v.openSearchBar),
-		keyTable.Logs.NextMatch.bind(func() { v.nextMatch(true) }),
-		keyTable.Logs.PrevMatch.bind(func() { v.nextMatch(false) }),
-		keyTable.Logs.Follow.bind(v.toggleFollow),
-		keyTable.Logs.Timestamps.bind(v.toggleTimestamps),
-		keyTable.Logs.Wrap.bind(v.toggleWrap),
-		keyTable.Logs.Copy.bind(v.copyVisible),
-		keyTable.Logs.Save.bind(v.save),
+		Keys.Logs.Search.Bind(v.openSearchBar),
+		Keys.Logs.NextMatch.Bind(func() { v.nextMatch(true) }),
+		Keys.Logs.PrevMatch.Bind(func() { v.nextMatch(false) }),
+		Keys.Logs.Follow.Bind(v.toggleFollow),
+		Keys.Logs.Timestamps.Bind(v.toggleTimestamps),
+		Keys.Logs.Wrap.Bind(v.toggleWrap),
+		Keys.Logs.Copy.Bind(v.copyVisible),
+		Keys.Logs.Save.Bind(v.save),
 		v.app.QuitBinding(),
 	}
 }
@@ -224,9 +224,9 @@ func (v *LogView) pull() {
 func (v *LogView) render() {
 	s := v.logs
 	th := v.app.theme
-	title := fmt.Sprintf(" %slogs%s %s/%s", th.title, th.counter, tview.Escape(s.kind), tview.Escape(s.name))
+	title := fmt.Sprintf(" %slogs%s %s/%s", th.Title, th.Counter, tview.Escape(s.kind), tview.Escape(s.name))
 	if s.namespace != "" {
-		title = fmt.Sprintf(" %slogs%s %s %s/%s", th.title, th.counter, tview.Escape(s.kind), tview.Escape(s.namespace), tview.Escape(s.name))
+		title = fmt.Sprintf(" %slogs%s %s %s/%s", th.Title, th.Counter, tview.Escape(s.kind), tview.Escape(s.namespace), tview.Escape(s.name))
 	}
 	if s.selector == "" && len(s.containers) == 1 {
 		title += " [gray]" + tview.Escape(s.containers[0])
@@ -234,7 +234,7 @@ func (v *LogView) render() {
 	if s.previous {
 		title += " [yellow](previous)"
 	}
-	title += th.counter + " "
+	title += th.Counter + " "
 	if v.search != "" {
 		title += fmt.Sprintf("%s</%s> %s[-::-] ", th.filter, tview.Escape(v.search), v.matchCount())
 	}
@@ -282,7 +282,7 @@ func (v *LogView) matchCount() string {
 
 // Status says how the view follows and what it keeps.
 func (v *LogView) Status() string {
-	on := v.app.theme.on
+	on := v.app.theme.On
 	text := fmt.Sprintf("follow %s (s)  timestamps %s (t)  wrap %s (w)  %d of %d lines kept",
 		on(v.pane.follow), on(v.pane.timestamps), on(v.pane.wrap), v.ring.Len(), v.ring.Capacity())
 	if n := v.ring.Dropped(); n > 0 {

@@ -1,9 +1,17 @@
 package ui
 
-import "context"
+import (
+	"context"
+
+	"k8s.io/utils/clock"
+
+	"kscope/cluster"
+)
 
 // Navigator is what a screen living in a package of its own may ask of the app: the keys every screen offers,
-// and a tick while it is on top. *App implements it. UI goroutine only.
+// a tick while it is on top, the stack, the prompt and status lines, goroutines, the theme, the clock and the
+// cluster. *App implements it. Every method runs on the UI goroutine, but for Go and Update, which any
+// goroutine may call.
 type Navigator interface {
 	// HelpBinding is `?`: the keys of the screen on top.
 	HelpBinding() Binding
@@ -12,12 +20,37 @@ type Navigator interface {
 	// EveryTickWhileOnTop runs fn on the UI goroutine once a tick while s is the top screen, until the
 	// returned cancel is called.
 	EveryTickWhileOnTop(s Screen, fn func()) context.CancelFunc
+
+	// Push shows s on top of the stack (its Activate runs).
+	Push(s Screen)
+	// UpdateStatus shows s's Status on the status line, if s is on top.
+	UpdateStatus(s Screen)
+	// Message shows a one-line note on the prompt line; Errorf shows an error there (red).
+	Message(text string)
+	Errorf(format string, args ...any)
+
+	// Go runs fn on a goroutine of its own, supervised: a panic there stops the UI and restores the terminal.
+	Go(fn func())
+	// Update runs fn on the UI goroutine, then redraws, and returns once fn has run: never call it on the UI
+	// goroutine itself.
+	Update(fn func())
+	// Context is done when kscope quits; a goroutine started with Go ends by then.
+	Context() context.Context
+
+	// Theme is the UI's colors (kscope's, or the skin's over them); not changed after start.
+	Theme() *Theme
+	// Clock is the time the UI runs on (tests step a fake one).
+	Clock() clock.WithTicker
+	// Width is the screen's width in cells (120 before the first draw).
+	Width() int
+	// Cluster is the connection the screens show.
+	Cluster() cluster.Interface
 }
 
 var _ Navigator = (*App)(nil)
 
 // TableScreens are the screens, each in a package of its own, that a live table opens with its key in
-// keyTable: the program registers them in Options (one line each); a screen not registered leaves its key
+// Keys: the program registers them in Options (one line each); a screen not registered leaves its key
 // unbound. A plain value.
 type TableScreens struct {
 	// Pulse opens the pulse of a table's informers (`i`): label is the table's title, src its rows.
@@ -49,3 +82,42 @@ func (a *App) EveryTickWhileOnTop(v Screen, fn func()) context.CancelFunc {
 	})
 	return cancel
 }
+
+// Push implements Navigator.
+func (a *App) Push(s Screen) { a.push(s) }
+
+// UpdateStatus implements Navigator.
+func (a *App) UpdateStatus(s Screen) { a.updateStatus(s) }
+
+// Message implements Navigator.
+func (a *App) Message(text string) { a.message(text) }
+
+// Errorf implements Navigator.
+func (a *App) Errorf(format string, args ...any) { a.errorf(format, args...) }
+
+// Go implements Navigator.
+func (a *App) Go(fn func()) { a.goSafe(fn) }
+
+// Update implements Navigator.
+func (a *App) Update(fn func()) { a.tv.QueueUpdateDraw(fn) }
+
+// Context implements Navigator.
+func (a *App) Context() context.Context { return a.ctx }
+
+// Theme implements Navigator.
+func (a *App) Theme() *Theme { return a.theme }
+
+// Clock implements Navigator.
+func (a *App) Clock() clock.WithTicker { return a.opts.Clock }
+
+// Width implements Navigator.
+func (a *App) Width() int {
+	if a.screen == nil {
+		return 120
+	}
+	w, _ := a.screen.Size()
+	return w
+}
+
+// Cluster implements Navigator.
+func (a *App) Cluster() cluster.Interface { return a.cluster }

@@ -28,7 +28,7 @@ type ResourcePicker struct {
 func NewResourcePicker(a *App) *ResourcePicker {
 	p := &ResourcePicker{app: a, table: tview.NewTable()}
 	p.table.SetFixed(1, 0).SetSelectable(true, false).SetBorder(true)
-	p.table.SetSelectedStyle(a.theme.cursor)
+	p.table.SetSelectedStyle(a.theme.Cursor)
 	p.table.SetSelectionChangedFunc(func(int, int) { a.updateStatus(p) })
 	p.reload()
 	return p
@@ -43,9 +43,9 @@ func (p *ResourcePicker) Close()                     {}
 func (p *ResourcePicker) Bindings() []Binding {
 	return []Binding{
 		p.app.HelpBinding(),
-		keyTable.Picker.Filter.bind(p.openFilterBar),
-		keyTable.Picker.Open.bind(p.enter),
-		keyTable.Picker.Wide.bind(p.toggleWide),
+		Keys.Picker.Filter.Bind(p.openFilterBar),
+		Keys.Picker.Open.Bind(p.enter),
+		Keys.Picker.Wide.Bind(p.toggleWide),
 	}
 }
 
@@ -114,13 +114,13 @@ func (p *ResourcePicker) reload() {
 	p.table.Clear()
 	headers := append(discovery.ResourceColumns(p.wide), "NOTE")
 	for c, h := range headers {
-		p.table.SetCell(0, c, tview.NewTableCell(h+columnGap).SetStyle(p.app.theme.header).SetSelectable(false))
+		p.table.SetCell(0, c, tview.NewTableCell(h+columnGap).SetStyle(p.app.theme.Header).SetSelectable(false))
 	}
 	exact, kept := -1, -1
 	for i, r := range p.shown {
 		note := unlistableReason(r)
 		cells := append(discovery.ResourceCells(r, p.wide), note)
-		color := p.app.theme.rowFg
+		color := p.app.theme.RowFg
 		if note != "" {
 			color = p.app.theme.dim
 		}
@@ -141,7 +141,7 @@ func (p *ResourcePicker) reload() {
 	p.snap = false
 	p.table.Select(sel+1, 0)
 	th := p.app.theme
-	title := fmt.Sprintf(" %sresources%s[%d] ", th.title, th.counter, len(p.shown))
+	title := fmt.Sprintf(" %sresources%s[%d] ", th.Title, th.Counter, len(p.shown))
 	if p.filter != "" {
 		title += fmt.Sprintf("%s</%s> ", th.filter, tview.Escape(p.filter))
 	}

@@ -18,7 +18,7 @@ type PortForwardView struct {
 func NewPortForwardView(a *App) *PortForwardView {
 	v := &PortForwardView{app: a, table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
 	v.table.SetBorder(true)
-	v.table.SetSelectedStyle(a.theme.cursor)
+	v.table.SetSelectedStyle(a.theme.Cursor)
 	v.render()
 	return v
 }
@@ -35,7 +35,7 @@ func (v *PortForwardView) forwardsChanged() { v.render() }
 func (v *PortForwardView) Bindings() []Binding {
 	return []Binding{
 		v.app.HelpBinding(),
-		keyTable.Forwards.Stop.bind(v.stopSelected),
+		Keys.Forwards.Stop.Bind(v.stopSelected),
 		v.app.QuitBinding(),
 	}
 }
@@ -55,14 +55,14 @@ func (v *PortForwardView) Status() string {
 func (v *PortForwardView) render() {
 	row, _ := v.table.GetSelection()
 	v.table.Clear()
-	v.table.SetTitle(fmt.Sprintf(" %sportforwards%s[%d] ", v.app.theme.title, v.app.theme.counter, len(v.app.forwards)))
+	v.table.SetTitle(fmt.Sprintf(" %sportforwards%s[%d] ", v.app.theme.Title, v.app.theme.Counter, len(v.app.forwards)))
 	for c, title := range []string{"LOCAL", "TARGET", "SINCE", "STATE"} {
-		v.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(v.app.theme.header).SetSelectable(false).SetExpansion(1))
+		v.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(v.app.theme.Header).SetSelectable(false).SetExpansion(1))
 	}
 	for i, f := range v.app.forwards {
-		color := v.app.theme.rowFg
+		color := v.app.theme.RowFg
 		if f.ended {
-			color = v.app.theme.errorColor
+			color = v.app.theme.ErrorColor
 		}
 		for c, text := range []string{f.local, "→ " + f.target, f.since.Format("15:04:05"), f.state()} {
 			v.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(color).SetExpansion(1))

@@ -58,7 +58,7 @@ type RowContent struct {
 	serverColumns int
 
 	// theme gives the colors (kscope's unless the table's app has a skin).
-	theme *theme
+	theme *Theme
 }
 
 // SetPlaceholder sets the line shown when there are no rows ("" for none).
@@ -256,7 +256,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	idx := c.visible[column]
 	col := c.columns[idx]
 	if row == 0 {
-		cell := tview.NewTableCell(c.headerText(idx) + columnGap).SetStyle(c.theme.header).SetSelectable(false)
+		cell := tview.NewTableCell(c.headerText(idx) + columnGap).SetStyle(c.theme.Header).SetSelectable(false)
 		if c.headerClicked != nil {
 			cell.SetClickedFunc(func() bool { c.headerClicked(idx); return true })
 		}
@@ -264,7 +264,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	}
 	r := c.rows[row-1]
 	text := c.shownText(r, idx)
-	cell := tview.NewTableCell(tview.Escape(text) + columnGap).SetTextColor(c.theme.rowFg)
+	cell := tview.NewTableCell(tview.Escape(text) + columnGap).SetTextColor(c.theme.RowFg)
 	switch {
 	case c.ghosted[r]:
 		cell.SetTextColor(c.theme.rowGhost).SetAttributes(tcell.AttrDim)
@@ -306,7 +306,7 @@ func (c *RowContent) placeholderCell(row, column int) *tview.TableCell {
 		for i, idx := range c.visible {
 			names[i] = tview.Escape(c.header(idx))
 		}
-		return tview.NewTableCell(strings.Join(names, columnGap+" ")).SetStyle(c.theme.header).SetSelectable(false)
+		return tview.NewTableCell(strings.Join(names, columnGap+" ")).SetStyle(c.theme.Header).SetSelectable(false)
 	case row == 1:
 		return tview.NewTableCell(tview.Escape(c.placeholder)).SetTextColor(c.placeholderColor).SetSelectable(false)
 	}

@@ -19,7 +19,7 @@ import (
 // shellCommand runs bash when the container has it, else sh (as k9s does).
 var shellCommand = []string{"sh", "-c", "command -v bash >/dev/null && exec bash || exec sh"}
 
-var shellVerb = verb{key: keyTable.Object.Shell,
+var shellVerb = verb{key: Keys.Object.Shell,
 	need: accessNeed{verb: "create", subresource: "exec", resource: podsGVR}, applies: shellable, start: (*App).startShell}
 
 // isPods tells whether res is core/v1 pods.

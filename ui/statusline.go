@@ -13,7 +13,7 @@ import (
 // and the API groups discovery could not read. UI goroutine only.
 type StatusLine struct {
 	view  *tview.TextView
-	theme *theme
+	theme *Theme
 }
 
 // NewStatusLine returns an empty status line.

@@ -10,27 +10,27 @@ func (t *LiveTable) Bindings() []Binding {
 	a := t.app
 	keys := []Binding{
 		a.HelpBinding(),
-		keyTable.Table.Filter.bind(t.openFilterBar),
-		keyTable.Table.Open.bind(t.enter),
-		keyTable.Table.YAML.bind(t.withSelected(a.openYAML)),
-		keyTable.Table.History.bind(t.withSelected(a.openHistory)),
-		keyTable.Table.Copy.bind(t.withSelected(func(_ discovery.Resource, row *watch.Row) {
+		Keys.Table.Filter.Bind(t.openFilterBar),
+		Keys.Table.Open.Bind(t.enter),
+		Keys.Table.YAML.Bind(t.withSelected(a.openYAML)),
+		Keys.Table.History.Bind(t.withSelected(a.openHistory)),
+		Keys.Table.Copy.Bind(t.withSelected(func(_ discovery.Resource, row *watch.Row) {
 			a.copyToClipboard("name "+row.Name, row.Name)
 		})),
 	}
 	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)
 	keys = append(keys,
-		keyTable.Table.Save.bind(t.exportTable),
-		keyTable.Table.Wide.bind(t.toggleWide),
-		keyTable.Table.SortName.bind(t.sortByName),
-		keyTable.Table.SortAge.bind(t.sortByAge),
-		keyTable.Table.SortNext.bind(t.sortNextColumn),
-		keyTable.Table.Reverse.bind(t.reverseSort),
-		keyTable.Table.AllNamespaces.bind(func() { a.setNamespace("") }),
+		Keys.Table.Save.Bind(t.exportTable),
+		Keys.Table.Wide.Bind(t.toggleWide),
+		Keys.Table.SortName.Bind(t.sortByName),
+		Keys.Table.SortAge.Bind(t.sortByAge),
+		Keys.Table.SortNext.Bind(t.sortNextColumn),
+		Keys.Table.Reverse.Bind(t.reverseSort),
+		Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }),
 		t.health.binding(),
 	)
 	if open := a.opts.Screens.Pulse; open != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, keyTable.Table.Pulse.bind(func() { a.push(open(a, t.title, t.src)) }))
+		keys = append(keys, Keys.Table.Pulse.Bind(func() { a.push(open(a, t.title, t.src)) }))
 	}
 	keys = append(keys, a.historyBindings()...)
 	return append(keys, a.QuitBinding())

@@ -10,7 +10,7 @@ import (
 	"kscope/config"
 )
 
-// theme is the UI's colors: kscope's own, with what a k9s skin sets over them. The skin's parts map to
+// Theme is the UI's colors: kscope's own, with what a k9s skin sets over them. The skin's parts map to
 // kscope's as follows (k9s's key → where it shows in kscope):
 //
 //	body.fgColor/bgColor           every view's text and background, the header, the status line
@@ -26,8 +26,8 @@ import (
 //	help.*                         the help screen (keyColor: the KEY column; sectionColor: its header)
 //	dialog.*                       the questions asked before a write, and their buttons
 //
-// A theme is not changed after New; it is read on the UI goroutine.
-type theme struct {
+// A Theme is not changed after New; it is read on the UI goroutine.
+type Theme struct {
 	skinned bool
 	// body: set only by a skin (kscope otherwise draws on tview's defaults).
 	bodyFg, bodyBg, border tcell.Color
@@ -36,11 +36,11 @@ type theme struct {
 	tableBg                tcell.Color // views.table.bgColor: the tables' background, over the body's
 	hasTableBg             bool
 
-	rowFg, rowFlash, rowGhost, dim, errorColor tcell.Color
-	header, cursor                             tcell.Style
+	RowFg, rowFlash, rowGhost, dim, ErrorColor tcell.Color
+	Header, Cursor                             tcell.Style
 	sorter                                     string // tag before the sort arrow ("" keeps the header's)
 
-	title, counter, filter string // tags
+	Title, Counter, filter string // tags
 	errorTag               string
 	infoLabel, infoValue   string
 	crumb, crumbActive     string
@@ -49,8 +49,8 @@ type theme struct {
 
 	yamlKey, yamlColon, yamlValue string
 
-	logFg, logBg tcell.Color
-	hasLogBg     bool
+	LogFg, LogBg tcell.Color
+	HasLogBg     bool
 
 	promptLabel, promptText, promptBg tcell.Color
 	helpText, helpKey                 tcell.Color
@@ -61,14 +61,17 @@ type theme struct {
 	dialog *config.SkinStyle // nil: tview's Modal as it is
 }
 
+// DefaultTheme is kscope's own look, without a skin.
+func DefaultTheme() *Theme { return newTheme(nil) }
+
 // newTheme is kscope's look with skin's colors over it (nil: kscope's look).
-func newTheme(skin *config.Skin) *theme {
-	t := &theme{
-		rowFg: colorNormal, rowFlash: colorFlash, rowGhost: colorGhost, dim: colorDimText, errorColor: tcell.ColorRed,
-		header: styleHeader, cursor: tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack),
-		title: "[aqua::b]", counter: "[white]", filter: "[orange::b]", errorTag: "[red]",
+func newTheme(skin *config.Skin) *Theme {
+	t := &Theme{
+		RowFg: colorNormal, rowFlash: colorFlash, rowGhost: colorGhost, dim: colorDimText, ErrorColor: tcell.ColorRed,
+		Header: styleHeader, Cursor: tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack),
+		Title: "[aqua::b]", Counter: "[white]", filter: "[orange::b]", errorTag: "[red]",
 		infoLabel: "[orange]", infoValue: "", crumb: "[gray]", crumbActive: "[aqua]", suggest: "[gray]",
-		yamlKey: "[steelblue]", logFg: tview.Styles.PrimaryTextColor,
+		yamlKey: "[steelblue]", LogFg: tview.Styles.PrimaryTextColor,
 		promptLabel: tcell.ColorAqua, promptText: tcell.ColorWhite, promptBg: tcell.ColorDefault,
 		helpText: colorNormal, helpKey: colorNormal, helpHeader: styleHeader,
 	}
@@ -95,26 +98,26 @@ func newTheme(skin *config.Skin) *theme {
 }
 
 // skinTable takes the table's colors and the rows' states.
-func (t *theme) skinTable(s config.SkinStyle) {
+func (t *Theme) skinTable(s config.SkinStyle) {
 	tb := s.Views.Table
-	set(&t.rowFg, tb.FgColor)
+	set(&t.RowFg, tb.FgColor)
 	set(&t.rowFlash, s.Frame.Status.AddColor)
 	set(&t.rowFlash, s.Frame.Status.ModifyColor)
 	set(&t.rowGhost, s.Frame.Status.KillColor)
-	set(&t.errorColor, s.Frame.Status.ErrorColor)
-	t.cursor = style(style(t.cursor, tb.CursorBgColor, true), tb.CursorFgColor, false)
+	set(&t.ErrorColor, s.Frame.Status.ErrorColor)
+	t.Cursor = style(style(t.Cursor, tb.CursorBgColor, true), tb.CursorFgColor, false)
 	if c, ok := tb.BgColor.TCell(); ok {
 		t.tableBg, t.hasTableBg = c, true
 	}
-	t.header = style(style(t.header, tb.Header.FgColor, false), tb.Header.BgColor, true)
+	t.Header = style(style(t.Header, tb.Header.FgColor, false), tb.Header.BgColor, true)
 	t.sorter = tag(s.Views.Table.Header.SorterColor, "")
 }
 
 // skinText takes the titles', header's, YAML's, logs' and help's colors.
-func (t *theme) skinText(s config.SkinStyle) {
+func (t *Theme) skinText(s config.SkinStyle) {
 	f := s.Frame
-	t.title = tagAttr(f.Title.FgColor, "b", t.title)
-	t.counter = tag(f.Title.CounterColor, t.counter)
+	t.Title = tagAttr(f.Title.FgColor, "b", t.Title)
+	t.Counter = tag(f.Title.CounterColor, t.Counter)
 	t.filter = tagAttr(f.Title.FilterColor, "b", t.filter)
 	t.errorTag = tag(f.Status.ErrorColor, t.errorTag)
 	t.infoLabel = tag(s.Info.SectionColor, t.infoLabel)
@@ -127,11 +130,11 @@ func (t *theme) skinText(s config.SkinStyle) {
 	t.yamlColon = tag(s.Views.Yaml.ColonColor, "")
 	t.yamlValue = tag(s.Views.Yaml.ValueColor, "")
 	if t.hasBodyFg {
-		t.logFg = t.bodyFg
+		t.LogFg = t.bodyFg
 	}
-	set(&t.logFg, s.Views.Logs.FgColor)
+	set(&t.LogFg, s.Views.Logs.FgColor)
 	if c, ok := s.Views.Logs.BgColor.TCell(); ok {
-		t.logBg, t.hasLogBg = c, true
+		t.LogBg, t.HasLogBg = c, true
 	}
 	t.toggleOn = tag(s.Views.Logs.Indicator.ToggleOnColor, "")
 	t.toggleOff = tag(s.Views.Logs.Indicator.ToggleOffColor, "")
@@ -145,7 +148,7 @@ func (t *theme) skinText(s config.SkinStyle) {
 }
 
 // skinBars takes the prompt's colors.
-func (t *theme) skinBars(s config.SkinStyle) {
+func (t *Theme) skinBars(s config.SkinStyle) {
 	set(&t.promptLabel, s.Prompt.Border.DefaultColor)
 	set(&t.promptLabel, s.Prompt.Border.CommandColor)
 	set(&t.promptText, s.Prompt.FgColor)
@@ -206,8 +209,8 @@ type box interface {
 	SetBorderColor(tcell.Color) *tview.Box
 }
 
-// paint gives p the skin's background and border (nothing without a skin).
-func (t *theme) paint(p tview.Primitive) {
+// Paint gives p the skin's background and border (nothing without a skin).
+func (t *Theme) Paint(p tview.Primitive) {
 	b, ok := p.(box)
 	if !ok || !t.skinned {
 		return
@@ -222,8 +225,8 @@ func (t *theme) paint(p tview.Primitive) {
 	}
 }
 
-// on is a logs toggle's state, in the skin's indicator colors.
-func (t *theme) on(b bool) string {
+// On is a logs toggle's state, in the skin's indicator colors.
+func (t *Theme) On(b bool) string {
 	if b {
 		return t.toggleOn + "on" + reset(t.toggleOn)
 	}
@@ -238,9 +241,9 @@ func reset(tag string) string {
 	return "[-]"
 }
 
-// yamlLine escapes one YAML line, its mapping key (if any) in the key color, the colon and the value in
+// YAMLLine escapes one YAML line, its mapping key (if any) in the key color, the colon and the value in
 // theirs.
-func (t *theme) yamlLine(line string) string {
+func (t *Theme) YAMLLine(line string) string {
 	line, nl := strings.CutSuffix(line, "\n")
 	end := ""
 	if nl {
@@ -261,7 +264,7 @@ func (a *App) applyTheme() {
 		return
 	}
 	for _, p := range []tview.Primitive{a.header.view, a.status.view, a.body, a.root} {
-		t.paint(p)
+		t.Paint(p)
 	}
 	if t.hasBodyFg {
 		a.header.view.SetTextColor(t.bodyFg)
@@ -275,7 +278,7 @@ func (a *App) applyTheme() {
 }
 
 // dialogColors colors a question asked before a write with the skin's dialog colors.
-func (t *theme) dialogColors(m *tview.Modal) {
+func (t *Theme) dialogColors(m *tview.Modal) {
 	if t.dialog == nil {
 		return
 	}
@@ -293,28 +296,28 @@ func (t *theme) dialogColors(m *tview.Modal) {
 
 // paintView gives the top view's primitive the skin's background and border: the help's and the logs'
 // own backgrounds where the skin has them.
-func (t *theme) paintView(v Screen) {
+func (t *Theme) paintView(v Screen) {
 	if !t.skinned {
 		return
 	}
 	p := v.Primitive()
-	t.paint(p)
+	t.Paint(p)
 	b, ok := p.(box)
 	if !ok {
 		return
 	}
-	if s, ok := v.(skinnedView); ok {
-		if bg, ok := s.skinBackground(t); ok {
+	if s, ok := v.(SkinnedScreen); ok {
+		if bg, ok := s.SkinBackground(t); ok {
 			b.SetBackgroundColor(bg)
 		}
 	}
 }
 
-// skinnedView is a view whose background the skin sets apart (k9s's help and log views).
-type skinnedView interface {
-	// skinBackground returns the view's background in skin t, ok false when the skin does not set one.
-	skinBackground(t *theme) (bg tcell.Color, ok bool)
+// SkinnedScreen is a view whose background the skin sets apart (k9s's help and log views).
+type SkinnedScreen interface {
+	// SkinBackground returns the view's background in skin t, ok false when the skin does not set one.
+	SkinBackground(t *Theme) (bg tcell.Color, ok bool)
 }
 
-func (*HelpView) skinBackground(t *theme) (tcell.Color, bool) { return t.helpBg, t.hasHelpBg }
-func (*LogView) skinBackground(t *theme) (tcell.Color, bool)  { return t.logBg, t.hasLogBg }
+func (*HelpView) SkinBackground(t *Theme) (tcell.Color, bool) { return t.helpBg, t.hasHelpBg }
+func (*LogView) SkinBackground(t *Theme) (tcell.Color, bool)  { return t.LogBg, t.HasLogBg }

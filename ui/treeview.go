@@ -79,8 +79,8 @@ func (v *TreeView) Primitive() tview.Primitive { return v.root }
 func (v *TreeView) Bindings() []Binding {
 	return []Binding{
 		v.app.HelpBinding(),
-		keyTable.Tree.Open.bind(v.openSelected),
-		keyTable.Tree.YAML.bind(v.openSelected),
+		Keys.Tree.Open.Bind(v.openSelected),
+		Keys.Tree.YAML.Bind(v.openSelected),
 		v.app.QuitBinding(),
 	}
 }

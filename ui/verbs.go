@@ -13,10 +13,10 @@ import (
 	"kscope/watch"
 )
 
-// verb is one write on an object: its key (in keyTable), the permission it needs, the resources
+// verb is one write on an object: its key (in Keys), the permission it needs, the resources
 // it applies to, and how it starts (asking first) once the server says the user may.
 type verb struct {
-	key  keyDef
+	key  KeyDef
 	need accessNeed
 	// applies returns nil when the verb exists for res, else one line saying why not.
 	applies func(res discovery.Resource) error
@@ -46,13 +46,13 @@ func hasVerbs(action string, verbs ...string) func(discovery.Resource) error {
 }
 
 var (
-	editVerb = verb{key: keyTable.Object.Edit,
+	editVerb = verb{key: Keys.Object.Edit,
 		need: accessNeed{verb: "update"}, applies: hasVerbs("edited", "get", "update"), start: (*App).startEdit}
-	scaleVerb = verb{key: keyTable.Object.Scale,
+	scaleVerb = verb{key: Keys.Object.Scale,
 		need: accessNeed{verb: "patch", subresource: "scale"}, applies: scalable, start: (*App).startScale}
-	restartVerb = verb{key: keyTable.Object.Restart,
+	restartVerb = verb{key: Keys.Object.Restart,
 		need: accessNeed{verb: "patch"}, applies: restartable, start: (*App).confirmRestart}
-	deleteVerb = verb{key: keyTable.Object.Delete,
+	deleteVerb = verb{key: Keys.Object.Delete,
 		need: accessNeed{verb: "delete"}, applies: hasVerbs("deleted", "delete"), start: (*App).confirmDelete}
 )
 

@@ -72,14 +72,14 @@ func (v *YAMLView) expireFlash(ctx context.Context, timer clock.Timer) {
 func (v *YAMLView) showYAML(text string) {
 	f := &v.flash
 	if f.text != text || !v.app.opts.Clock.Now().Before(f.until) {
-		v.text.show(text, v.app.theme.yamlLine)
+		v.text.show(text, v.app.theme.YAMLLine)
 		return
 	}
 	v.text.showIndexed(text, func(i int, line string) string {
 		if body := strings.TrimSuffix(line, "\n"); i < len(f.changed) && f.changed[i] {
-			return "[:" + flashBackground + "]" + v.app.theme.yamlLine(body) + "[:-]" + line[len(body):]
+			return "[:" + flashBackground + "]" + v.app.theme.YAMLLine(body) + "[:-]" + line[len(body):]
 		}
-		return v.app.theme.yamlLine(line)
+		return v.app.theme.YAMLLine(line)
 	})
 }
 

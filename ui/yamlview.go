@@ -49,13 +49,13 @@ func (v *YAMLView) Primitive() tview.Primitive { return v.health.primitive() }
 func (v *YAMLView) Bindings() []Binding {
 	keys := []Binding{
 		v.app.HelpBinding(),
-		keyTable.YAML.Search.bind(v.openSearchBar),
-		keyTable.YAML.NextMatch.bind(v.nextMatch),
-		keyTable.YAML.Copy.bind(v.copyYAML),
-		keyTable.YAML.ManagedFields.bind(v.toggleManagedFields),
-		keyTable.YAML.Reveal.bind(v.toggleReveal),
-		keyTable.YAML.History.bind(func() { v.app.openHistory(v.res, v.row) }),
-		keyTable.YAML.Blame.bind(func() { v.app.openBlame(v.row, v.obj) }),
+		Keys.YAML.Search.Bind(v.openSearchBar),
+		Keys.YAML.NextMatch.Bind(v.nextMatch),
+		Keys.YAML.Copy.Bind(v.copyYAML),
+		Keys.YAML.ManagedFields.Bind(v.toggleManagedFields),
+		Keys.YAML.Reveal.Bind(v.toggleReveal),
+		Keys.YAML.History.Bind(func() { v.app.openHistory(v.res, v.row) }),
+		Keys.YAML.Blame.Bind(func() { v.app.openBlame(v.row, v.obj) }),
 		v.health.binding(),
 	}
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
@@ -134,7 +134,7 @@ func (v *YAMLView) render() {
 		}
 		v.showYAML(text)
 	}
-	title := fmt.Sprintf(" %s%s%s %s ", v.app.theme.title, tview.Escape(v.res.Name), v.app.theme.counter, tview.Escape(v.row.Key))
+	title := fmt.Sprintf(" %s%s%s %s ", v.app.theme.Title, tview.Escape(v.res.Name), v.app.theme.Counter, tview.Escape(v.row.Key))
 	v.text.view.SetTitle(title + titleState(v.deleted, v.err) + v.text.title())
 	v.app.updateStatus(v)
 }

@@ -1,12 +1,11 @@
 package pulse
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"kscope/ui"
+	"kscope/ui/navtest"
 	"kscope/watch"
 )
 
@@ -18,23 +17,13 @@ type fakePulseSource struct {
 
 func (f fakePulseSource) Pulse() watch.Pulse { return f.p }
 
-// fakeNav is the app as the screen sees it: keys that do nothing, a tick that counts its screens.
-type fakeNav struct{ ticking []ui.Screen }
-
-func (n *fakeNav) HelpBinding() ui.Binding { return ui.Binding{Label: "?", Name: "help"} }
-func (n *fakeNav) QuitBinding() ui.Binding { return ui.Binding{Label: "q", Name: "quit"} }
-func (n *fakeNav) EveryTickWhileOnTop(s ui.Screen, _ func()) context.CancelFunc {
-	n.ticking = append(n.ticking, s)
-	return func() {}
-}
-
 // TestViewShowsTheFigures: the screen over an informer shows its figures and counts the informers; over a fixed
 // list it says there is none; it ticks while on top, once however often it is shown.
 func TestViewShowsTheFigures(t *testing.T) {
 	at := time.Now()
 	src := fakePulseSource{watch.NewStaticSource(watch.Spec{}, nil), watch.Pulse{Started: at, Now: at, Watching: true,
 		WatchSince: at, Watches: 1, Lists: 1, Rows: 3, FirstList: watch.ListStat{At: at, Rows: 3, Bytes: 100}}}
-	nav := &fakeNav{}
+	nav := navtest.New(t, nil)
 	v := New(nav, "pods(shop)", src).(*View)
 	v.Activate()
 	v.Activate()
@@ -47,8 +36,8 @@ func TestViewShowsTheFigures(t *testing.T) {
 	if got := v.Status(); got != "1 informer(s); figures read every second" {
 		t.Errorf("status %q", got)
 	}
-	if len(nav.ticking) != 1 || nav.ticking[0] != v {
-		t.Errorf("ticking %v, want the view once", nav.ticking)
+	if tick := nav.Ticking(); len(tick) != 1 || tick[0] != v {
+		t.Errorf("ticking %v, want the view once", nav.Ticking())
 	}
 	if b := v.Bindings(); len(b) != 2 || b[0].Name != "help" || b[1].Name != "quit" {
 		t.Errorf("bindings %+v, want help and quit", b)
