@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"kscope/forwards"
 	"kscope/history"
 	"kscope/spawn"
 	"kscope/ui/prompt"
@@ -109,7 +110,7 @@ type App struct {
 	noticed  chan struct{} // capacity 1: notices are waiting
 
 	// forwards are the port-forwards started in this session, for :pf (stopped with the connection).
-	forwards []*portForward
+	forwards forwards.List
 	// shellIn and shellOut, when set (tests), are the terminal a shell runs on instead of stdin and stdout.
 	shellIn  io.Reader
 	shellOut io.Writer
@@ -232,7 +233,7 @@ func (a *App) shutdown() {
 // connection to the cluster
 // (before a context switch attaches another, or at shutdown). UI goroutine only.
 func (a *App) detach() {
-	a.stopForwards()
+	a.forwards.StopAll()
 	for _, v := range a.stack {
 		v.Close()
 	}

@@ -47,10 +47,14 @@ func (a *App) commandLine() prompt.CommandLine {
 // barCommands is the one list of the command bar's own commands, for running and for completion (anything
 // else typed after `:` names a resource).
 func (a *App) barCommands() []prompt.Command {
-	return []prompt.Command{
+	cmds := []prompt.Command{
 		{Names: []string{"q", "quit", "q!"}, Run: func([]string) { a.quit() }},
 		{Names: []string{"help"}, Run: func([]string) { a.showHelp() }},
-		{Names: []string{"portforwards", "pf"}, Run: func([]string) { a.openPortForwards() }},
+	}
+	if a.opts.Screens.Forwards != nil { // a screen of its own package (TableScreens)
+		cmds = append(cmds, prompt.Command{Names: []string{"portforwards", "pf"}, Run: func([]string) { a.openPortForwards() }})
+	}
+	return append(cmds, []prompt.Command{
 		{Names: []string{"ns", "namespace"}, Args: true, ArgCandidates: func() []string { return a.namespaces.names() },
 			Run: func(args []string) {
 				if len(args) > 0 {
@@ -67,7 +71,7 @@ func (a *App) barCommands() []prompt.Command {
 				}
 				a.switchContext(args[0])
 			}},
-	}
+	}...)
 }
 
 // resourceWords are the names a resource may be opened by after `:`, for Tab.

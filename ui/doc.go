@@ -42,7 +42,8 @@
 // exceptions are edit and shell: the TUI is suspended (tview's Suspend) for the editor, and the update is
 // sent before it resumes; or for the shell (shell.go: an exec with a TTY, the terminal in raw mode) until
 // it exits. A port-forward (portforward.go, forwards.go) runs in the background until it is stopped in the
-// :pf view, its pod goes away, the context switches or kscope quits.
+// :pf screen (package ui/portforwards, over the app's forwards.List), its pod goes away, the context switches
+// or kscope quits.
 //
 // # Streams
 //

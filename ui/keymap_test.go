@@ -132,7 +132,7 @@ func TestNoKeyBoundTwice(t *testing.T) {
 	})
 	for _, f := range Keys.families() {
 		for _, d := range f.Defs {
-			if !used[keyID(d.Name, d.Key.Label, d.Description)] {
+			if f.Screen == "" && !used[keyID(d.Name, d.Key.Label, d.Description)] { // (else its package's tests check)
 				t.Errorf("Keys's %s %q (%s) is bound in no view keyPaths reach", d.Key.Label, d.Name, f.Title)
 			}
 		}

@@ -150,10 +150,12 @@ var bindingNames = func() []string {
 	return slices.Compact(names)
 }()
 
-// keyFamily is one family of Keys: its title (as README.md shows it) and its keys, in order.
+// keyFamily is one family of Keys: its title (as README.md shows it), the package of the screen that binds
+// its keys when that screen lives in a package of its own (the `screen` tag; its tests check them), and its
+// keys, in order.
 type keyFamily struct {
-	Title string
-	Defs  []KeyDef
+	Title, Screen string
+	Defs          []KeyDef
 }
 
 // families lists the table's families and their keys in the order they are written.
@@ -161,7 +163,8 @@ func (t KeyFamilies) families() []keyFamily {
 	v := reflect.ValueOf(t)
 	out := make([]keyFamily, 0, v.NumField())
 	for i := range v.NumField() {
-		f := keyFamily{Title: v.Type().Field(i).Tag.Get("title")}
+		tag := v.Type().Field(i).Tag
+		f := keyFamily{Title: tag.Get("title"), Screen: tag.Get("screen")}
 		for j := range v.Field(i).NumField() {
 			f.Defs = append(f.Defs, v.Field(i).Field(j).Interface().(KeyDef))
 		}
@@ -170,7 +173,8 @@ func (t KeyFamilies) families() []keyFamily {
 	return out
 }
 
-// KeyFamilies is the type of Keys: a family per group of views, titled as README.md shows it.
+// KeyFamilies is the type of Keys: a family per group of views, titled as README.md shows it; a family whose
+// screen lives in a package of its own names that package (tag screen).
 type KeyFamilies struct {
 	Global   globalKeys   `title:"Everywhere"`
 	Views    viewsKeys    `title:"Every view (but quit in the resource picker, where letters filter)"`
@@ -184,7 +188,7 @@ type KeyFamilies struct {
 	Logs     logsKeys     `title:"Logs view"`
 	Tree     treeKeys     `title:"Tree view"`
 	Versions versionsKeys `title:"History view (diff), blame and diff views (reveal)"`
-	Forwards forwardsKeys `title:"Port-forwards view (:pf)"`
+	Forwards forwardsKeys `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
 	Help     helpKeys     `title:"Help view"`
 }
 

@@ -6,6 +6,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"kscope/cluster"
+	"kscope/forwards"
 )
 
 // Navigator is what a screen living in a package of its own may ask of the app: the keys every screen offers,
@@ -28,6 +29,8 @@ type Navigator interface {
 	// Message shows a one-line note on the prompt line; Errorf shows an error there (red).
 	Message(text string)
 	Errorf(format string, args ...any)
+	// Confirm asks question in a dialog with Cancel (focused) and action; do runs only if the user picks action.
+	Confirm(question, action string, do func())
 
 	// Go runs fn on a goroutine of its own, supervised: a panic there stops the UI and restores the terminal.
 	Go(fn func())
@@ -55,6 +58,9 @@ var _ Navigator = (*App)(nil)
 type TableScreens struct {
 	// Pulse opens the pulse of a table's informers (`i`): label is the table's title, src its rows.
 	Pulse func(nav Navigator, label string, src RowSource) Screen
+	// Forwards opens the port-forwards started in this session (`:pf`, `:portforwards`): list is the app's,
+	// changed on the UI goroutine.
+	Forwards func(nav Navigator, list *forwards.List) Screen
 }
 
 // EveryTickWhileOnTop implements Navigator: it runs fn on the UI goroutine once every Options.Tick (none when Tick is off) while v is
@@ -94,6 +100,9 @@ func (a *App) Message(text string) { a.message(text) }
 
 // Errorf implements Navigator.
 func (a *App) Errorf(format string, args ...any) { a.errorf(format, args...) }
+
+// Confirm implements Navigator.
+func (a *App) Confirm(question, action string, do func()) { a.confirm(question, action, do) }
 
 // Go implements Navigator.
 func (a *App) Go(fn func()) { a.goSafe(fn) }

@@ -53,7 +53,8 @@ func freePort(t *testing.T) int {
 }
 
 // TestPortForwardPodListStop: shift-f on a pod lists its TCP ports, the chosen one is suggested as the local
-// port; Enter starts the forward; :pf lists it; ctrl-d asks, then stops it (its context ends).
+// port; Enter starts the forward, which the app lists (the :pf screen, package ui/portforwards, shows the list);
+// :pf opens the registered screen; stopping the forward ends its context.
 func TestPortForwardPodListStop(t *testing.T) {
 	h, _ := startShellTest(t, withPorts)
 	h.press(tcell.KeyRune, 'F')
@@ -79,33 +80,26 @@ func TestPortForwardPodListStop(t *testing.T) {
 	addr := fmt.Sprintf("127.0.0.1:%d", local)
 	h.eventually("forwarding " + addr + " → shop/web-7d9f-abcde:9090")
 
+	h.until("the forward listed", func() bool {
+		return forwardsText(h.app) == addr+" → shop/web-7d9f-abcde:9090 12:00:00 active"
+	})
 	h.command("pf")
-	h.eventually("portforwards[1]")
-	h.contains("LOCAL")
-	h.contains(addr)
-	h.contains("→ shop/web-7d9f-abcde:9090")
-	h.contains("12:00:00")
-	h.contains("active")
-	h.press(tcell.KeyCtrlD, 0)
-	h.eventually("Stop the port-forward?")
-	h.contains("from " + addr)
-	h.contains("to shop/web-7d9f-abcde:9090")
-	h.press(tcell.KeyEnter, 0) // Cancel
-	if f.ctx.Err() != nil {
-		t.Fatal("Cancel stopped the forward")
-	}
-	h.press(tcell.KeyCtrlD, 0)
-	h.press(tcell.KeyTab, 0)
-	h.press(tcell.KeyEnter, 0)
-	h.eventually("stopped the port-forward " + addr)
-	h.eventually("portforwards[0]")
+	h.eventually("forwards stub of 1")
+	h.quietly(func() { h.app.forwards.Stop(h.app.forwards.Items()[0]) }) // as ctrl-d in the screen (ui/portforwards)
 	select {
 	case <-f.ctx.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("the stopped forward's context did not end")
 	}
-	h.press(tcell.KeyCtrlD, 0)
-	h.eventually("no port-forward to stop")
+}
+
+// forwardsText is the app's forwards, one "LOCAL → TARGET SINCE STATE" line each. UI goroutine.
+func forwardsText(a *App) string {
+	var lines []string
+	for _, f := range a.forwards.Items() {
+		lines = append(lines, fmt.Sprintf("%s → %s %s %s", f.Local, f.Target, f.Since.Format("15:04:05"), f.State()))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // TestPortForwardSuggestsFreePort: when the pod's port is taken locally, the suggestion is another port.
@@ -180,7 +174,7 @@ func serviceObject() *unstructured.Unstructured {
 }
 
 // TestPortForwardFailuresAndEnd: a forward that cannot start is one line and is not listed; one whose pod
-// goes away shows that in :pf; a context switch stops every forward.
+// goes away is listed as ended, why said; a context switch stops every forward.
 func TestPortForwardFailuresAndEnd(t *testing.T) {
 	other := fixtureCluster()
 	other.info.Context = "viewer"
@@ -214,12 +208,14 @@ func TestPortForwardFailuresAndEnd(t *testing.T) {
 		h.eventually("forwarding 127.0.0.1:")
 	}
 	fs := waitForwards(h, 2)
-	h.command("pf")
-	h.eventually("portforwards[2]")
+	h.until("two forwards listed", func() bool { return len(h.app.forwards.Items()) == 2 })
 	fs[0].end <- errors.New("pod shop/web-7d9f-abcde was deleted")
-	h.eventually("ended: pod shop/web-7d9f-abcde was deleted")
-	h.contains("active")
-	h.eventually("1 active")
+	h.eventually("ended: pod shop/web-7d9f-abcde was deleted") // said on the prompt line
+	h.until("the ended forward listed as such", func() bool {
+		items := h.app.forwards.Items()
+		return items[0].State() == "ended: pod shop/web-7d9f-abcde was deleted" && items[1].State() == "active" &&
+			h.app.forwards.Active() == 1
+	})
 
 	h.typeText(":ctx viewer\n")
 	h.eventually("Context: viewer")
@@ -228,9 +224,9 @@ func TestPortForwardFailuresAndEnd(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the context switch did not stop the forward")
 	}
-	h.command("pf")
-	h.eventually("portforwards[0]")
-	if got := h.text(); strings.Contains(got, "→ shop/") {
-		t.Errorf("the old context's forwards are still listed:\n%s", got)
+	var left string
+	h.quietly(func() { left = forwardsText(h.app) })
+	if left != "" {
+		t.Errorf("the old context's forwards are still listed: %s", left)
 	}
 }

@@ -69,13 +69,13 @@ var everyView = []viewPath{
 	{"pods", []string{"y"}, "*ui.YAMLView", false},
 	{"pods", []string{"d"}, "*ui.DescribeView", false},
 	{"pods", []string{"t"}, "*ui.TreeView", false},
-	{"pf", nil, "*ui.PortForwardView", false},
+	{"pf", nil, "*ui.stubScreen", false}, // (the real :pf screen, in ui/portforwards, stops a forward after asking: no write)
 }
 
 // viewTypes are the view types everyView must reach (every type with bindings()).
 var viewTypes = []string{"*ui.LiveTable", "*ui.YAMLView", "*ui.BlameView", "*ui.DescribeView", "*ui.HistoryView",
 	"*ui.DiffView", "*ui.TreeView", "*ui.stubScreen", "*ui.LogView", "*ui.HelpView", "*ui.ResourcePicker",
-	"*ui.PortForwardView"}
+}
 
 // writeNames are the bindings that would change the cluster.
 var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "port-forward": true}

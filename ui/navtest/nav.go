@@ -31,6 +31,13 @@ type Nav struct {
 	pushed           []ui.Screen
 	messages, errors []string
 	ticking          []ui.Screen
+	confirms         []Confirmation
+}
+
+// Confirmation is a question a screen asked (Confirm): Do is what the action would run.
+type Confirmation struct {
+	Question, Action string
+	Do               func()
 }
 
 // New returns a Nav over c (may be nil), on a fake clock at 2026-01-01 12:00 UTC, 120 cells wide, with kscope's own theme. Its
@@ -91,6 +98,21 @@ func (n *Nav) Errorf(format string, args ...any) {
 	n.rec.Lock()
 	defer n.rec.Unlock()
 	n.errors = append(n.errors, fmt.Sprintf(format, args...))
+}
+
+// Confirm implements ui.Navigator: it records the question; the test answers by calling its Do (the action) or
+// not (Cancel).
+func (n *Nav) Confirm(question, action string, do func()) {
+	n.rec.Lock()
+	defer n.rec.Unlock()
+	n.confirms = append(n.confirms, Confirmation{Question: question, Action: action, Do: do})
+}
+
+// Confirmations returns the questions asked so far, in order.
+func (n *Nav) Confirmations() []Confirmation {
+	n.rec.Lock()
+	defer n.rec.Unlock()
+	return append([]Confirmation(nil), n.confirms...)
 }
 
 // Go implements ui.Navigator: fn runs on a goroutine of its own, waited for by Wait and at the test's end.

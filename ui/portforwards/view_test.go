@@ -1,0 +1,92 @@
+package portforwards
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"kscope/forwards"
+	"kscope/ui"
+	"kscope/ui/navtest"
+)
+
+// TestViewListsAndStops: the view lists every forward (local, target, since, state; an ended one with why),
+// follows the list while open, counts the active ones; ctrl-d asks (from, to) and stops the selected one only
+// when the user picks Stop; with nothing listed it says so. Its keys are the family's in ui.Keys.
+func TestViewListsAndStops(t *testing.T) {
+	nav := navtest.New(t, nil)
+	var list forwards.List
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	stopped := map[string]bool{}
+	add := func(local, target string) *forwards.Forward {
+		return list.Add(local, target, at, func() { stopped[local] = true })
+	}
+	add("127.0.0.1:8080", "shop/web-abc:8080")
+	v := New(nav, &list).(*View)
+	nav.Push(v)
+	want := []string{"LOCAL TARGET SINCE STATE", "127.0.0.1:8080 → shop/web-abc:8080 12:00:00 active"}
+	if got := rows(v); !equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	if title := v.table.GetTitle(); !strings.Contains(title, "portforwards") || !strings.Contains(title, "[1]") {
+		t.Errorf("title %q", title)
+	}
+
+	ended := add("127.0.0.1:9090", "shop/web-abc:9090")
+	list.End(ended, "pod shop/web-abc was deleted")
+	want = append(want, "127.0.0.1:9090 → shop/web-abc:9090 12:00:00 ended: pod shop/web-abc was deleted")
+	if got := rows(v); !equal(got, want) {
+		t.Errorf("after a change, rows %q, want %q", got, want)
+	}
+	if got := v.Status(); got != "1 active" {
+		t.Errorf("status %q", got)
+	}
+
+	bindings := v.Bindings()
+	if len(bindings) != 3 || bindings[1].Name != ui.Keys.Forwards.Stop.Name || bindings[1].Label != ui.Keys.Forwards.Stop.Key.Label {
+		t.Fatalf("bindings %+v: want help, %s, quit", bindings, ui.Keys.Forwards.Stop.Name)
+	}
+	v.table.Select(1, 0)
+	v.stopSelected()
+	asked := nav.Confirmations()
+	if len(asked) != 1 || asked[0].Question != "Stop the port-forward?\nfrom 127.0.0.1:8080\nto shop/web-abc:8080" ||
+		asked[0].Action != "Stop" {
+		t.Fatalf("asked %+v", asked)
+	}
+	if stopped["127.0.0.1:8080"] || len(list.Items()) != 2 {
+		t.Fatal("asking stopped the forward (Cancel must leave it)")
+	}
+	asked[0].Do()
+	if !stopped["127.0.0.1:8080"] || len(list.Items()) != 1 {
+		t.Errorf("Stop: stopped %v, %d listed", stopped, len(list.Items()))
+	}
+	if msgs := nav.Messages(); len(msgs) != 1 || msgs[0] != "stopped the port-forward 127.0.0.1:8080 → shop/web-abc:8080" {
+		t.Errorf("messages %q", msgs)
+	}
+
+	v.Close()
+	list.StopAll()
+	if got := rows(v); len(got) != 2 {
+		t.Errorf("a closed view still follows the list: %q", got)
+	}
+	empty := New(nav, &forwards.List{}).(*View)
+	empty.stopSelected()
+	if errs := nav.Errors(); len(errs) != 1 || errs[0] != "no port-forward to stop" {
+		t.Errorf("errors %q", errs)
+	}
+}
+
+// rows returns the table's rows, cells joined by a space.
+func rows(v *View) []string {
+	var out []string
+	for r := range v.table.GetRowCount() {
+		var cells []string
+		for c := range v.table.GetColumnCount() {
+			cells = append(cells, v.table.GetCell(r, c).Text)
+		}
+		out = append(out, strings.Join(cells, " "))
+	}
+	return out
+}
+
+func equal(a, b []string) bool { return strings.Join(a, "\n") == strings.Join(b, "\n") }
