@@ -32,8 +32,8 @@ type tableHealth struct {
 	// src is the health source while on (nil while off); cancel ends its loop.
 	src    RowSource
 	cancel context.CancelFunc
-	// cells is the column's cells by row key; extra holds them for the table (nil until the first batch).
-	cells   map[string][]string
+	// byKey is the column's cells by row key; extra holds them for the table (nil until the first batch).
+	byKey   map[string][]string
 	extra   *watch.Extra
 	version uint64
 	// complete is set once cells were built from the synced source: from then on they follow its changes.
@@ -41,11 +41,31 @@ type tableHealth struct {
 	// col is the HEALTH column's index in the source's rows (a union of namespaces puts NAMESPACE first).
 	col  int
 	note string
+	// restart is set when the table's source stopped while the column was on: it starts again over the next.
+	restart bool
 }
 
-// binding is the key that shows or hides the column.
-func (h *tableHealth) binding() Binding {
-	return Keys.Health.Column.Bind(h.toggle)
+// bindings is the key that shows or hides the column (columnProvider).
+func (h *tableHealth) bindings() []Binding {
+	return []Binding{Keys.Health.Column.Bind(h.toggle)}
+}
+
+// started starts the column again over the table's new source if it was on over the old one
+// (columnProvider).
+func (h *tableHealth) started(context.Context, RowSource) {
+	if h.restart {
+		h.restart = false
+		h.startOrSay()
+	}
+}
+
+// synced: nothing waits for the table's first list (columnProvider).
+func (h *tableHealth) synced() {}
+
+// stopped stops the column's source with the table's, remembering whether it was on (columnProvider).
+func (h *tableHealth) stopped() {
+	h.restart = h.on()
+	h.stop()
 }
 
 // on tells whether the column is on (it may still be listing).
@@ -91,7 +111,7 @@ func (h *tableHealth) start() error {
 	ctx, cancel := context.WithCancel(a.ctx)
 	h.src, h.cancel = src, cancel
 	h.version++ // the column is there at once, empty until the first rows are in
-	h.cells, h.extra, h.complete = nil, &watch.Extra{Columns: healthColumns, Version: h.version}, false
+	h.byKey, h.extra, h.complete = nil, &watch.Extra{Columns: healthColumns, Version: h.version}, false
 	src.Start(ctx)
 	a.goSafe(func() { h.loop(ctx, src) })
 	return nil
@@ -105,7 +125,7 @@ func (h *tableHealth) stop() {
 	}
 	h.cancel()
 	h.t.app.goSafe(h.src.Stop)
-	h.src, h.cancel, h.cells, h.extra = nil, nil, nil, nil
+	h.src, h.cancel, h.byKey, h.extra = nil, nil, nil, nil
 }
 
 // loop turns the health source's notifications into batched updates of the column, until ctx ends. It runs
@@ -154,7 +174,7 @@ func (h *tableHealth) apply() bool {
 	case changes.Empty():
 		return false
 	default:
-		cells = maps.Clone(h.cells) // the table's snapshots may still read the old cells
+		cells = maps.Clone(h.byKey) // the table's snapshots may still read the old cells
 		for _, r := range changes.Deleted {
 			delete(cells, r.Key)
 		}
@@ -166,7 +186,7 @@ func (h *tableHealth) apply() bool {
 			}
 		}
 	}
-	h.cells = cells
+	h.byKey = cells
 	h.version++
 	h.extra = &watch.Extra{Columns: healthColumns, Cells: cells, Version: h.version}
 	return true
@@ -180,16 +200,11 @@ func (h *tableHealth) cell(r *watch.Row) []string {
 	return r.Cells[h.col : h.col+1 : h.col+1]
 }
 
-// cellsOf returns the column's cells while it is on (nil for none). UI goroutine; h may be nil.
-func (h *tableHealth) cellsOf() *watch.Extra {
-	if h == nil {
-		return nil
-	}
-	return h.extra
-}
+// cells returns the column's cells while it is on (nil for none; columnProvider).
+func (h *tableHealth) cells() *watch.Extra { return h.extra }
 
-// statusNote is the status line's note about the column ("" for none). UI goroutine.
-func (h *tableHealth) statusNote() string {
+// statusNote is the status line's note about the column ("" for none; columnProvider).
+func (h *tableHealth) statusNote(watch.State) string {
 	switch {
 	case h.note != "":
 		return "  " + h.t.app.theme.errorTag + tview.Escape(h.note) + "[-]"

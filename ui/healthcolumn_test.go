@@ -72,7 +72,7 @@ func (h *harness) waitGone(substr string) {
 // tableHealthOf returns the top table's health column (read on the UI goroutine).
 func tableHealthOf(h *harness) *tableHealth {
 	var th *tableHealth
-	h.quietly(func() { th = h.app.top().(*LiveTable).health })
+	h.quietly(func() { th = providerOf[*tableHealth](h.app.top().(*LiveTable)) })
 	return th
 }
 
@@ -98,7 +98,7 @@ func TestHealthColumnToggles(t *testing.T) {
 		}
 	}
 	var src RowSource
-	h.quietly(func() { src = h.app.top().(*LiveTable).health.src })
+	h.quietly(func() { src = providerOf[*tableHealth](h.app.top().(*LiveTable)).src })
 	osrc, ok := src.(*watch.ObjectSource)
 	if !ok {
 		t.Fatalf("health source %T, want an ObjectSource", src)
@@ -216,7 +216,7 @@ func TestHealthColumnStopsWithTable(t *testing.T) {
 	waitFor(t, h, "HEALTH")
 	var src *watch.ObjectSource
 	h.until("a health source", func() bool {
-		src, _ = h.app.top().(*LiveTable).health.src.(*watch.ObjectSource)
+		src, _ = providerOf[*tableHealth](h.app.top().(*LiveTable)).src.(*watch.ObjectSource)
 		return src != nil && src.State().Phase == watch.Synced
 	})
 	h.command("secrets")
@@ -229,4 +229,33 @@ func TestHealthColumnStopsWithTable(t *testing.T) {
 			return false
 		}
 	})
+}
+
+// TestHealthColumnFollowsNamespaceSwitch: HEALTH stays on when the table switches namespace (0: all), over a
+// health source of the new namespaces, and stays off when it was off.
+func TestHealthColumnFollowsNamespaceSwitch(t *testing.T) {
+	h := start(t, 140, 20, func(o *Options) {
+		o.Resource = "pods"
+		healthPods(o)
+	})
+	waitFor(t, h, "web-7d9f-abcde")
+	h.typeText("H")
+	h.waitRow("web-7d9f-abcde", "web-7d9f-abcde 1/1 Running 0 5m InProgress")
+	old := tableHealthOf(h)
+	var oldSrc RowSource
+	h.quietly(func() { oldSrc = old.src })
+	h.typeText("0")
+	waitFor(t, h, "db-0")
+	h.waitRow("db-0", "data db-0 1/1 Running 0 30d Current")
+	var src RowSource
+	now := tableHealthOf(h)
+	h.quietly(func() { src = now.src })
+	if src == nil || src == oldSrc || src.Spec().Namespace != "" {
+		t.Errorf("health source after the switch: %v (before: %v)", src, oldSrc)
+	}
+	h.typeText("H")
+	h.waitGone("HEALTH")
+	h.command("ns shop")
+	waitFor(t, h, "web-7d9f-abcde")
+	h.lacks("HEALTH")
 }

@@ -21,7 +21,7 @@ var keyPaths = [][]string{
 	nil, {"esc"}, {"y"}, {"y", "b"}, {"d"}, {"h"}, {"h", "enter"}, {"t"}, {"i"}, {"l"}, {"?"}, {"y", "?"}, {":pf"},
 }
 
-// viewsWithKeys are the types of the package that have bindings(), read from its source, as %T prints them.
+// viewsWithKeys are the types of the package that have Bindings(), read from its source, as %T prints them.
 func viewsWithKeys(t *testing.T) []string {
 	pkgs, err := parser.ParseDir(token.NewFileSet(), ".", nil, 0)
 	if err != nil {
@@ -31,7 +31,7 @@ func viewsWithKeys(t *testing.T) []string {
 	for _, f := range pkgs["ui"].Files {
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Name.Name != "bindings" || fn.Recv == nil {
+			if !ok || fn.Name.Name != "Bindings" || fn.Recv == nil {
 				continue
 			}
 			if star, ok := fn.Recv.List[0].Type.(*ast.StarExpr); ok {

@@ -53,16 +53,11 @@ type LiveTable struct {
 	cancel context.CancelFunc
 	// access keeps the server's answers about the verbs of the table's objects.
 	access *accessCache
-	// metrics adds the CPU and memory columns of a pods or nodes table (nil for other tables).
-	metrics *tableMetrics
-	// startMetrics, while set, starts the metrics poll of the current source: at the first refresh that finds
-	// the source synced, so that the poll (and, for pods, the list of every pod's requests and limits) never
-	// competes with the table's own first list.
-	startMetrics func()
-	// health is the optional HEALTH column (the health key).
-	health *tableHealth
-	// extras joins HEALTH and the metrics into the table's own columns.
-	extras tableExtra
+	// providers give the table columns of its own (HEALTH, the metrics); extras joins their cells.
+	providers []columnProvider
+	extras    tableExtra
+	// syncedTold is set once the providers were told that the current source synced.
+	syncedTold bool
 	// layout is the table's views.yaml entry (nil for none).
 	layout *viewLayout
 }
@@ -70,15 +65,12 @@ type LiveTable struct {
 // NewLiveTable returns a table over src (not started until shown).
 func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *LiveTable {
 	t := &LiveTable{app: a, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}, access: newAccessCache(a)}
-	t.health = &tableHealth{t: t}
+	t.providers = t.columnProviders()
 	t.content = t.newContent()
 	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
 	t.table.SetSelectedStyle(a.theme.Cursor)
 	t.table.SetBorder(true)
 	t.table.SetMouseCapture(t.doubleClick)
-	if len(src.Spec().Columns) == 0 { // kubectl's custom columns are the columns asked for, no more
-		t.metrics = newTableMetrics(t, res)
-	}
 	return t
 }
 
@@ -102,8 +94,10 @@ func (t *LiveTable) start() {
 	if s, ok := src.(cluster.Settler); ok {
 		t.app.goSafe(func() { t.app.whenSettled(ctx, s.Settled()) })
 	}
-	t.metrics.announce()
-	t.startMetrics = func() { t.metrics.start(ctx, src.Spec()) }
+	t.syncedTold = false
+	for _, p := range t.providers {
+		p.started(ctx, src)
+	}
 }
 
 // Close cancels the refresh loop and stops the source off the UI goroutine (Stop waits for the informer
@@ -113,7 +107,9 @@ func (t *LiveTable) Close() {
 		t.cancel()
 		t.cancel = nil
 	}
-	t.health.stop()
+	for _, p := range t.providers {
+		p.stopped()
+	}
 	t.app.goSafe(t.src.Stop)
 }
 
@@ -287,11 +283,7 @@ func (t *LiveTable) refresh() {
 	// A row deleted moments ago is never where the cursor lands: a key pressed then acts on a live object.
 	t.table.Select(t.content.LiveNear(max(row, 1)), 0)
 	t.synced = t.src.State().Phase == watch.Synced
-	if t.synced && t.startMetrics != nil {
-		start := t.startMetrics
-		t.startMetrics = nil
-		start()
-	}
+	t.providersSynced()
 	t.updateTitle()
 	t.app.updateStatus(t)
 }
@@ -389,7 +381,10 @@ func (t *LiveTable) Status() string {
 	if t.pulse != "" {
 		text += "  [gray]" + t.pulse + "[-]"
 	}
-	return text + t.health.statusNote() + t.metrics.statusNote(st) + notPermitted(t.Bindings())
+	for _, p := range t.providers {
+		text += p.statusNote(st)
+	}
+	return text + notPermitted(t.Bindings())
 }
 
 // setNamespace restarts the table's source in namespace ns ("" = all).
@@ -404,15 +399,11 @@ func (t *LiveTable) setNamespace(ns string) {
 		t.app.errorf("open %s: %s", t.res.FullName(), err)
 		return
 	}
-	healthOn := t.health.on()
 	t.Close()
 	t.src, t.pulse = src, "" // (the new source's pulse from the next status on)
 	t.content = t.newContent()
 	t.table.SetContent(t.content)
-	t.start()
-	if healthOn {
-		t.health.startOrSay()
-	}
+	t.start() // (the providers start again over the new source: HEALTH if it was on)
 	t.refresh()
 }
 

@@ -277,7 +277,7 @@ func TestMetricsPollStopsWithView(t *testing.T) {
 	h := podsWithMetrics(t)
 	h.eventually("%MEM/L")
 	var done chan struct{}
-	h.quietly(func() { done = h.app.top().(*LiveTable).metrics.done })
+	h.quietly(func() { done = providerOf[*tableMetrics](h.app.top().(*LiveTable)).done })
 	h.press(tcell.KeyEscape, 0)
 	h.until("the picker on top", func() bool { return len(h.app.stack) == 1 })
 	select {

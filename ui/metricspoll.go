@@ -29,6 +29,10 @@ type tableMetrics struct {
 	note    string
 	// done is closed when the poll of the latest start has returned.
 	done chan struct{}
+	// ctx and spec are the table's current source's, until the poll starts for it (armed).
+	ctx   context.Context
+	spec  watch.Spec
+	armed bool
 }
 
 // notServedNote is the status line's note while the catalog lacks metrics.k8s.io (and does not name it
@@ -43,19 +47,33 @@ func newTableMetrics(t *LiveTable, res discovery.Resource) *tableMetrics {
 	return &tableMetrics{t: t, nodes: res.Name == "nodes"}
 }
 
-// announce says at once, on a table just started, that the metrics are not served (the table's first screen
-// is the one it keeps, and the poll, which starts once the table is listed, has nothing to add). UI goroutine.
-func (m *tableMetrics) announce() {
-	if m != nil && !metricsServed(m.t.app.cluster.Catalog(), m.resource()) {
+// started says at once, on a table just started, that the metrics are not served (the table's first screen
+// is the one it keeps, and the poll, which starts once the table is listed, has nothing to add), and arms
+// the poll of src until ctx ends (columnProvider).
+func (m *tableMetrics) started(ctx context.Context, src RowSource) {
+	if !metricsServed(m.t.app.cluster.Catalog(), m.resource()) {
 		m.extra, m.note = nil, notServedNote
+	}
+	m.ctx, m.spec, m.armed = ctx, src.Spec(), true
+}
+
+// synced starts the armed poll: once the table's source has synced, so that the poll (and, for pods, the
+// list of every pod's requests and limits) never competes with the table's own first list (columnProvider).
+func (m *tableMetrics) synced() {
+	if m.armed {
+		m.armed = false
+		m.start(m.ctx, m.spec)
 	}
 }
 
+// stopped: the poll ends with the context started gave (columnProvider).
+func (m *tableMetrics) stopped() {}
+
+// bindings: the metrics have no key (columnProvider).
+func (m *tableMetrics) bindings() []Binding { return nil }
+
 // start polls the metrics of spec's rows until ctx ends. UI goroutine.
 func (m *tableMetrics) start(ctx context.Context, spec watch.Spec) {
-	if m == nil {
-		return
-	}
 	a := m.t.app
 	cluster := a.cluster
 	served := metricsServed(cluster.Catalog(), m.resource())
@@ -187,18 +205,13 @@ func (m *tableMetrics) resource() string {
 	return "pods"
 }
 
-// cells returns the extra cells to show (nil for none). UI goroutine; m may be nil.
-func (m *tableMetrics) cells() *watch.Extra {
-	if m == nil {
-		return nil
-	}
-	return m.extra
-}
+// cells returns the extra cells to show (nil for none; columnProvider).
+func (m *tableMetrics) cells() *watch.Extra { return m.extra }
 
 // statusNote is the status line's note about the metrics ("" for none), given the state of the table's
-// source: a table that shows why it has no rows says nothing more. UI goroutine; m may be nil.
+// source: a table that shows why it has no rows says nothing more (columnProvider).
 func (m *tableMetrics) statusNote(st watch.State) string {
-	if m == nil || m.note == "" || st.Phase.Terminal() && st.Phase != watch.Stopped {
+	if m.note == "" || st.Phase.Terminal() && st.Phase != watch.Stopped {
 		return ""
 	}
 	if m.note == notServedNote {

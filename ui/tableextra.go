@@ -6,35 +6,40 @@ import (
 	"kscope/watch"
 )
 
-// tableExtra joins a table's own columns, each with cells of its own, into the one watch.Extra the table
-// shows and sorts by: HEALTH while it is on, then the metrics while they are shown. The joined Extra gets a
-// new, greater Version whenever a part changes. UI goroutine only.
+// tableExtra joins the cells of a table's column providers into the one watch.Extra the table shows and
+// sorts by, in the providers' order (HEALTH while it is on, then the metrics while they are shown). The
+// joined Extra gets a new, greater Version whenever a part changes. UI goroutine only.
 type tableExtra struct {
-	health, metrics *watch.Extra // the parts joined last
-	joined          *watch.Extra
-	version         uint64
+	parts   []*watch.Extra // the parts joined last, one per provider (nil: none)
+	joined  *watch.Extra
+	version uint64
 }
 
 // extra returns the table's own columns and cells (nil for none). UI goroutine.
 func (t *LiveTable) extra() *watch.Extra {
-	h, m := t.health.cellsOf(), t.metrics.cells()
+	parts := make([]*watch.Extra, len(t.providers))
+	for i, p := range t.providers {
+		parts[i] = p.cells()
+	}
 	e := &t.extras
-	if h == e.health && m == e.metrics {
+	if slices.Equal(parts, e.parts) {
 		return e.joined
 	}
-	e.health, e.metrics = h, m
-	parts := slices.DeleteFunc([]*watch.Extra{h, m}, func(p *watch.Extra) bool { return p == nil })
-	if len(parts) == 0 {
+	e.parts = parts
+	shown := slices.DeleteFunc(slices.Clone(parts), func(p *watch.Extra) bool { return p == nil })
+	if len(shown) == 0 {
 		e.joined = nil
 		return nil
 	}
 	e.version++
-	joined := *parts[0]
-	joined.Version, joined.More = e.version, nil
-	if len(parts) > 1 {
-		joined.More = parts[1]
+	var next *watch.Extra
+	for i := len(shown) - 1; i >= 0; i-- { // each part copied, linked to the next by More
+		part := *shown[i]
+		part.More = next
+		next = &part
 	}
-	e.joined = &joined
+	next.Version = e.version
+	e.joined = next
 	return e.joined
 }
 

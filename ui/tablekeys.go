@@ -27,8 +27,8 @@ func (t *LiveTable) Bindings() []Binding {
 		Keys.Table.SortNext.Bind(t.sortNextColumn),
 		Keys.Table.Reverse.Bind(t.reverseSort),
 		Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }),
-		t.health.binding(),
 	)
+	keys = append(keys, t.providerBindings()...)
 	if open := a.opts.Screens.Pulse; open != nil { // a screen of its own package (TableScreens)
 		keys = append(keys, Keys.Table.Pulse.Bind(func() { a.push(open(a, t.title, t.src)) }))
 	}
