@@ -22,7 +22,7 @@ func blameYAML(obj *unstructured.Unstructured, reveal bool) ([]blameLine, error)
 	if err != nil {
 		return nil, err
 	}
-	text, err := renderYAML(obj, false, reveal)
+	text, err := RenderYAML(obj, false, reveal)
 	if err != nil {
 		return nil, err
 	}

@@ -57,12 +57,12 @@ func (v *DiffView) render() {
 		if e.PrevObj != nil {
 			from = e.PrevObj.Obj.GetResourceVersion()
 			var err error
-			if old, err = renderYAML(e.PrevObj.Obj, false, v.reveal); err != nil {
+			if old, err = RenderYAML(e.PrevObj.Obj, false, v.reveal); err != nil {
 				v.app.errorf("%s", err.Error())
 				return
 			}
 		}
-		cur, err := renderYAML(e.Obj.Obj, false, v.reveal)
+		cur, err := RenderYAML(e.Obj.Obj, false, v.reveal)
 		if err != nil {
 			v.app.errorf("%s", err.Error())
 			return

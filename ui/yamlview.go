@@ -127,7 +127,7 @@ func (v *YAMLView) apply(ev watch.ObjectEvent) {
 // render rewrites the text, keeping the scroll position.
 func (v *YAMLView) render() {
 	if v.obj != nil {
-		text, err := renderYAML(v.obj, v.showManaged, v.reveal)
+		text, err := RenderYAML(v.obj, v.showManaged, v.reveal)
 		if err != nil {
 			v.app.errorf("%s", err.Error())
 			return
@@ -179,7 +179,7 @@ func (v *YAMLView) copyYAML() {
 		v.app.errorf("nothing to copy yet")
 		return
 	}
-	text, err := renderYAML(v.obj, v.showManaged, v.reveal)
+	text, err := RenderYAML(v.obj, v.showManaged, v.reveal)
 	if err != nil {
 		v.app.errorf("%s", err.Error())
 		return
