@@ -54,10 +54,14 @@ func (v *YAMLView) Bindings() []Binding {
 		Keys.YAML.Copy.Bind(v.copyYAML),
 		Keys.YAML.ManagedFields.Bind(v.toggleManagedFields),
 		Keys.YAML.Reveal.Bind(v.toggleReveal),
-		Keys.YAML.History.Bind(func() { v.app.openHistory(v.res, v.row) }),
-		Keys.YAML.Blame.Bind(func() { v.app.openBlame(v.row, v.obj) }),
-		v.health.binding(),
 	}
+	if v.app.opts.Screens.History != nil { // screens of their own package (TableScreens)
+		keys = append(keys, Keys.YAML.History.Bind(func() { v.app.openHistory(v.res, v.row) }))
+	}
+	if v.app.opts.Screens.Blame != nil {
+		keys = append(keys, Keys.YAML.Blame.Bind(func() { v.app.openBlame(v.row, v.obj) }))
+	}
+	keys = append(keys, v.health.binding())
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
 	keys = append(keys, v.app.objectBindings(v.subject, scope, v.access)...)
 	return append(keys, v.app.QuitBinding())
