@@ -22,6 +22,7 @@ import (
 	"kscope/ui"
 	"kscope/ui/portforwards"
 	"kscope/ui/pulse"
+	"kscope/ui/versions"
 	"kscope/watch"
 )
 
@@ -175,7 +176,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		stderr = capture
 	}
 	app := ui.New(ui.Options{
-		Screens:    ui.TableScreens{Pulse: pulse.New, Forwards: portforwards.New},
+		Screens:    ui.TableScreens{Pulse: pulse.New, Forwards: portforwards.New, History: versions.NewHistory, Blame: versions.NewBlame},
 		Stderr:     stderr,
 		Supervisor: sup,
 		Aliases:    cfg.aliases,

@@ -81,16 +81,13 @@
 //
 // # History and blame
 //
-// kscope keeps the versions of what it watches; package history holds them and the comparisons, this
-// package the views. The YAML views' watches record each full object in the app's history.Book (50
-// versions an object, 32 MB estimated in all), and each table's source keeps its rows' versions
-// (watch.Source.Versions: 50 a row, 5000 a table). `h` (historyview.go) merges both for one object
-// (historyOf: history.Entries), newest first, naming each version's writer from managedFields
-// (history.LastWriter: the entry new or changed since the version before) and the fields that changed;
-// Enter shows the line diff (diffview.go over history.DiffLines). The YAML view highlights the lines an
-// update changed for yamlFlashFor on the app's clock. `b` (blameview.go) shows the owners
-// history.FieldOwners decodes from managedFields with structured-merge-diff, mapping each YAML line to its
-// field path (yamllines.go), keying list items as the managers' sets key them.
+// kscope keeps the versions of what it watches; package history holds them and the comparisons, package
+// ui/versions the screens (history, diff, blame), registered in Options.Screens. The YAML views' watches
+// record each full object in the app's history.Book (50 versions an object, 32 MB estimated in all), and each
+// table's source keeps its rows' versions (watch.Source.Versions: 50 a row, 5000 a table). `h` opens the
+// registered history screen with a function over both for one object (historyentries.go: historyOf,
+// history.Entries); `b` the registered blame screen with the object the YAML view shows. The YAML view
+// highlights the lines an update changed for yamlFlashFor on the app's clock.
 //
 // # Adding a view
 //

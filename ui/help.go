@@ -41,7 +41,7 @@ func NewHelpView(a *App, name string, own, global []Binding, conflicts []keyConf
 		where string
 		keys  []Binding
 		color tcell.Color
-	}{{name, own, th.helpText}, {"everywhere", global, th.dim}} {
+	}{{name, own, th.helpText}, {"everywhere", global, th.Dim}} {
 		for _, b := range group.keys {
 			desc, color := b.Description, group.color
 			if b.denied != nil && b.denied() {

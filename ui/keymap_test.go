@@ -18,7 +18,7 @@ import (
 // keyPaths reach every kind of view from the pods table filtered to one pod: the keys pressed, in order
 // (":pf" is a command line, "esc" and "enter" those keys).
 var keyPaths = [][]string{
-	nil, {"esc"}, {"y"}, {"y", "b"}, {"d"}, {"h"}, {"h", "enter"}, {"t"}, {"i"}, {"l"}, {"?"}, {"y", "?"}, {":pf"},
+	nil, {"esc"}, {"y"}, {"y", "b"}, {"d"}, {"h"}, {"t"}, {"i"}, {"l"}, {"?"}, {"y", "?"}, {":pf"},
 }
 
 // viewsWithKeys are the types of the package that have Bindings(), read from its source, as %T prints them.

@@ -187,7 +187,7 @@ type KeyFamilies struct {
 	Describe describeKeys `title:"Describe view"`
 	Logs     logsKeys     `title:"Logs view"`
 	Tree     treeKeys     `title:"Tree view"`
-	Versions versionsKeys `title:"History view (diff), blame and diff views (reveal)"`
+	Versions versionsKeys `title:"History view (diff), blame and diff views (reveal)" screen:"ui/versions"`
 	Forwards forwardsKeys `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
 	Help     helpKeys     `title:"Help view"`
 }

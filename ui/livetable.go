@@ -293,7 +293,7 @@ func (t *LiveTable) placeholder(snap watch.Snapshot) (string, tcell.Color) {
 	st := t.src.State()
 	switch {
 	case st.Phase == watch.Listing:
-		return "listing " + t.objects() + " …", t.app.theme.dim
+		return "listing " + t.objects() + " …", t.app.theme.Dim
 	case st.Phase.Terminal() && st.Phase != watch.Stopped:
 		msg := st.Message
 		if msg == "" && st.Err != nil {
@@ -301,9 +301,9 @@ func (t *LiveTable) placeholder(snap watch.Snapshot) (string, tcell.Color) {
 		}
 		return st.Phase.String() + ": " + apierr.OneLine(msg), t.app.theme.ErrorColor
 	case snap.Total > 0:
-		return "no rows match the filter (esc clears it)", t.app.theme.dim
+		return "no rows match the filter (esc clears it)", t.app.theme.Dim
 	}
-	return "no " + t.objects() + " here", t.app.theme.dim
+	return "no " + t.objects() + " here", t.app.theme.Dim
 }
 
 // selectedKey returns the key of the row under the cursor, or "".

@@ -3,10 +3,13 @@ package ui
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/clock"
 
 	"kscope/cluster"
 	"kscope/forwards"
+	"kscope/history"
+	"kscope/watch"
 )
 
 // Navigator is what a screen living in a package of its own may ask of the app: the keys every screen offers,
@@ -52,15 +55,22 @@ type Navigator interface {
 
 var _ Navigator = (*App)(nil)
 
-// TableScreens are the screens, each in a package of its own, that a live table opens with its key in
-// Keys: the program registers them in Options (one line each); a screen not registered leaves its key
-// unbound. A plain value.
+// TableScreens are the screens, each in a package of its own, that a live table (or a view of one of its
+// objects) opens with its key in Keys: the program registers them in Options (one line each); a screen not
+// registered leaves its key unbound. A plain value.
 type TableScreens struct {
 	// Pulse opens the pulse of a table's informers (`i`): label is the table's title, src its rows.
 	Pulse func(nav Navigator, label string, src RowSource) Screen
 	// Forwards opens the port-forwards started in this session (`:pf`, `:portforwards`): list is the app's,
 	// changed on the UI goroutine.
 	Forwards func(nav Navigator, list *forwards.List) Screen
+	// History opens the versions kscope keeps of row (`h` in a table and in a YAML view): entries returns
+	// them, oldest first (history.Entries over the app's book and an open table's row versions), read again
+	// each time it is called; call it on the UI goroutine only.
+	History func(nav Navigator, row *watch.Row, entries func() []history.Entry) Screen
+	// Blame opens each YAML line's field managers of obj, the object of row as the YAML view shows it (`b`
+	// there); obj is never nil, and must not be modified.
+	Blame func(nav Navigator, row *watch.Row, obj *unstructured.Unstructured) Screen
 }
 
 // EveryTickWhileOnTop implements Navigator: it runs fn on the UI goroutine once every Options.Tick (none when Tick is off) while v is

@@ -15,10 +15,10 @@ const maskedValue = "********"
 // lastAppliedAnnotation is where `kubectl apply` records the applied object.
 const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 
-// renderYAML returns obj as YAML. managedFields are dropped unless showManaged; a core/v1 Secret's data and
+// RenderYAML returns obj as YAML. managedFields are dropped unless showManaged; a core/v1 Secret's data and
 // stringData values, and its last-applied-configuration annotation, are masked unless reveal. obj is not
-// modified.
-func renderYAML(obj *unstructured.Unstructured, showManaged, reveal bool) (string, error) {
+// modified; safe for any goroutine.
+func RenderYAML(obj *unstructured.Unstructured, showManaged, reveal bool) (string, error) {
 	o := obj.DeepCopy()
 	if !showManaged {
 		unstructured.RemoveNestedField(o.Object, "metadata", "managedFields")

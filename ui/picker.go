@@ -122,7 +122,7 @@ func (p *ResourcePicker) reload() {
 		cells := append(discovery.ResourceCells(r, p.wide), note)
 		color := p.app.theme.RowFg
 		if note != "" {
-			color = p.app.theme.dim
+			color = p.app.theme.Dim
 		}
 		for c, text := range cells {
 			p.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)+columnGap).SetTextColor(color))

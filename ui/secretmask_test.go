@@ -18,7 +18,7 @@ func TestSecretYAMLMasksLastAppliedConfiguration(t *testing.T) {
 		}},
 		"data": map[string]any{"token": "c2VjcmV0", "password": "aHVudGVyMg=="},
 	}}
-	masked, err := renderYAML(secret, false, false)
+	masked, err := RenderYAML(secret, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestSecretYAMLMasksLastAppliedConfiguration(t *testing.T) {
 	if !strings.Contains(masked, "team: payments") || !strings.Contains(masked, lastAppliedAnnotation+": '********'") {
 		t.Errorf("masked YAML lost the other annotations or the masked one:\n%s", masked)
 	}
-	revealed, err := renderYAML(secret, false, true)
+	revealed, err := RenderYAML(secret, false, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,6 +38,6 @@ func TestSecretYAMLMasksLastAppliedConfiguration(t *testing.T) {
 		t.Errorf("revealed YAML hides the data:\n%s", revealed)
 	}
 	if secret.GetAnnotations()[lastAppliedAnnotation] == maskedValue {
-		t.Error("renderYAML modified the object")
+		t.Error("RenderYAML modified the object")
 	}
 }

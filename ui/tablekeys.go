@@ -13,11 +13,15 @@ func (t *LiveTable) Bindings() []Binding {
 		Keys.Table.Filter.Bind(t.openFilterBar),
 		Keys.Table.Open.Bind(t.enter),
 		Keys.Table.YAML.Bind(t.withSelected(a.openYAML)),
-		Keys.Table.History.Bind(t.withSelected(a.openHistory)),
+	}
+	if a.opts.Screens.History != nil { // a screen of its own package (TableScreens)
+		keys = append(keys, Keys.Table.History.Bind(t.withSelected(a.openHistory)))
+	}
+	keys = append(keys,
 		Keys.Table.Copy.Bind(t.withSelected(func(_ discovery.Resource, row *watch.Row) {
 			a.copyToClipboard("name "+row.Name, row.Name)
 		})),
-	}
+	)
 	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)
 	keys = append(keys,
 		Keys.Table.Save.Bind(t.exportTable),

@@ -36,7 +36,9 @@ type Theme struct {
 	tableBg                tcell.Color // views.table.bgColor: the tables' background, over the body's
 	hasTableBg             bool
 
-	RowFg, rowFlash, rowGhost, dim, ErrorColor tcell.Color
+	// RowFg is the rows' text; Dim the notes that stand for absent content ("no rows match", "no version seen
+	// yet"); ErrorColor an error's text.
+	RowFg, rowFlash, rowGhost, Dim, ErrorColor tcell.Color
 	Header, Cursor                             tcell.Style
 	sorter                                     string // tag before the sort arrow ("" keeps the header's)
 
@@ -67,7 +69,7 @@ func DefaultTheme() *Theme { return newTheme(nil) }
 // newTheme is kscope's look with skin's colors over it (nil: kscope's look).
 func newTheme(skin *config.Skin) *Theme {
 	t := &Theme{
-		RowFg: colorNormal, rowFlash: colorFlash, rowGhost: colorGhost, dim: colorDimText, ErrorColor: tcell.ColorRed,
+		RowFg: colorNormal, rowFlash: colorFlash, rowGhost: colorGhost, Dim: colorDimText, ErrorColor: tcell.ColorRed,
 		Header: styleHeader, Cursor: tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack),
 		Title: "[aqua::b]", Counter: "[white]", filter: "[orange::b]", errorTag: "[red]",
 		infoLabel: "[orange]", infoValue: "", crumb: "[gray]", crumbActive: "[aqua]", suggest: "[gray]",

@@ -32,11 +32,11 @@ func (v *YAMLView) noteChange(next *unstructured.Unstructured) {
 	if v.obj == nil || next == nil {
 		return
 	}
-	old, err := renderYAML(v.obj, v.showManaged, v.reveal)
+	old, err := RenderYAML(v.obj, v.showManaged, v.reveal)
 	if err != nil {
 		return
 	}
-	cur, err := renderYAML(next, v.showManaged, v.reveal)
+	cur, err := RenderYAML(next, v.showManaged, v.reveal)
 	if err != nil {
 		return
 	}

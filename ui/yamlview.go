@@ -54,10 +54,14 @@ func (v *YAMLView) Bindings() []Binding {
 		Keys.YAML.Copy.Bind(v.copyYAML),
 		Keys.YAML.ManagedFields.Bind(v.toggleManagedFields),
 		Keys.YAML.Reveal.Bind(v.toggleReveal),
-		Keys.YAML.History.Bind(func() { v.app.openHistory(v.res, v.row) }),
-		Keys.YAML.Blame.Bind(func() { v.app.openBlame(v.row, v.obj) }),
-		v.health.binding(),
 	}
+	if v.app.opts.Screens.History != nil { // screens of their own package (TableScreens)
+		keys = append(keys, Keys.YAML.History.Bind(func() { v.app.openHistory(v.res, v.row) }))
+	}
+	if v.app.opts.Screens.Blame != nil {
+		keys = append(keys, Keys.YAML.Blame.Bind(func() { v.app.openBlame(v.row, v.obj) }))
+	}
+	keys = append(keys, v.health.binding())
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
 	keys = append(keys, v.app.objectBindings(v.subject, scope, v.access)...)
 	return append(keys, v.app.QuitBinding())
@@ -127,7 +131,7 @@ func (v *YAMLView) apply(ev watch.ObjectEvent) {
 // render rewrites the text, keeping the scroll position.
 func (v *YAMLView) render() {
 	if v.obj != nil {
-		text, err := renderYAML(v.obj, v.showManaged, v.reveal)
+		text, err := RenderYAML(v.obj, v.showManaged, v.reveal)
 		if err != nil {
 			v.app.errorf("%s", err.Error())
 			return
@@ -179,7 +183,7 @@ func (v *YAMLView) copyYAML() {
 		v.app.errorf("nothing to copy yet")
 		return
 	}
-	text, err := renderYAML(v.obj, v.showManaged, v.reveal)
+	text, err := RenderYAML(v.obj, v.showManaged, v.reveal)
 	if err != nil {
 		v.app.errorf("%s", err.Error())
 		return

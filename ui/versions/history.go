@@ -1,4 +1,4 @@
-package ui
+package versions
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
-	"kscope/discovery"
 	"kscope/history"
+	"kscope/ui"
 	"kscope/watch"
 )
 
@@ -20,25 +20,22 @@ func historyBounds() string {
 
 // HistoryView lists the versions kscope has seen of one object, newest first: when, the resourceVersion, the
 // field manager and operation that made each (from managedFields) and what changed; Enter shows the diff to
-// the version before. It reads again every Options.Tick while shown. UI goroutine, but for its ticker.
+// the version before. It reads again every tick while shown. UI goroutine only (the Navigator runs its tick
+// there).
 type HistoryView struct {
-	BaseScreen
-	app     *App
-	res     discovery.Resource
+	ui.BaseScreen
+	nav     ui.Navigator
 	row     *watch.Row
+	read    func() []history.Entry
 	table   *tview.Table
 	entries []history.Entry // oldest first; the table shows them newest first
 	cancel  context.CancelFunc
 }
 
-// openHistory pushes the history of row, an object of res.
-func (a *App) openHistory(res discovery.Resource, row *watch.Row) {
-	a.push(NewHistoryView(a, res, row))
-}
-
-// NewHistoryView returns the history view of row, an object of res.
-func NewHistoryView(a *App, res discovery.Resource, row *watch.Row) *HistoryView {
-	v := &HistoryView{app: a, res: res, row: row}
+// NewHistory returns the history of row (a ui.TableScreens opener): entries returns the versions kept of it,
+// oldest first; the view calls it on the UI goroutine each time it reads them again.
+func NewHistory(nav ui.Navigator, row *watch.Row, entries func() []history.Entry) ui.Screen {
+	v := &HistoryView{nav: nav, row: row, read: entries}
 	v.table = tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)
 	v.table.SetSelectedStyle(tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack))
 	v.table.SetBorder(true)
@@ -49,11 +46,11 @@ func (v *HistoryView) Crumb() string              { return "history " + v.row.Na
 func (v *HistoryView) Primitive() tview.Primitive { return v.table }
 
 // Bindings are the history view's keys.
-func (v *HistoryView) Bindings() []Binding {
-	return []Binding{
-		v.app.HelpBinding(),
-		Keys.Versions.Diff.Bind(v.openDiff),
-		v.app.QuitBinding(),
+func (v *HistoryView) Bindings() []ui.Binding {
+	return []ui.Binding{
+		v.nav.HelpBinding(),
+		ui.Keys.Versions.Diff.Bind(v.openDiff),
+		v.nav.QuitBinding(),
 	}
 }
 
@@ -61,7 +58,7 @@ func (v *HistoryView) Bindings() []Binding {
 func (v *HistoryView) Activate() {
 	v.reload()
 	if v.cancel == nil {
-		v.cancel = v.app.EveryTickWhileOnTop(v, v.reload)
+		v.cancel = v.nav.EveryTickWhileOnTop(v, v.reload)
 	}
 }
 
@@ -74,7 +71,7 @@ func (v *HistoryView) Close() {
 // reload reads the versions again, keeping the selection on the same version.
 func (v *HistoryView) reload() {
 	selected := v.selected()
-	entries := v.app.historyOf(v.res, v.row)
+	entries := v.read()
 	if v.table.GetRowCount() > 1 && sameVersions(entries, v.entries) {
 		return
 	}
@@ -88,7 +85,7 @@ func (v *HistoryView) reload() {
 	}
 	if len(entries) == 0 {
 		v.table.SetCell(1, 0, tview.NewTableCell("no version seen yet: kscope keeps the versions it sees while the object's table or YAML is open").
-			SetSelectable(false).SetTextColor(colorDimText))
+			SetSelectable(false).SetTextColor(v.nav.Theme().Dim))
 	}
 	row := 1
 	for r := range entries {
@@ -98,7 +95,7 @@ func (v *HistoryView) reload() {
 	}
 	v.table.Select(row, 0)
 	v.table.SetTitle(fmt.Sprintf(" [aqua::b]history[white] %s [%d] ", tview.Escape(v.row.Key), len(entries)))
-	v.app.updateStatus(v)
+	v.nav.UpdateStatus(v)
 }
 
 // sameVersions tells whether a and b hold the same versions (the bounds drop the oldest as new ones come).
@@ -127,10 +124,7 @@ func (v *HistoryView) setRow(r int, e history.Entry) {
 	if rv == "" {
 		rv = "—"
 	}
-	width := 120
-	if v.app.screen != nil {
-		width, _ = v.app.screen.Size()
-	}
+	width := v.nav.Width()
 	for i, text := range []string{when, rv, manager, op, e.Summary(max(width-len(when)-len(rv)-len(manager)-len(op)-8, 40))} {
 		v.table.SetCell(r, i, tview.NewTableCell(tview.Escape(text)))
 	}
@@ -148,7 +142,7 @@ func (v *HistoryView) selected() *history.Entry {
 // openDiff shows the selected version's diff.
 func (v *HistoryView) openDiff() {
 	if e := v.selected(); e != nil {
-		v.app.push(newDiffView(v.app, v.row, *e))
+		v.nav.Push(newDiffView(v.nav, v.row, *e))
 	}
 }
 

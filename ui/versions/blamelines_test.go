@@ -1,4 +1,4 @@
-package ui
+package versions
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package ui
+package versions
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/tview"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"kscope/ui"
 	"kscope/watch"
 )
 
@@ -20,24 +21,21 @@ func blameColour(i int) string {
 // write, from metadata.managedFields; fields no manager owns are marked. It shows the object as it was when
 // opened. UI goroutine only.
 type BlameView struct {
-	BaseScreen
-	app    *App
+	ui.BaseScreen
+	nav    ui.Navigator
 	row    *watch.Row
 	obj    *unstructured.Unstructured
 	text   *tview.TextView
 	reveal bool
 }
 
-// openBlame pushes the blame of obj, the object of row.
-func (a *App) openBlame(row *watch.Row, obj *unstructured.Unstructured) {
-	if obj == nil {
-		a.errorf("no object to blame yet")
-		return
-	}
-	v := &BlameView{app: a, row: row, obj: obj}
+// NewBlame returns the blame of obj, the object of row, as it is now (a ui.TableScreens opener); obj is not
+// nil, and not modified.
+func NewBlame(nav ui.Navigator, row *watch.Row, obj *unstructured.Unstructured) ui.Screen {
+	v := &BlameView{nav: nav, row: row, obj: obj}
 	v.text = tview.NewTextView().SetDynamicColors(true).SetWrap(false)
 	v.text.SetBorder(true)
-	a.push(v)
+	return v
 }
 
 func (v *BlameView) Crumb() string              { return "blame " + v.row.Name }
@@ -46,11 +44,11 @@ func (v *BlameView) Close()                     {}
 func (v *BlameView) Activate()                  { v.render() }
 
 // Bindings are the blame view's keys.
-func (v *BlameView) Bindings() []Binding {
-	return []Binding{
-		v.app.HelpBinding(),
-		Keys.Versions.Reveal.Bind(func() { v.reveal = !v.reveal; v.render() }),
-		v.app.QuitBinding(),
+func (v *BlameView) Bindings() []ui.Binding {
+	return []ui.Binding{
+		v.nav.HelpBinding(),
+		ui.Keys.Versions.Reveal.Bind(func() { v.reveal = !v.reveal; v.render() }),
+		v.nav.QuitBinding(),
 	}
 }
 
@@ -58,10 +56,10 @@ func (v *BlameView) Bindings() []Binding {
 func (v *BlameView) render() {
 	lines, err := blameYAML(v.obj, v.reveal)
 	if err != nil {
-		v.app.errorf("%s", err.Error())
+		v.nav.Errorf("%s", err.Error())
 		return
 	}
-	now := v.app.opts.Clock.Now()
+	now := v.nav.Clock().Now()
 	notes := make([]string, len(lines))
 	colours := map[string]string{}
 	width := len(unownedNote)
@@ -70,7 +68,7 @@ func (v *BlameView) render() {
 		for _, o := range l.owners {
 			name := o.Name()
 			if !o.Time.IsZero() {
-				name += " " + formatAge(now.Sub(o.Time))
+				name += " " + watch.FormatAge(max(now.Sub(o.Time), 0))
 			}
 			names = append(names, name)
 			if _, ok := colours[o.Name()]; !ok {
@@ -89,12 +87,12 @@ func (v *BlameView) render() {
 		case !l.blank:
 			note = unownedNote
 		}
-		fmt.Fprintf(&b, "[%s]%-*s[-] │ %s\n", colour, width, tview.Escape(note), v.app.theme.YAMLLine(l.text))
+		fmt.Fprintf(&b, "[%s]%-*s[-] │ %s\n", colour, width, tview.Escape(note), v.nav.Theme().YAMLLine(l.text))
 	}
 	v.text.SetText(b.String())
 	v.text.SetTitle(fmt.Sprintf(" [aqua::b]blame[white] %s at resourceVersion %s ", tview.Escape(v.row.Key),
 		tview.Escape(v.obj.GetResourceVersion())))
-	v.app.updateStatus(v)
+	v.nav.UpdateStatus(v)
 }
 
 // unownedNote marks a line whose field no manager owns.

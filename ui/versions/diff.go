@@ -1,4 +1,4 @@
-package ui
+package versions
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/history"
+	"kscope/ui"
 	"kscope/watch"
 )
 
@@ -17,16 +18,17 @@ const diffContext = 3
 // removed (red) and added (green) with unchanged runs folded; for a row version, the cells. UI goroutine
 // only.
 type DiffView struct {
-	BaseScreen
-	app    *App
+	ui.BaseScreen
+	nav    ui.Navigator
 	row    *watch.Row
 	entry  history.Entry
 	text   *tview.TextView
 	reveal bool
 }
 
-func newDiffView(a *App, row *watch.Row, e history.Entry) *DiffView {
-	v := &DiffView{app: a, row: row, entry: e}
+// newDiffView returns the diff of e, a version of row.
+func newDiffView(nav ui.Navigator, row *watch.Row, e history.Entry) *DiffView {
+	v := &DiffView{nav: nav, row: row, entry: e}
 	v.text = tview.NewTextView().SetDynamicColors(true).SetWrap(false)
 	v.text.SetBorder(true)
 	return v
@@ -38,11 +40,11 @@ func (v *DiffView) Close()                     {}
 func (v *DiffView) Activate()                  { v.render() }
 
 // Bindings are the diff view's keys.
-func (v *DiffView) Bindings() []Binding {
-	return []Binding{
-		v.app.HelpBinding(),
-		Keys.Versions.Reveal.Bind(func() { v.reveal = !v.reveal; v.render() }),
-		v.app.QuitBinding(),
+func (v *DiffView) Bindings() []ui.Binding {
+	return []ui.Binding{
+		v.nav.HelpBinding(),
+		ui.Keys.Versions.Reveal.Bind(func() { v.reveal = !v.reveal; v.render() }),
+		v.nav.QuitBinding(),
 	}
 }
 
@@ -57,14 +59,14 @@ func (v *DiffView) render() {
 		if e.PrevObj != nil {
 			from = e.PrevObj.Obj.GetResourceVersion()
 			var err error
-			if old, err = renderYAML(e.PrevObj.Obj, false, v.reveal); err != nil {
-				v.app.errorf("%s", err.Error())
+			if old, err = ui.RenderYAML(e.PrevObj.Obj, false, v.reveal); err != nil {
+				v.nav.Errorf("%s", err.Error())
 				return
 			}
 		}
-		cur, err := renderYAML(e.Obj.Obj, false, v.reveal)
+		cur, err := ui.RenderYAML(e.Obj.Obj, false, v.reveal)
 		if err != nil {
-			v.app.errorf("%s", err.Error())
+			v.nav.Errorf("%s", err.Error())
 			return
 		}
 		body = markupDiff(history.FoldDiff(history.DiffLines(history.TextLines(old), history.TextLines(cur)), diffContext))
@@ -84,7 +86,7 @@ func (v *DiffView) render() {
 	v.text.SetTitle(fmt.Sprintf(" [aqua::b]diff[white] %s  %s → %s  %s ", tview.Escape(v.row.Key),
 		tview.Escape(orDash(from)), tview.Escape(orDash(e.RV)), tview.Escape(who)))
 	v.text.SetText(body)
-	v.app.updateStatus(v)
+	v.nav.UpdateStatus(v)
 }
 
 // Status names the colours.

@@ -1,9 +1,10 @@
-package ui
+package versions
 
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"kscope/history"
+	"kscope/ui"
 )
 
 // blameLine is one line of an object's YAML with the managers that own the field it shows. owners is nil
@@ -22,7 +23,7 @@ func blameYAML(obj *unstructured.Unstructured, reveal bool) ([]blameLine, error)
 	if err != nil {
 		return nil, err
 	}
-	text, err := renderYAML(obj, false, reveal)
+	text, err := ui.RenderYAML(obj, false, reveal)
 	if err != nil {
 		return nil, err
 	}
