@@ -31,7 +31,7 @@
 //  1. tview hands every key to App.capture on the UI goroutine.
 //  2. While the command bar or a dialog is open, the key goes to it (ctrl-c still quits).
 //  3. Otherwise App.viewKeys gives out the keys (keyremap.go, keyconflicts.go): the top view's bindings()
-//     and globalBindings() as keys.yaml remaps them, the plugins that apply to the view (pluginHost), and
+//     and globalBindings() as keys.yaml remaps them, the plugins that apply to the view (PluginHost), and
 //     the hotkeys; a plugin or hotkey on a key taken already is left out (with override: true it takes the
 //     key from kscope's binding instead), said once on the prompt line and listed in the help. The binding
 //     whose key matches runs, and the key goes no further.

@@ -32,6 +32,17 @@ func (b Binding) matches(ev *tcell.EventKey) bool {
 	return ev.Key() == b.Key
 }
 
+// Handle runs b's action when ev is b's key, and tells whether it did; a binding without an action (a key the
+// widget handles itself) never does. UI goroutine only. The app finds a key's binding itself (capture);
+// Handle is for the tests of screens in packages of their own (navtest.Nav.Press).
+func (b Binding) Handle(ev *tcell.EventKey) bool {
+	if !b.matches(ev) {
+		return false
+	}
+	b.run()
+	return true
+}
+
 // same tells whether b and o are bound to the same key.
 func (b Binding) same(o Binding) bool {
 	if b.Label == "" || o.Label == "" || (b.run == nil && o.run == nil) {

@@ -14,9 +14,6 @@ import (
 	"kscope/watch"
 )
 
-// defaultContainerAnnotation names the container kubectl logs and exec pick when none is given.
-const defaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
-
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
 // logsApply tells whether res has logs: pods, and what selects pods (workloads, services); else one line.
@@ -71,49 +68,13 @@ func (a *App) startLogs(res discovery.Resource, row *watch.Row, previous bool) {
 	})
 }
 
-// podContainers returns a pod's container names: init containers, containers, ephemeral containers (the
-// order of kubectl logs --all-containers), and the one kubectl picks when none is given (defaultContainer).
-func podContainers(pod *unstructured.Unstructured) (names []string, chosen string) {
-	firstRegular := -1
-	for _, field := range []string{"initContainers", "containers", "ephemeralContainers"} {
-		list, _, _ := unstructured.NestedSlice(pod.Object, "spec", field)
-		for _, c := range list {
-			if m, ok := c.(map[string]any); ok {
-				if name, ok := m["name"].(string); ok {
-					if field == "containers" && firstRegular < 0 {
-						firstRegular = len(names)
-					}
-					names = append(names, name)
-				}
-			}
-		}
-	}
-	if i := defaultContainer(names, pod.GetAnnotations(), firstRegular); i >= 0 {
-		chosen = names[i]
-	}
-	return names, chosen
-}
-
-// defaultContainer returns the index in names of the container kubectl picks when none is given: the one
-// the default-container annotation names, else first (the pod's first regular container; -1 for none).
-func defaultContainer(names []string, annotations map[string]string, first int) int {
-	if want := annotations[defaultContainerAnnotation]; want != "" {
-		for i, n := range names {
-			if n == want {
-				return i
-			}
-		}
-	}
-	return first
-}
-
 // allContainers is the choice that reads every container of a pod.
 const allContainers = "(all containers)"
 
 // chooseContainers calls then with the containers of pod to use: the only one, else the user's choice
 // (the default one preselected; withAll offers every container at once).
 func (a *App) chooseContainers(pod *unstructured.Unstructured, title string, withAll bool, then func([]string)) {
-	names, chosen := podContainers(pod)
+	names, chosen := logs.PodContainers(pod)
 	switch {
 	case len(names) == 0:
 		a.errorf("%s has no containers", pod.GetName())
@@ -132,7 +93,7 @@ func (a *App) chooseContainers(pod *unstructured.Unstructured, title string, wit
 			selected = i
 		}
 	}
-	a.choose(title+": which container?", items, selected, func(i int) {
+	a.Choose(title+": which container?", items, selected, func(i int) {
 		if items[i] == allContainers {
 			then(names)
 			return
@@ -215,7 +176,7 @@ func (p *logPods) start(pod string) {
 			v.sink.SetState(pod, apierr.OneLine(err.Error()), true)
 			return
 		}
-		names, _ := podContainers(obj)
+		names, _ := logs.PodContainers(obj)
 		for _, c := range names {
 			v.follow(pod, c)
 		}

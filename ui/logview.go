@@ -2,11 +2,7 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -196,7 +192,7 @@ func (v *LogView) loop() {
 			return
 		case <-v.sink.Notify():
 		}
-		if !v.app.spaceRedraw(ctx, &last) {
+		if !v.app.SpaceRedraw(ctx, &last) {
 			return
 		}
 		v.app.tv.QueueUpdateDraw(func() {
@@ -236,7 +232,7 @@ func (v *LogView) render() {
 	}
 	title += th.Counter + " "
 	if v.search != "" {
-		title += fmt.Sprintf("%s</%s> %s[-::-] ", th.filter, tview.Escape(v.search), v.matchCount())
+		title += fmt.Sprintf("%s</%s> %s[-::-] ", th.Filter, tview.Escape(v.search), v.matchCount())
 	}
 	v.pane.SetTitle(title + v.stateText())
 	v.app.updateStatus(v)
@@ -397,41 +393,12 @@ func (v *LogView) save() {
 		b.WriteByte('\n')
 	}
 	name := fmt.Sprintf("%s-%s-%s.log", v.logs.namespace, v.logs.name, v.app.opts.Clock.Now().Format("20060102-150405"))
-	path, err := v.app.saveFile("logs", strings.TrimPrefix(name, "-"), []byte(b.String()))
+	path, err := v.app.SaveFile("logs", strings.TrimPrefix(name, "-"), []byte(b.String()))
 	if err != nil {
 		v.app.errorf("save the logs: %s", err)
 		return
 	}
 	v.app.message(fmt.Sprintf("saved %d lines to %s", v.ring.Len(), path))
-}
-
-// saveFile writes data to a new file name under Options.SaveDir/kind (created as needed, private to the
-// user) and returns its path.
-func (a *App) saveFile(kind, name string, data []byte) (string, error) {
-	dir := filepath.Join(a.opts.SaveDir, kind)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	name = strings.NewReplacer("/", "_", string(os.PathSeparator), "_").Replace(name)
-	ext := filepath.Ext(name)
-	var f *os.File
-	var path string
-	for n := 1; f == nil; n++ { // a new file: name, else name-2, name-3 …
-		path = filepath.Join(dir, name)
-		if n > 1 {
-			path = filepath.Join(dir, fmt.Sprintf("%s-%d%s", strings.TrimSuffix(name, ext), n, ext))
-		}
-		var err error
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err != nil && (!errors.Is(err, fs.ErrExist) || n >= 1000) {
-			return "", err
-		}
-	}
-	if _, err := f.Write(data); err != nil {
-		_ = f.Close()
-		return "", err
-	}
-	return path, f.Close()
 }
 
 // copyVisible copies the lines on screen, as shown (timestamps per the toggle).
@@ -443,5 +410,5 @@ func (v *LogView) copyVisible() {
 			b.WriteByte('\n')
 		}
 	}
-	v.app.copyToClipboard("the lines on screen", b.String())
+	v.app.CopyToClipboard("the lines on screen", b.String())
 }

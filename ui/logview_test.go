@@ -10,6 +10,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"kscope/logs"
 )
 
 // seedLog gives shop/web-7d9f-abcde's container c n lines "c line-I", one a second before t0.
@@ -162,7 +164,7 @@ func TestLogsReconnectWithoutDuplicates(t *testing.T) {
 // twoContainerPod is shop/web-7d9f-abcde with containers init, web and sidecar, sidecar the default.
 func twoContainerPod() *unstructured.Unstructured {
 	pod := podObject()
-	pod.SetAnnotations(map[string]string{defaultContainerAnnotation: "sidecar"})
+	pod.SetAnnotations(map[string]string{logs.DefaultContainerAnnotation: "sidecar"})
 	_ = unstructured.SetNestedSlice(pod.Object, []any{map[string]any{"name": "web"}, map[string]any{"name": "sidecar"}}, "spec", "containers")
 	_ = unstructured.SetNestedSlice(pod.Object, []any{map[string]any{"name": "init"}}, "spec", "initContainers")
 	return pod

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"time"
 
 	"k8s.io/utils/clock"
 
@@ -36,6 +37,23 @@ type Navigator interface {
 	Update(fn func())
 	// Context is done when kscope quits; a goroutine started with Go ends by then.
 	Context() context.Context
+	// SpaceRedraw spaces the refreshes of a live screen: off the UI goroutine, it waits until the app's
+	// minimum time between redraws has passed since *last (the previous refresh), then sets *last to now.
+	// It returns false, at once, when ctx ends first.
+	SpaceRedraw(ctx context.Context, last *time.Time) bool
+
+	// Ask asks for a line of text on the prompt line, after label, beginning with initial; done receives
+	// the text on Enter (esc drops it).
+	Ask(label, initial string, done func(text string))
+	// Choose shows items in a dialog titled title, selected preselected; Enter calls pick with the index
+	// chosen, esc closes it without a choice.
+	Choose(title string, items []string, selected int, pick func(int))
+	// CopyToClipboard copies text to the user's clipboard and says so on the prompt line, naming it what
+	// ("the lines on screen"); or says why it could not.
+	CopyToClipboard(what, text string)
+	// SaveFile writes data to a new file (never one that exists: name, else name-2 …) in the user's save
+	// folder for kind ("logs", "tables"), private to the user, and returns its path.
+	SaveFile(kind, name string, data []byte) (path string, err error)
 
 	// Theme is the UI's colors (kscope's, or the skin's over them); not changed after start.
 	Theme() *Theme
@@ -103,6 +121,26 @@ func (a *App) Update(fn func()) { a.tv.QueueUpdateDraw(fn) }
 
 // Context implements Navigator.
 func (a *App) Context() context.Context { return a.ctx }
+
+// SpaceRedraw implements Navigator: it waits until Options.MinRedraw has passed since *last (the previous
+// refresh), then sets *last to now. It returns false, at once, when ctx ends first.
+func (a *App) SpaceRedraw(ctx context.Context, last *time.Time) bool {
+	clk := a.opts.Clock
+	if wait := a.opts.MinRedraw - clk.Since(*last); wait > 0 {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-clk.After(wait):
+		}
+	}
+	*last = clk.Now()
+	return true
+}
+
+// Ask implements Navigator: the command bar takes the line.
+func (a *App) Ask(label, initial string, done func(text string)) {
+	a.bar.Open(label, initial, done, nil)
+}
 
 // Theme implements Navigator.
 func (a *App) Theme() *Theme { return a.theme }

@@ -13,6 +13,7 @@ import (
 
 	"kscope/apierr"
 	"kscope/discovery"
+	"kscope/logs"
 	"kscope/watch"
 )
 
@@ -52,14 +53,14 @@ func (a *App) startShell(_ discovery.Resource, row *watch.Row) {
 		for i, c := range pod.Spec.Containers {
 			names[i] = c.Name
 		}
-		preselect := defaultContainer(names, pod.Annotations, 0)
+		preselect := logs.DefaultContainer(names, pod.Annotations, 0)
 		switch len(names) {
 		case 0:
 			a.errorf("shell %s: the pod has no containers", row.Key)
 		case 1:
 			a.shell(a.cluster, pod, names[0])
 		default:
-			a.choose("shell in which container of "+pod.Name, names, preselect, func(i int) {
+			a.Choose("shell in which container of "+pod.Name, names, preselect, func(i int) {
 				a.shell(a.cluster, pod, names[i])
 			})
 		}

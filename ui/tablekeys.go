@@ -15,7 +15,7 @@ func (t *LiveTable) Bindings() []Binding {
 		Keys.Table.YAML.Bind(t.withSelected(a.openYAML)),
 		Keys.Table.History.Bind(t.withSelected(a.openHistory)),
 		Keys.Table.Copy.Bind(t.withSelected(func(_ discovery.Resource, row *watch.Row) {
-			a.copyToClipboard("name "+row.Name, row.Name)
+			a.CopyToClipboard("name "+row.Name, row.Name)
 		})),
 	}
 	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)
