@@ -20,6 +20,7 @@ import (
 	"kscope/kube"
 	"kscope/spawn"
 	"kscope/ui"
+	"kscope/ui/logview"
 	"kscope/ui/pulse"
 	"kscope/watch"
 )
@@ -174,7 +175,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		stderr = capture
 	}
 	app := ui.New(ui.Options{
-		Screens:    ui.TableScreens{Pulse: pulse.New},
+		Screens:    ui.TableScreens{Pulse: pulse.New, Logs: logview.Open},
 		Stderr:     stderr,
 		Supervisor: sup,
 		Aliases:    cfg.aliases,

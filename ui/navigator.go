@@ -7,6 +7,8 @@ import (
 	"k8s.io/utils/clock"
 
 	"kscope/cluster"
+	"kscope/discovery"
+	"kscope/watch"
 )
 
 // Navigator is what a screen living in a package of its own may ask of the app: the keys every screen offers,
@@ -67,12 +69,27 @@ type Navigator interface {
 
 var _ Navigator = (*App)(nil)
 
-// TableScreens are the screens, each in a package of its own, that a live table opens with its key in
-// Keys: the program registers them in Options (one line each); a screen not registered leaves its key
-// unbound. A plain value.
+// TableScreens are the screens, each in a package of its own, that a live table (or a view of one object)
+// opens with its key in Keys: the program registers them in Options (one line each); a screen not
+// registered leaves its keys unbound. A plain value.
 type TableScreens struct {
 	// Pulse opens the pulse of a table's informers (`i`): label is the table's title, src its rows.
 	Pulse func(nav Navigator, label string, src RowSource) Screen
+	// Logs opens the logs of row, an object of res (Keys.Object.Logs; previous, Keys.Object.PrevLogs: of the
+	// containers' previous instances), in the tables and the views of one object. It may read the cluster
+	// and ask which container before it pushes its screen, or say on the prompt line why it opens none;
+	// settings are the Options of the logs. Called on the UI goroutine.
+	Logs func(nav Navigator, res discovery.Resource, row *watch.Row, previous bool, settings LogSettings)
+}
+
+// LogSettings are what Options say of a logs screen (config.yaml's logger section, --log-lines). A plain
+// value.
+type LogSettings struct {
+	// Lines is how many lines the screen keeps (Options.LogLines; 0: its default); Tail how many of a
+	// container's last lines it starts with (Options.LogTail; 0: its default).
+	Lines, Tail int
+	// Wrap, Timestamps and Follow, when set, are its toggles at start (nil: its defaults).
+	Wrap, Timestamps, Follow *bool
 }
 
 // EveryTickWhileOnTop implements Navigator: it runs fn on the UI goroutine once every Options.Tick (none when Tick is off) while v is

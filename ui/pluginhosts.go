@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -49,30 +48,4 @@ func (t *LiveTable) PluginSubject() (string, map[string]string, bool) {
 		return "", nil, false
 	}
 	return res.Name + " " + row.Name, t.rowEnv(row), true
-}
-
-// containerScopes are the names k9s's container view answers to: a logs view of one pod runs their plugins.
-var containerScopes = []string{"containers", "container", "co"}
-
-// PluginScopes: a logs view of one pod runs the containers' plugins (k9s's container view); a workload's
-// none.
-func (v *LogView) PluginScopes() []string {
-	if v.logs.selector != "" {
-		return nil
-	}
-	return containerScopes
-}
-
-// PluginSubject is the pod's container: NAME and CONTAINER the container (several: joined with ","),
-// POD the pod.
-func (v *LogView) PluginSubject() (string, map[string]string, bool) {
-	if v.logs.selector != "" || v.logs.pod == "" {
-		v.app.errorf("plugins act on the logs of one pod")
-		return "", nil, false
-	}
-	env := map[string]string{}
-	containers := strings.Join(v.logs.containers, ",")
-	env["NAMESPACE"], env["POD"], env["CONTAINER"], env["NAME"] = v.logs.namespace, v.logs.pod, containers, containers
-	env["RESOURCE_NAME"], env["RESOURCE_GROUP"], env["RESOURCE_VERSION"], env["FILTER"] = "containers", "", "v1", v.search
-	return fmt.Sprintf("container %s of pod %s", containers, v.logs.pod), env, true
 }

@@ -8,6 +8,7 @@ import (
 
 	xterm "golang.org/x/term"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/util/exec"
 	"k8s.io/kubectl/pkg/util/term"
 
@@ -22,6 +23,8 @@ var shellCommand = []string{"sh", "-c", "command -v bash >/dev/null && exec bash
 
 var shellVerb = verb{key: Keys.Object.Shell,
 	need: accessNeed{verb: "create", subresource: "exec", resource: podsGVR}, applies: shellable, start: (*App).startShell}
+
+var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
 // isPods tells whether res is core/v1 pods.
 func isPods(res discovery.Resource) bool { return res.GVR() == podsGVR }

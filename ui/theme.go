@@ -320,4 +320,3 @@ type SkinnedScreen interface {
 }
 
 func (*HelpView) SkinBackground(t *Theme) (tcell.Color, bool) { return t.helpBg, t.hasHelpBg }
-func (*LogView) SkinBackground(t *Theme) (tcell.Color, bool)  { return t.LogBg, t.HasLogBg }
