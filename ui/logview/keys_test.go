@@ -69,3 +69,22 @@ func TestSkinBackground(t *testing.T) {
 		t.Errorf("background %v %v, want the skin's", bg, ok)
 	}
 }
+
+// TestEveryKeySendsNoWrite: every key of the view, its search answered, only reads (ui's read-only test
+// runs a stub with the same keys): the fake cluster has no write, and one called would panic.
+func TestEveryKeySendsNoWrite(t *testing.T) {
+	lt := newLogsTest(t, ui.LogSettings{})
+	lt.seedLog("web-7d9f-abcde", "web", 3)
+	v := lt.openPod("web-7d9f-abcde", false)
+	lt.eventually(v, "web line-3")
+	for _, b := range v.Bindings() {
+		asked := len(lt.nav.Questions())
+		if !lt.nav.Press(v, tcell.NewEventKey(b.Key, b.Rune, tcell.ModNone)) {
+			t.Errorf("%s (%s) did not run", b.Name, b.Label)
+		}
+		if len(lt.nav.Questions()) > asked {
+			lt.nav.Answer("line")
+		}
+	}
+	lt.eventually(v, "web line-3")
+}
