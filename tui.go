@@ -20,6 +20,7 @@ import (
 	"kscope/kube"
 	"kscope/spawn"
 	"kscope/ui"
+	"kscope/ui/logview"
 	"kscope/ui/portforwards"
 	"kscope/ui/pulse"
 	"kscope/ui/versions"
@@ -176,7 +177,8 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		stderr = capture
 	}
 	app := ui.New(ui.Options{
-		Screens:    ui.TableScreens{Pulse: pulse.New, Forwards: portforwards.New, History: versions.NewHistory, Blame: versions.NewBlame},
+		Screens: ui.TableScreens{Pulse: pulse.New, Forwards: portforwards.New, History: versions.NewHistory, Blame: versions.NewBlame,
+			Logs: logview.Open},
 		Stderr:     stderr,
 		Supervisor: sup,
 		Aliases:    cfg.aliases,

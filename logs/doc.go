@@ -1,7 +1,8 @@
 // Package logs holds what a logs view knows of the logs it shows, apart from drawing them: the lines kept
 // (Ring), the followers that read each container's log (Follower) from a cluster.Streams log stream, the
-// Sink between them, and which pods and containers a view follows (PodSelector, ContainerEnded). It draws
-// nothing and never imports the terminal interface (package ui), which uses it.
+// Sink between them, and which pods and containers a view follows (PodSelector, PodContainers and the
+// DefaultContainer kubectl picks, ContainerEnded). It draws nothing and never imports the terminal interface
+// (package ui), which uses it.
 //
 // How lines flow: each container's log is read by a Follower on a goroutine of its own, with the kubelet's
 // timestamps, so that the view can show or hide them and a reconnect (after a broken stream, with a backoff
@@ -20,5 +21,6 @@
 //   - Follower.Run blocks until its context ends, the log is read (not following), or Follower.Ended says to
 //     stop; its goroutine is the only one that uses the Follower. Open and Ended are called on it and may
 //     block (ContainerEnded makes one request).
-//   - PodSelector is a plain function; ContainerEnded blocks for one request.
+//   - PodSelector, PodContainers and DefaultContainer are plain functions; ContainerEnded blocks for one
+//     request.
 package logs

@@ -14,6 +14,9 @@ import (
 
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
+// DefaultContainerAnnotation names the container kubectl logs and exec pick when none is given.
+const DefaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
+
 // PodSelector is the label selector of the pods obj selects, whose logs a workload's logs view follows: a
 // service's spec.selector, a workload's spec.selector (a LabelSelector). An empty selector is an error.
 func PodSelector(obj *unstructured.Unstructured) (string, error) {
@@ -74,4 +77,42 @@ func ContainerEnded(ctx context.Context, c ObjectGetter, namespace, pod, contain
 		}
 	}
 	return false, ""
+}
+
+// PodContainers returns a pod's container names: init containers, containers, ephemeral containers (the
+// order of kubectl logs --all-containers), and the one kubectl picks when none is given (DefaultContainer;
+// "" for none).
+func PodContainers(pod *unstructured.Unstructured) (names []string, chosen string) {
+	firstRegular := -1
+	for _, field := range []string{"initContainers", "containers", "ephemeralContainers"} {
+		list, _, _ := unstructured.NestedSlice(pod.Object, "spec", field)
+		for _, c := range list {
+			if m, ok := c.(map[string]any); ok {
+				if name, ok := m["name"].(string); ok {
+					if field == "containers" && firstRegular < 0 {
+						firstRegular = len(names)
+					}
+					names = append(names, name)
+				}
+			}
+		}
+	}
+	if i := DefaultContainer(names, pod.GetAnnotations(), firstRegular); i >= 0 {
+		chosen = names[i]
+	}
+	return names, chosen
+}
+
+// DefaultContainer returns the index in names of the container kubectl (logs, exec) picks when none is
+// given: the one the default-container annotation (DefaultContainerAnnotation) names, else first (the pod's
+// first regular container; -1 for none).
+func DefaultContainer(names []string, annotations map[string]string, first int) int {
+	if want := annotations[DefaultContainerAnnotation]; want != "" {
+		for i, n := range names {
+			if n == want {
+				return i
+			}
+		}
+	}
+	return first
 }

@@ -3,6 +3,7 @@ package logs
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -66,5 +67,30 @@ func TestContainerEnded(t *testing.T) {
 		if stop != tc.stop || why != tc.why {
 			t.Errorf("%s: %v %q, want %v %q", tc.name, stop, why, tc.stop, tc.why)
 		}
+	}
+}
+
+// TestPodContainers: init containers, containers, ephemeral ones in kubectl's order; the default is the
+// annotation's container, else the first regular one.
+func TestPodContainers(t *testing.T) {
+	pod := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{
+		"initContainers":      []any{map[string]any{"name": "init"}},
+		"containers":          []any{map[string]any{"name": "web"}, map[string]any{"name": "sidecar"}},
+		"ephemeralContainers": []any{map[string]any{"name": "debug"}},
+	}}}
+	names, chosen := PodContainers(pod)
+	if strings.Join(names, ",") != "init,web,sidecar,debug" || chosen != "web" {
+		t.Errorf("containers %q, default %q; want init,web,sidecar,debug and web", names, chosen)
+	}
+	pod.SetAnnotations(map[string]string{DefaultContainerAnnotation: "sidecar"})
+	if _, chosen := PodContainers(pod); chosen != "sidecar" {
+		t.Errorf("default %q, want the annotation's sidecar", chosen)
+	}
+	pod.SetAnnotations(map[string]string{DefaultContainerAnnotation: "gone"})
+	if _, chosen := PodContainers(pod); chosen != "web" {
+		t.Errorf("default %q with an annotation naming no container, want web", chosen)
+	}
+	if names, chosen := PodContainers(&unstructured.Unstructured{Object: map[string]any{}}); names != nil || chosen != "" {
+		t.Errorf("a pod without containers: %q, %q", names, chosen)
 	}
 }

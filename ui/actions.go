@@ -22,9 +22,9 @@ type subjectFunc func() (discovery.Resource, *watch.Row, bool)
 type scopeFunc func() (discovery.Resource, string)
 
 // objectBindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a
-// pod: shell), restart, delete, logs, port-forward (pods, services, deployments), owner, events, tree. The writes
-// are asked about in access before they are offered. The keys depend on scope's resource, never on the
-// object.
+// pod: shell), restart, delete, logs (with a logs screen registered), port-forward (pods, services,
+// deployments), owner, events, tree. The writes are asked about in access before they are offered. The keys
+// depend on scope's resource, never on the object.
 func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *accessCache) []Binding {
 	with := func(fn func(discovery.Resource, *watch.Row)) func() {
 		return func() {
@@ -60,8 +60,12 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		write(s),
 		write(restartVerb),
 		write(deleteVerb),
-		Keys.Object.Logs.Bind(with(a.openLogs)),
-		Keys.Object.PrevLogs.Bind(with(a.openPreviousLogs)),
+	}
+	if open := a.opts.Screens.Logs; open != nil { // a screen of its own package (TableScreens)
+		logs := func(previous bool) func(discovery.Resource, *watch.Row) {
+			return func(res discovery.Resource, row *watch.Row) { open(a, res, row, previous, a.opts.logSettings()) }
+		}
+		keys = append(keys, Keys.Object.Logs.Bind(with(logs(false))), Keys.Object.PrevLogs.Bind(with(logs(true))))
 	}
 	if forwardable(res) == nil {
 		keys = append(keys, write(portForwardVerb))

@@ -5,9 +5,9 @@ import (
 	"github.com/rivo/tview"
 )
 
-// choose shows a list of items in a dialog with title, selected preselected; Enter calls pick with the
-// chosen index, esc closes it without a choice. UI goroutine only.
-func (a *App) choose(title string, items []string, selected int, pick func(int)) {
+// Choose implements Navigator: it shows a list of items in a dialog with title, selected preselected; Enter
+// calls pick with the chosen index, esc closes it without a choice. UI goroutine only.
+func (a *App) Choose(title string, items []string, selected int, pick func(int)) {
 	list := tview.NewList().ShowSecondaryText(false).SetHighlightFullLine(true)
 	width := len(title) + 4
 	for _, item := range items {

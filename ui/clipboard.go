@@ -25,8 +25,9 @@ func osc52Clipboard(text []byte) error {
 	return nil
 }
 
-// copyToClipboard copies text and says what was copied (what: "name web-1", "the YAML of web-1").
-func (a *App) copyToClipboard(what, text string) {
+// CopyToClipboard implements Navigator: it copies text and says what was copied (what: "name web-1", "the
+// YAML of web-1").
+func (a *App) CopyToClipboard(what, text string) {
 	if text == "" {
 		a.errorf("nothing to copy")
 		return

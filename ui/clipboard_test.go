@@ -35,17 +35,13 @@ func (c *clipboardRecorder) last() string {
 	return c.copied[len(c.copied)-1]
 }
 
-func TestCopyNameYAMLAndLogLines(t *testing.T) {
+// TestCopyNameAndYAML: c copies the selected row's name in a table, the YAML as shown in the YAML view, and
+// says what it copied or why it could not. (The logs view's c: TestLogsCopyTheLinesOnScreen in ui/logview.)
+func TestCopyNameAndYAML(t *testing.T) {
 	clip := &clipboardRecorder{}
-	h := openPodLogs(t, func(o *Options) { o.Clipboard = clip.copy }, func(h *harness) { seedLog(h, "web-7d9f-abcde", "web", 3) },
-		"web-7d9f-abcde", 'l')
-	h.eventually("web line-3")
-	h.press(tcell.KeyRune, 'c')
-	h.eventually("copied the lines on screen (3 lines) to the clipboard")
-	if got := clip.last(); got != "web line-1\nweb line-2\nweb line-3\n" {
-		t.Fatalf("copied %q", got)
-	}
-	h.press(tcell.KeyEscape, 0)
+	h := start(t, 120, 30, func(o *Options) { o.Resource = "pods"; o.Clipboard = clip.copy })
+	h.press(tcell.KeyRune, '/')
+	h.typeText("web-7d9f-abcde\n")
 	h.press(tcell.KeyRune, 'c')
 	h.eventually("copied name web-7d9f-abcde to the clipboard")
 	if got := clip.last(); got != "web-7d9f-abcde" {

@@ -147,6 +147,11 @@ func (o *Options) defaults() {
 	}
 }
 
+// logSettings are the options of the logs screen.
+func (o Options) logSettings() LogSettings {
+	return LogSettings{Lines: o.LogLines, Tail: o.LogTail, Wrap: o.LogWrap, Timestamps: o.LogTimestamps, Follow: o.LogFollow}
+}
+
 // DefaultSaveDir is where ctrl-s writes when Options.SaveDir is not set: kscope-USER in the system's
 // temporary folder (kscope-UID when the user has no name).
 func DefaultSaveDir() string {

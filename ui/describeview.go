@@ -54,7 +54,7 @@ func (v *DescribeView) Bindings() []Binding {
 		Keys.Describe.Search.Bind(v.openSearchBar),
 		Keys.Describe.NextMatch.Bind(func() { v.text.next(v.render) }),
 		Keys.Describe.YAML.Bind(func() { v.app.openYAML(v.res, v.row) }),
-		Keys.Describe.Copy.Bind(func() { v.app.copyToClipboard("the description of "+v.row.Name, v.described) }),
+		Keys.Describe.Copy.Bind(func() { v.app.CopyToClipboard("the description of "+v.row.Name, v.described) }),
 		v.health.binding(),
 	}
 	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
@@ -129,7 +129,7 @@ func (v *DescribeView) describeLoop(ctx context.Context, cluster Cluster, res di
 		if pending {
 			wait := describeEvery - clk.Since(last)
 			if first || wait <= 0 {
-				describeCtx, cancel := context.WithTimeout(ctx, requestTimeout)
+				describeCtx, cancel := context.WithTimeout(ctx, RequestTimeout)
 				text, err := cluster.Describe(describeCtx, res, ns, name)
 				cancel()
 				if ctx.Err() != nil {

@@ -1,5 +1,5 @@
 // Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live table,
-// the YAML, describe, events and logs views, the object verbs (edit, scale, restart, delete), the command
+// the YAML, describe and events views, the object verbs (edit, scale, restart, delete), the command
 // and filter bars, the help screen, a pod's shell and the port-forwards (:pf). All drawing happens on the one
 // tview goroutine; data arrives from package watch and is applied in batched QueueUpdate calls.
 //
@@ -11,7 +11,8 @@
 //
 // What the views show but do not draw lives in packages of its own, which never import ui: package logs (the
 // lines a logs view keeps, the followers that read them) and package history (the versions of objects, who
-// made them, their diffs). This package holds the views that draw them and what ties them to the App.
+// made them, their diffs). This package holds the views that draw them and what ties them to the App; some
+// screens live in packages of their own under ui/ (ui/pulse, ui/logview), registered in Options.Screens.
 //
 // # Structure
 //
@@ -31,7 +32,7 @@
 //  1. tview hands every key to App.capture on the UI goroutine.
 //  2. While the command bar or a dialog is open, the key goes to it (ctrl-c still quits).
 //  3. Otherwise App.viewKeys gives out the keys (keyremap.go, keyconflicts.go): the top view's bindings()
-//     and globalBindings() as keys.yaml remaps them, the plugins that apply to the view (pluginHost), and
+//     and globalBindings() as keys.yaml remaps them, the plugins that apply to the view (PluginHost), and
 //     the hotkeys; a plugin or hotkey on a key taken already is left out (with override: true it takes the
 //     key from kscope's binding instead), said once on the prompt line and listed in the help. The binding
 //     whose key matches runs, and the key goes no further.
@@ -47,13 +48,10 @@
 //
 // # Streams
 //
-// A logs view (logview.go) draws what package logs holds: each container's log is read by a logs.Follower
-// on its own goroutine (with the kubelet's timestamps, so that the view can show or hide them and a
-// reconnect, after a broken stream, with backoff, asks only for what came after the last line read and skips
-// the lines it already has). The followers feed a logs.Sink; the view takes from it at most once per
-// MinRedraw into a logs.Ring (the last LogLines lines and at most logs.ByteBudget of them, the count of
-// those dropped kept), and its logPane draws only the rows on screen. Which pods a workload's view follows
-// (logtargets.go: logPods, over a watch of the selector's pods) and the container pickers stay here.
+// The logs screen is package ui/logview, registered in Options.Screens (TableScreens.Logs): `l` and `p`
+// (objectBindings) are bound only when it is, and ui hands it the Options of the logs (LogSettings). It reads
+// what package logs holds; ui gives it a Navigator (its dialogs, clipboard and saved files, the spacing of
+// redraws) and runs the plugins of its logs of one pod (PluginHost).
 //
 // # Tables of several namespaces or kinds
 //

@@ -2,7 +2,9 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -67,6 +69,12 @@ func toPod(u *unstructured.Unstructured) (*corev1.Pod, error) {
 		return nil, err
 	}
 	return pod, nil
+}
+
+// Logs answers no log: ui's tests read none (the logs screen, package ui/logview, has its own tests and
+// fake cluster).
+func (c *fakeCluster) Logs(context.Context, LogRequest) (io.ReadCloser, error) {
+	return nil, errors.New("the ui tests' fake cluster serves no logs")
 }
 
 // Exec records the command, prints execOutput and ends with execErr; with writes set it sends the exec

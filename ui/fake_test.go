@@ -49,8 +49,6 @@ type fakeCluster struct {
 	updateErr error
 	// writes, when set, is the client deletes are sent through (a real HTTP client, for read-only tests).
 	writes dynamic.Interface
-	// logs are the containers' logs (fake_logs_test.go).
-	logs fakeLogs
 	// metrics is what PodMetrics, NodeMetrics and WatchPodResources answer (fake_metrics_test.go).
 	metrics fakeMetrics
 	// streams is what the shell and port-forward tests prepare and record (fake_streams_test.go).

@@ -142,7 +142,7 @@ func TestNoKeyBoundTwice(t *testing.T) {
 			t.Errorf("no path reaches %s: add one to keyPaths", typ)
 		}
 	}
-	if pluginsIn["*ui.LiveTable"] == 0 || pluginsIn["*ui.LogView"] == 0 {
+	if pluginsIn["*ui.LiveTable"] == 0 || pluginsIn["*ui.stubLogsScreen"] == 0 {
 		t.Errorf("plugins bound per view: %v; want some in the table and in the logs view", pluginsIn)
 	}
 }

@@ -114,8 +114,8 @@ func TestBindingNamesKnown(t *testing.T) {
 	for _, k := range []rune{'y', 'd', '?', 'l'} {
 		h.press(tcell.KeyRune, k)
 		h.sync()
-		if k == 'l' { // the logs view opens once the pod is read, off the UI goroutine
-			h.until("the logs view", func() bool { _, ok := h.app.top().(*LogView); return ok })
+		if k == 'l' { // the (stub) logs view
+			h.until("the logs view", func() bool { _, ok := h.app.top().(*stubLogsScreen); return ok })
 		}
 		collect()
 		back()

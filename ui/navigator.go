@@ -2,11 +2,13 @@ package ui
 
 import (
 	"context"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/clock"
 
 	"kscope/cluster"
+	"kscope/discovery"
 	"kscope/forwards"
 	"kscope/history"
 	"kscope/watch"
@@ -42,6 +44,23 @@ type Navigator interface {
 	Update(fn func())
 	// Context is done when kscope quits; a goroutine started with Go ends by then.
 	Context() context.Context
+	// SpaceRedraw spaces the refreshes of a live screen: off the UI goroutine, it waits until the app's
+	// minimum time between redraws has passed since *last (the previous refresh), then sets *last to now.
+	// It returns false, at once, when ctx ends first.
+	SpaceRedraw(ctx context.Context, last *time.Time) bool
+
+	// Ask asks for a line of text on the prompt line, after label, beginning with initial; done receives
+	// the text on Enter (esc drops it).
+	Ask(label, initial string, done func(text string))
+	// Choose shows items in a dialog titled title, selected preselected; Enter calls pick with the index
+	// chosen, esc closes it without a choice.
+	Choose(title string, items []string, selected int, pick func(int))
+	// CopyToClipboard copies text to the user's clipboard and says so on the prompt line, naming it what
+	// ("the lines on screen"); or says why it could not.
+	CopyToClipboard(what, text string)
+	// SaveFile writes data to a new file (never one that exists: name, else name-2 …) in the user's save
+	// folder for kind ("logs", "tables"), private to the user, and returns its path.
+	SaveFile(kind, name string, data []byte) (path string, err error)
 
 	// Theme is the UI's colors (kscope's, or the skin's over them); not changed after start.
 	Theme() *Theme
@@ -55,9 +74,9 @@ type Navigator interface {
 
 var _ Navigator = (*App)(nil)
 
-// TableScreens are the screens, each in a package of its own, that a live table (or a view of one of its
-// objects) opens with its key in Keys: the program registers them in Options (one line each); a screen not
-// registered leaves its key unbound. A plain value.
+// TableScreens are the screens, each in a package of its own, that a live table (or a view of one object)
+// opens with its key in Keys: the program registers them in Options (one line each); a screen not
+// registered leaves its keys unbound. A plain value.
 type TableScreens struct {
 	// Pulse opens the pulse of a table's informers (`i`): label is the table's title, src its rows.
 	Pulse func(nav Navigator, label string, src RowSource) Screen
@@ -71,6 +90,21 @@ type TableScreens struct {
 	// Blame opens each YAML line's field managers of obj, the object of row as the YAML view shows it (`b`
 	// there); obj is never nil, and must not be modified.
 	Blame func(nav Navigator, row *watch.Row, obj *unstructured.Unstructured) Screen
+	// Logs opens the logs of row, an object of res (Keys.Object.Logs; previous, Keys.Object.PrevLogs: of the
+	// containers' previous instances), in the tables and the views of one object. It may read the cluster
+	// and ask which container before it pushes its screen, or say on the prompt line why it opens none;
+	// settings are the Options of the logs. Called on the UI goroutine.
+	Logs func(nav Navigator, res discovery.Resource, row *watch.Row, previous bool, settings LogSettings)
+}
+
+// LogSettings are what Options say of a logs screen (config.yaml's logger section, --log-lines). A plain
+// value.
+type LogSettings struct {
+	// Lines is how many lines the screen keeps (Options.LogLines; 0: its default); Tail how many of a
+	// container's last lines it starts with (Options.LogTail; 0: its default).
+	Lines, Tail int
+	// Wrap, Timestamps and Follow, when set, are its toggles at start (nil: its defaults).
+	Wrap, Timestamps, Follow *bool
 }
 
 // EveryTickWhileOnTop implements Navigator: it runs fn on the UI goroutine once every Options.Tick (none when Tick is off) while v is
@@ -122,6 +156,26 @@ func (a *App) Update(fn func()) { a.tv.QueueUpdateDraw(fn) }
 
 // Context implements Navigator.
 func (a *App) Context() context.Context { return a.ctx }
+
+// SpaceRedraw implements Navigator: it waits until Options.MinRedraw has passed since *last (the previous
+// refresh), then sets *last to now. It returns false, at once, when ctx ends first.
+func (a *App) SpaceRedraw(ctx context.Context, last *time.Time) bool {
+	clk := a.opts.Clock
+	if wait := a.opts.MinRedraw - clk.Since(*last); wait > 0 {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-clk.After(wait):
+		}
+	}
+	*last = clk.Now()
+	return true
+}
+
+// Ask implements Navigator: the command bar takes the line.
+func (a *App) Ask(label, initial string, done func(text string)) {
+	a.bar.Open(label, initial, done, nil)
+}
 
 // Theme implements Navigator.
 func (a *App) Theme() *Theme { return a.theme }

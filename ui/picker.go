@@ -143,7 +143,7 @@ func (p *ResourcePicker) reload() {
 	th := p.app.theme
 	title := fmt.Sprintf(" %sresources%s[%d] ", th.Title, th.Counter, len(p.shown))
 	if p.filter != "" {
-		title += fmt.Sprintf("%s</%s> ", th.filter, tview.Escape(p.filter))
+		title += fmt.Sprintf("%s</%s> ", th.Filter, tview.Escape(p.filter))
 	}
 	p.table.SetTitle(title)
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -38,41 +37,15 @@ func (a *App) activePlugins() []pluginKey {
 	return merged
 }
 
-// pluginScopes: a table's plugins are those of its resource.
-func (t *LiveTable) pluginScopes() []string { return resourceScopes(t.res) }
+// PluginScopes: a table's plugins are those of its resource.
+func (t *LiveTable) PluginScopes() []string { return resourceScopes(t.res) }
 
-// pluginSubject is the selected row and its variables (each column's cell as COL-NAME, FILTER the table's
+// PluginSubject is the selected row and its variables (each column's cell as COL-NAME, FILTER the table's
 // filter).
-func (t *LiveTable) pluginSubject() (string, map[string]string, bool) {
+func (t *LiveTable) PluginSubject() (string, map[string]string, bool) {
 	res, row, ok := t.subject()
 	if !ok {
 		return "", nil, false
 	}
 	return res.Name + " " + row.Name, t.rowEnv(row), true
-}
-
-// containerScopes are the names k9s's container view answers to: a logs view of one pod runs their plugins.
-var containerScopes = []string{"containers", "container", "co"}
-
-// pluginScopes: a logs view of one pod runs the containers' plugins (k9s's container view); a workload's
-// none.
-func (v *LogView) pluginScopes() []string {
-	if v.logs.selector != "" {
-		return nil
-	}
-	return containerScopes
-}
-
-// pluginSubject is the pod's container: NAME and CONTAINER the container (several: joined with ","),
-// POD the pod.
-func (v *LogView) pluginSubject() (string, map[string]string, bool) {
-	if v.logs.selector != "" || v.logs.pod == "" {
-		v.app.errorf("plugins act on the logs of one pod")
-		return "", nil, false
-	}
-	env := v.app.connectionEnv()
-	containers := strings.Join(v.logs.containers, ",")
-	env["NAMESPACE"], env["POD"], env["CONTAINER"], env["NAME"] = v.logs.namespace, v.logs.pod, containers, containers
-	env["RESOURCE_NAME"], env["RESOURCE_GROUP"], env["RESOURCE_VERSION"], env["FILTER"] = "containers", "", "v1", v.search
-	return fmt.Sprintf("container %s of pod %s", containers, v.logs.pod), env, true
 }

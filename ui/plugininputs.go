@@ -36,7 +36,7 @@ func (a *App) askInputs(p config.Plugin, done func(map[string]string)) {
 			label = in.Name
 		}
 		if in.Type == "dropdown" {
-			a.choose(fmt.Sprintf("plugin %s: %s", p.Name, label), in.Options, max(0, slices.Index(in.Options, in.Default)),
+			a.Choose(fmt.Sprintf("plugin %s: %s", p.Name, label), in.Options, max(0, slices.Index(in.Options, in.Default)),
 				func(j int) { take(in.Options[j]) })
 			return
 		}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"strings"
 
@@ -26,13 +27,16 @@ type pluginSet struct {
 	runs      pluginRuns
 }
 
-// pluginHost is a view whose selection plugins act on (a table, a logs view of one pod). UI goroutine only.
-type pluginHost interface {
-	// pluginScopes are the names a plugin's scopes may give to apply here (case does not matter).
-	pluginScopes() []string
-	// pluginSubject is what the selection is called ("pods web-1") and its variables; false when there is
-	// nothing to act on (the host said why).
-	pluginSubject() (what string, env map[string]string, ok bool)
+// PluginHost is a screen whose selection the configured plugins act on (a table, a logs view of one pod): a
+// Screen that implements it gets, among its keys, those of the plugins whose scopes name it. UI goroutine
+// only.
+type PluginHost interface {
+	// PluginScopes are the names a plugin's scopes may give to apply here (case does not matter).
+	PluginScopes() []string
+	// PluginSubject is what the selection is called ("pods web-1") and its variables (the app adds the
+	// connection's: CONTEXT, CLUSTER, USER, GROUPS, KUBECONFIG); false when there is nothing to act on (the
+	// host said why).
+	PluginSubject() (what string, env map[string]string, ok bool)
 }
 
 // resourceScopes are the names of res a plugin's scopes may use: plural, singular, kind, short names,
@@ -56,11 +60,11 @@ func pluginApplies(p config.Plugin, names []string) bool {
 // pluginBindings are the configured plugins that apply to v, as keys acting on its selection: those with
 // override: true (they take a key the view binds), then the others (a view's key wins over them).
 func (a *App) pluginBindings(v Screen) (override, normal []Binding) {
-	host, ok := v.(pluginHost)
+	host, ok := v.(PluginHost)
 	if !ok {
 		return nil, nil
 	}
-	scopes := host.pluginScopes()
+	scopes := host.PluginScopes()
 	for _, pk := range a.activePlugins() {
 		p := pk.plugin
 		if !pluginApplies(p, scopes) {
@@ -71,8 +75,10 @@ func (a *App) pluginBindings(v Screen) (override, normal []Binding) {
 			desc = p.Command + " " + strings.Join(p.Args, " ")
 		}
 		b := pk.key.does("plugin "+p.Name, desc, func() {
-			if what, env, ok := host.pluginSubject(); ok {
-				a.startPlugin(p, what, env)
+			if what, env, ok := host.PluginSubject(); ok {
+				all := a.connectionEnv()
+				maps.Copy(all, env)
+				a.startPlugin(p, what, all)
 			}
 		})
 		if p.Override {

@@ -85,7 +85,7 @@ func (a *App) startPortForward(res discovery.Resource, row *watch.Row) {
 			for i, p := range t.ports {
 				labels[i] = p.label
 			}
-			a.choose("port-forward to which port of "+pod.Name, labels, 0, func(i int) { a.askLocalPort(pod, t.ports[i]) })
+			a.Choose("port-forward to which port of "+pod.Name, labels, 0, func(i int) { a.askLocalPort(pod, t.ports[i]) })
 		}
 	})
 }

@@ -65,7 +65,7 @@ var everyView = []viewPath{
 	{"deployments", []string{"?"}, "*ui.HelpView", false},
 	{"deployments", []string{"esc"}, "*ui.ResourcePicker", false},
 	{"pods", nil, "*ui.LiveTable", false},
-	{"pods", []string{"l"}, "*ui.LogView", false},
+	{"pods", []string{"l"}, "*ui.stubLogsScreen", false}, // (the real logs screen, in ui/logview, offers the same keys)
 	{"pods", []string{"y"}, "*ui.YAMLView", false},
 	{"pods", []string{"d"}, "*ui.DescribeView", false},
 	{"pods", []string{"t"}, "*ui.TreeView", false},
@@ -74,7 +74,7 @@ var everyView = []viewPath{
 
 // viewTypes are the view types everyView must reach (every type with bindings()).
 var viewTypes = []string{"*ui.LiveTable", "*ui.YAMLView", "*ui.DescribeView", "*ui.TreeView", "*ui.stubScreen",
-	"*ui.LogView", "*ui.HelpView", "*ui.ResourcePicker"}
+	"*ui.stubLogsScreen", "*ui.HelpView", "*ui.ResourcePicker"}
 
 // writeNames are the bindings that would change the cluster.
 var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "port-forward": true}

@@ -8,11 +8,13 @@ import (
 
 	xterm "golang.org/x/term"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/util/exec"
 	"k8s.io/kubectl/pkg/util/term"
 
 	"kscope/apierr"
 	"kscope/discovery"
+	"kscope/logs"
 	"kscope/watch"
 )
 
@@ -21,6 +23,8 @@ var shellCommand = []string{"sh", "-c", "command -v bash >/dev/null && exec bash
 
 var shellVerb = verb{key: Keys.Object.Shell,
 	need: accessNeed{verb: "create", subresource: "exec", resource: podsGVR}, applies: shellable, start: (*App).startShell}
+
+var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
 // isPods tells whether res is core/v1 pods.
 func isPods(res discovery.Resource) bool { return res.GVR() == podsGVR }
@@ -52,14 +56,14 @@ func (a *App) startShell(_ discovery.Resource, row *watch.Row) {
 		for i, c := range pod.Spec.Containers {
 			names[i] = c.Name
 		}
-		preselect := defaultContainer(names, pod.Annotations, 0)
+		preselect := logs.DefaultContainer(names, pod.Annotations, 0)
 		switch len(names) {
 		case 0:
 			a.errorf("shell %s: the pod has no containers", row.Key)
 		case 1:
 			a.shell(a.cluster, pod, names[0])
 		default:
-			a.choose("shell in which container of "+pod.Name, names, preselect, func(i int) {
+			a.Choose("shell in which container of "+pod.Name, names, preselect, func(i int) {
 				a.shell(a.cluster, pod, names[i])
 			})
 		}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"k8s.io/client-go/util/exec"
+
+	"kscope/logs"
 )
 
 // syncBuffer is a shell's terminal output in a test (written by the fake's Exec, read by the test).
@@ -52,7 +54,7 @@ func withContainers(o *Options) {
 		map[string]any{"name": "app", "image": "nginx:1.27"},
 		map[string]any{"name": "sidecar", "image": "busybox:1.36"},
 	}}
-	pod.SetAnnotations(map[string]string{defaultContainerAnnotation: "sidecar"})
+	pod.SetAnnotations(map[string]string{logs.DefaultContainerAnnotation: "sidecar"})
 }
 
 // bindingNamed returns the top view's binding called name.

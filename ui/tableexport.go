@@ -32,7 +32,7 @@ func (t *LiveTable) exportTable() {
 		data, err := encodeTable(format, header, rows)
 		if err == nil {
 			var path string
-			if path, err = t.app.saveFile("tables", filepath.Base(text), data); err == nil {
+			if path, err = t.app.SaveFile("tables", filepath.Base(text), data); err == nil {
 				t.app.message(fmt.Sprintf("saved %d rows to %s", len(rows), path))
 				return
 			}

@@ -19,7 +19,7 @@ func (t *LiveTable) Bindings() []Binding {
 	}
 	keys = append(keys,
 		Keys.Table.Copy.Bind(t.withSelected(func(_ discovery.Resource, row *watch.Row) {
-			a.copyToClipboard("name "+row.Name, row.Name)
+			a.CopyToClipboard("name "+row.Name, row.Name)
 		})),
 	)
 	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)

@@ -42,7 +42,7 @@ type Theme struct {
 	Header, Cursor                             tcell.Style
 	sorter                                     string // tag before the sort arrow ("" keeps the header's)
 
-	Title, Counter, filter string // tags
+	Title, Counter, Filter string // tags
 	errorTag               string
 	infoLabel, infoValue   string
 	crumb, crumbActive     string
@@ -71,7 +71,7 @@ func newTheme(skin *config.Skin) *Theme {
 	t := &Theme{
 		RowFg: colorNormal, rowFlash: colorFlash, rowGhost: colorGhost, Dim: colorDimText, ErrorColor: tcell.ColorRed,
 		Header: styleHeader, Cursor: tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack),
-		Title: "[aqua::b]", Counter: "[white]", filter: "[orange::b]", errorTag: "[red]",
+		Title: "[aqua::b]", Counter: "[white]", Filter: "[orange::b]", errorTag: "[red]",
 		infoLabel: "[orange]", infoValue: "", crumb: "[gray]", crumbActive: "[aqua]", suggest: "[gray]",
 		yamlKey: "[steelblue]", LogFg: tview.Styles.PrimaryTextColor,
 		promptLabel: tcell.ColorAqua, promptText: tcell.ColorWhite, promptBg: tcell.ColorDefault,
@@ -120,7 +120,7 @@ func (t *Theme) skinText(s config.SkinStyle) {
 	f := s.Frame
 	t.Title = tagAttr(f.Title.FgColor, "b", t.Title)
 	t.Counter = tag(f.Title.CounterColor, t.Counter)
-	t.filter = tagAttr(f.Title.FilterColor, "b", t.filter)
+	t.Filter = tagAttr(f.Title.FilterColor, "b", t.Filter)
 	t.errorTag = tag(f.Status.ErrorColor, t.errorTag)
 	t.infoLabel = tag(s.Info.SectionColor, t.infoLabel)
 	t.infoValue = tag(s.Info.FgColor, t.infoValue)
@@ -322,4 +322,3 @@ type SkinnedScreen interface {
 }
 
 func (*HelpView) SkinBackground(t *Theme) (tcell.Color, bool) { return t.helpBg, t.hasHelpBg }
-func (*LogView) SkinBackground(t *Theme) (tcell.Color, bool)  { return t.LogBg, t.HasLogBg }

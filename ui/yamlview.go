@@ -188,5 +188,5 @@ func (v *YAMLView) copyYAML() {
 		v.app.errorf("%s", err.Error())
 		return
 	}
-	v.app.copyToClipboard("the YAML of "+v.row.Name, text)
+	v.app.CopyToClipboard("the YAML of "+v.row.Name, text)
 }

@@ -31,6 +31,7 @@ type Nav struct {
 	pushed           []ui.Screen
 	messages, errors []string
 	ticking          []ui.Screen
+	dialogs          dialogs // what Ask, Choose, CopyToClipboard and SaveFile were given (dialogs.go)
 	confirms         []Confirmation
 }
 
@@ -129,6 +130,15 @@ func (n *Nav) Update(fn func()) { n.UI(fn) }
 
 // Context implements ui.Navigator: done when the test ends.
 func (n *Nav) Context() context.Context { return n.ctx }
+
+// SpaceRedraw implements ui.Navigator: no wait (the tests space no redraws); false once ctx has ended.
+func (n *Nav) SpaceRedraw(ctx context.Context, last *time.Time) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	*last = n.clock.Now()
+	return true
+}
 
 // Theme implements ui.Navigator: kscope's own colors.
 func (n *Nav) Theme() *ui.Theme { return n.theme }

@@ -1,4 +1,4 @@
-package ui
+package logview
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"kscope/cluster"
 )
 
 // fakeLogs holds each container's log lines ("TIMESTAMP TEXT", as the kubelet stores them) and serves them
@@ -15,14 +17,14 @@ type fakeLogs struct {
 	mu        sync.Mutex
 	lines     map[string][]string // by "ns/pod/container"
 	followers map[string][]*io.PipeWriter
-	requests  []LogRequest
+	requests  []cluster.LogRequest
 	err       map[string]error // answers a container's next request, then is cleared
 }
 
 func logKey(ns, pod, container string) string { return ns + "/" + pod + "/" + container }
 
 // Logs serves req from the lines stored for its container.
-func (c *fakeCluster) Logs(ctx context.Context, req LogRequest) (io.ReadCloser, error) {
+func (c *fakeCluster) Logs(ctx context.Context, req cluster.LogRequest) (io.ReadCloser, error) {
 	f := &c.logs
 	key := logKey(req.Namespace, req.Pod, req.Container)
 	f.mu.Lock()
@@ -103,11 +105,11 @@ func (c *fakeCluster) endStreams(ns, pod, container string) {
 }
 
 // logRequests returns the requests so far.
-func (c *fakeCluster) logRequests() []LogRequest {
+func (c *fakeCluster) logRequests() []cluster.LogRequest {
 	f := &c.logs
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]LogRequest(nil), f.requests...)
+	return append([]cluster.LogRequest(nil), f.requests...)
 }
 
 // failLogs makes a container's next log request fail with err.

@@ -1,0 +1,17 @@
+// Package logview is the logs screen (`l` on a pod, a workload or a service; `p`: the previous instances):
+// the lines of a pod's containers, or of every pod a workload selects, live, as kubectl logs -f --tail 200
+// (--prefix for several containers) shows them, with search, follow, timestamps, wrap, copy and save.
+// Package logs keeps and reads the lines (logs.Ring, logs.Follower, logs.Sink); this package draws them
+// (logPane, only the rows on screen), follows the pods a workload's selector matches as they come and go
+// (logPods, over a watch of them), and asks which container when a pod has several.
+//
+// It implements ui.Screen, asks the app only for what ui.Navigator offers, and is registered in
+// ui.Options.Screens as Logs (Open, one line in the program); ui never imports it and binds `l` and `p` only
+// when it is registered. A logs view of one pod is a ui.PluginHost (the containers' plugins) and a
+// ui.SkinnedScreen (the skin's logs background).
+//
+// Goroutines: everything runs on the UI goroutine but the followers (one per container, on goroutines of
+// their own through Navigator.Go, into the view's logs.Sink), the loop that takes their lines to the UI
+// goroutine at most once per Navigator.SpaceRedraw, the watch of a workload's pods and the reads of objects
+// (answered through Navigator.Update).
+package logview

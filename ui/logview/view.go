@@ -1,0 +1,229 @@
+package logview
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"kscope/cluster"
+	"kscope/logs"
+	"kscope/ui"
+)
+
+// defaultLogLines is how many lines a logs view keeps when LogSettings.Lines is not set (k9s's default).
+const defaultLogLines = 5000
+
+// logTailLines is how many of a container's last lines the view starts with (kubectl logs --tail).
+const logTailLines = 200
+
+// View shows the logs of one pod's containers, or of every pod of a workload, live: the last 200 lines
+// of each first, then new lines as they come (kubectl logs -f --tail 200), in a ring of LogSettings.Lines
+// lines. Followers (logs.Follower) read the streams on their own goroutines into a logs.Sink; the view takes
+// their lines on the UI goroutine, in batched redraws (Navigator.SpaceRedraw). Everything else runs on the
+// UI goroutine.
+type View struct {
+	ui.BaseScreen
+	nav      ui.Navigator
+	settings ui.LogSettings
+	logs     subject
+	cluster  cluster.Interface // the one the view was opened on
+	ring     *logs.Ring
+	sink     *logs.Sink
+	pane     *logPane
+	ctx      context.Context
+	stop     context.CancelFunc
+	pods     *logPods // the workload's pods (nil for one pod)
+	run      map[string]context.CancelFunc
+	state    map[string]logs.State
+
+	search string
+}
+
+// subject is what a logs view reads: one pod's containers, or the pods a selector matches (a workload's),
+// each line prefixed like kubectl logs --prefix when there is more than one container.
+type subject struct {
+	// kind and name name the subject in the title and the crumb ("pods", "web-1"; "deployments", "web").
+	kind, name string
+	namespace  string
+	// pod and containers are the one pod's (selector empty).
+	pod        string
+	containers []string
+	// selector is a workload's pods' label selector.
+	selector string
+	previous bool
+}
+
+// prefixed tells whether the lines carry a [pod/NAME/CONTAINER] prefix.
+func (s subject) prefixed() bool { return s.selector != "" || len(s.containers) > 1 }
+
+// tailLines is how many of a container's last lines the view starts with (LogSettings.Tail, else 200).
+func (v *View) tailLines() int64 {
+	if n := v.settings.Tail; n > 0 {
+		return int64(n)
+	}
+	return logTailLines
+}
+
+// newView returns the logs view of s; nothing is read until it is shown.
+func newView(nav ui.Navigator, s subject, settings ui.LogSettings) *View {
+	capacity := settings.Lines
+	if capacity <= 0 {
+		capacity = defaultLogLines
+	}
+	v := &View{nav: nav, settings: settings, logs: s, ring: logs.NewRing(capacity), sink: logs.NewSink(capacity),
+		run: map[string]context.CancelFunc{}, state: map[string]logs.State{}}
+	v.pane = newLogPane(v.ring)
+	v.pane.fg = nav.Theme().LogFg
+	for _, o := range []struct {
+		set *bool
+		to  *bool
+	}{{settings.Wrap, &v.pane.wrap}, {settings.Timestamps, &v.pane.timestamps}, {settings.Follow, &v.pane.follow}} {
+		if o.set != nil {
+			*o.to = *o.set
+		}
+	}
+	v.pane.scrolled = v.render
+	return v
+}
+
+// Crumb is "logs NAME" ("logs -p NAME" for the previous instances).
+func (v *View) Crumb() string {
+	if v.logs.previous {
+		return "logs -p " + v.logs.name
+	}
+	return "logs " + v.logs.name
+}
+
+// Primitive is the pane of lines.
+func (v *View) Primitive() tview.Primitive { return v.pane }
+
+// SkinBackground implements ui.SkinnedScreen: the skin's views.logs.bgColor.
+func (*View) SkinBackground(t *ui.Theme) (tcell.Color, bool) { return t.LogBg, t.HasLogBg }
+
+// Bindings are the logs view's keys: ui.Keys.Logs, between help and quit.
+func (v *View) Bindings() []ui.Binding {
+	return []ui.Binding{
+		v.nav.HelpBinding(),
+		ui.Keys.Logs.Search.Bind(v.openSearchBar),
+		ui.Keys.Logs.NextMatch.Bind(func() { v.nextMatch(true) }),
+		ui.Keys.Logs.PrevMatch.Bind(func() { v.nextMatch(false) }),
+		ui.Keys.Logs.Follow.Bind(v.toggleFollow),
+		ui.Keys.Logs.Timestamps.Bind(v.toggleTimestamps),
+		ui.Keys.Logs.Wrap.Bind(v.toggleWrap),
+		ui.Keys.Logs.Copy.Bind(v.copyVisible),
+		ui.Keys.Logs.Save.Bind(v.save),
+		v.nav.QuitBinding(),
+	}
+}
+
+// Activate starts reading the first time, and shows the title and status.
+func (v *View) Activate() {
+	if v.stop == nil {
+		v.start()
+	}
+	v.render()
+}
+
+// start begins reading: the containers of the one pod, or the pods of the selector as they come and go.
+func (v *View) start() {
+	v.ctx, v.stop = context.WithCancel(v.nav.Context())
+	v.cluster = v.nav.Cluster()
+	v.nav.Go(v.loop)
+	if v.logs.selector == "" {
+		for _, c := range v.logs.containers {
+			v.follow(v.logs.pod, c)
+		}
+		return
+	}
+	pods, err := newLogPods(v)
+	if err != nil {
+		v.nav.Errorf("logs of %s: %s", v.logs.name, err)
+		return
+	}
+	v.pods = pods
+}
+
+// Close stops the followers and the watch of the pods.
+func (v *View) Close() {
+	if v.stop != nil {
+		v.stop()
+	}
+	if v.pods != nil {
+		v.pods.close()
+	}
+}
+
+// follow starts reading one container's log.
+func (v *View) follow(pod, container string) {
+	key := pod + "/" + container
+	if _, ok := v.run[key]; ok {
+		return
+	}
+	ctx, cancel := context.WithCancel(v.ctx)
+	v.run[key] = cancel
+	c, ns := v.cluster, v.logs.namespace
+	f := &logs.Follower{
+		Key: key,
+		Req: cluster.LogRequest{Namespace: ns, Pod: pod, Container: container, Previous: v.logs.previous,
+			Follow: !v.logs.previous, TailLines: v.tailLines()},
+		Open:  c.Logs,
+		Sink:  v.sink,
+		Clock: v.nav.Clock(),
+		Ended: func(ctx context.Context, _ error) (bool, string) {
+			return logs.ContainerEnded(ctx, c, ns, pod, container)
+		},
+	}
+	if v.logs.prefixed() {
+		f.Prefix = fmt.Sprintf("[pod/%s/%s] ", pod, container)
+	}
+	v.nav.Go(func() { f.Run(ctx) })
+}
+
+// unfollow stops reading the containers of pod (it was deleted).
+func (v *View) unfollow(pod string) {
+	for key, cancel := range v.run {
+		if strings.HasPrefix(key, pod+"/") {
+			cancel()
+			delete(v.run, key)
+			v.sink.Forget(key)
+		}
+	}
+}
+
+// loop takes what the followers read to the UI goroutine, at most once per Navigator.SpaceRedraw.
+func (v *View) loop() {
+	ctx := v.ctx
+	var last time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-v.sink.Notify():
+		}
+		if !v.nav.SpaceRedraw(ctx, &last) {
+			return
+		}
+		v.nav.Update(func() {
+			if ctx.Err() == nil {
+				v.pull()
+			}
+		})
+	}
+}
+
+// pull moves the sink's lines into the ring and redraws.
+func (v *View) pull() {
+	lines, dropped, states := v.sink.Take()
+	if dropped > 0 {
+		v.ring.Lose(dropped)
+	}
+	v.ring.Push(lines...)
+	if states != nil {
+		v.state = states
+	}
+	v.render()
+}
