@@ -87,39 +87,41 @@
 // history.Entries); `b` the registered blame screen with the object the YAML view shows. The YAML view
 // highlights the lines an update changed for yamlFlashFor on the app's clock.
 //
-// # Adding a view
+// # Adding a screen
 //
-// A new view is one file: a type that embeds BaseScreen and implements Crumb, Primitive, Activate, Close and
-// Bindings (plus Status, Escape, Typed or NamespaceChanged where it needs them), and an App method that
-// pushes it, bound to a key in the bindings of the view it is opened from. For example, a view of an
-// object's history opened with `h` from a table:
+// A new screen is a package of its own under ui/ (ui/pulse, ui/portforwards, ui/versions, ui/logview are
+// the examples) plus one registration line. Its type embeds BaseScreen and implements Crumb, Primitive,
+// Activate, Close and Bindings (plus Status, Escape, Typed or NamespaceChanged where it needs them); it asks
+// the app only through the Navigator it is given (push, prompt and status lines, goroutines, the theme, the
+// clock, the cluster) and through the values of its constructor; it binds its keys from Keys:
 //
-//	type HistoryView struct {
-//		BaseScreen
-//		app  *App
+//	type View struct {
+//		ui.BaseScreen
+//		nav  ui.Navigator
 //		text *tview.TextView
 //	}
 //
-//	func (v *HistoryView) Crumb() string              { return "history" }
-//	func (v *HistoryView) Primitive() tview.Primitive { return v.text }
-//	func (v *HistoryView) Activate()                  {}
-//	func (v *HistoryView) Close()                     {}
-//	func (v *HistoryView) Bindings() []Binding {
-//		return []Binding{v.app.helpBinding(), v.app.quitBinding()}
+//	func New(nav ui.Navigator, label string, src ui.RowSource) ui.Screen { … }
+//	func (v *View) Crumb() string              { return "pulse" }
+//	func (v *View) Primitive() tview.Primitive { return v.text }
+//	func (v *View) Bindings() []ui.Binding {
+//		return []ui.Binding{v.nav.HelpBinding(), v.nav.QuitBinding()}
 //	}
 //
-// and the key in Keys (keytable.go), the one place a key's name, default key and description are
-// written, here in the table's family:
+// The key that opens it is written once, in Keys (keytable.go), in the family of the screen it is pressed
+// in; a family of keys that only the new screen binds is tagged with its package (`screen:"ui/pulse"`), and
+// the screen's own tests check it binds them (ui/navtest is the Navigator those tests use). The opener is a
+// field of TableScreens (navigator.go), bound where the key belongs only when the program registers it:
 //
-//	History: newKey("history", char('h'), "the selected object's versions"),
+//	if open := a.opts.Screens.Pulse; open != nil {
+//		keys = append(keys, Keys.Table.Pulse.Bind(func() { a.push(open(a, t.title, t.src)) }))
+//	}
 //
-// with, in the table's bindings (tablekeys.go), the line that opens it:
-//
-//	Keys.Table.History.Bind(t.withSelected(a.openHistory)),
-//
-// TestNoKeyBoundTwice then checks that the new keys collide with none of the view's or the global ones and
-// that every key bound is Keys's; the names keys.yaml may rebind (bindingNames) and README.md's key
-// tables follow from the table (TestREADMEKeys fails until `go generate ./ui` rewrites them).
+// and the one line in the program (tui.go): `ui.TableScreens{Pulse: pulse.New, …}`. ui's own tests register
+// stub screens in their harness (they cannot import a package that imports ui); the e2e tests run the real
+// ones. TestNoKeyBoundTwice checks that the keys collide with none of the view's or the global ones and that
+// every key bound is Keys's; the names keys.yaml may rebind (bindingNames) and README.md's key tables follow
+// from the table (TestREADMEKeys fails until `go generate ./ui` rewrites them).
 //
 // # Keys and colors from the configuration
 //
