@@ -20,6 +20,7 @@ import (
 	"kscope/kube"
 	"kscope/spawn"
 	"kscope/ui"
+	"kscope/ui/contexts"
 	"kscope/ui/logview"
 	"kscope/ui/portforwards"
 	"kscope/ui/pulse"
@@ -177,8 +178,14 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		stderr = capture
 	}
 	app := ui.New(ui.Options{
-		Screens: ui.TableScreens{Pulse: pulse.New, Forwards: portforwards.New, History: versions.NewHistory, Blame: versions.NewBlame,
-			Logs: logview.Open},
+		Screens: ui.TableScreens{ // the screens in packages of their own: one line each
+			Pulse:    pulse.New,
+			Forwards: portforwards.New,
+			Contexts: contexts.New,
+			History:  versions.NewHistory,
+			Blame:    versions.NewBlame,
+			Logs:     logview.Open,
+		},
 		Stderr:     stderr,
 		Supervisor: sup,
 		Aliases:    cfg.aliases,
@@ -209,7 +216,8 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		// Opening a big table allocates much more than it keeps (the list's bytes, its decoding, the metadata
 		// fill's pages); Go's scavenger would give the freed memory back over minutes. A table that has
 		// settled gives it back at once, for one collection on a goroutine of its own.
-		Settled: debug.FreeOSMemory,
+		Settled:  debug.FreeOSMemory,
+		Contexts: kubeContexts(dirs, o.flags, o.changed("readonly")),
 		Connect: func(ctx context.Context, name string) (ui.Cluster, error) {
 			flags := kube.ContextFlags(o.flags, name)
 			if err := refuseReadOnlyContext(dirs, flags, o.readOnly, o.changed("readonly")); err != nil {

@@ -48,6 +48,9 @@ type Options struct {
 	// Connect opens a connection for a kubeconfig context (for `:ctx NAME`); nil disables context switching.
 	// It is called off the UI goroutine and may block.
 	Connect func(ctx context.Context, contextName string) (Cluster, error)
+	// Contexts lists the kubeconfig's contexts for the contexts screen (`:ctx`); nil: that screen is not
+	// offered. It is called off the UI goroutine and may block.
+	Contexts func() ([]cluster.KubeContext, error)
 	// Resource, when set, is opened at start instead of the resource picker (resolved through the catalog).
 	Resource string
 	// Screens are the screens in packages of their own that tables open (see TableScreens).

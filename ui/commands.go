@@ -63,8 +63,11 @@ func (a *App) barCommands() []prompt.Command {
 				}
 				a.openNamespacePicker()
 			}},
-		{Names: []string{"ctx", "context"}, Args: true, ArgCandidates: func() []string { return a.cluster.Info().Contexts },
+		{Names: []string{"ctx", "context", "contexts"}, Args: true, ArgCandidates: func() []string { return a.cluster.Info().Contexts },
 			Run: func(args []string) {
+				if len(args) == 0 && a.openContexts() {
+					return
+				}
 				if len(args) == 0 {
 					a.errorf("usage: :ctx NAME (contexts: %s)", strings.Join(a.cluster.Info().Contexts, ", "))
 					return

@@ -42,7 +42,7 @@ func (d KeyDef) Bind(run func()) Binding { return d.Key.does(d.Name, d.Descripti
 // package, which build their bindings with Bind.
 var Keys = KeyFamilies{
 	Global: globalKeys{
-		Command: newKey("command", char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx NAME, pf (port-forwards), q"),
+		Command: newKey("command", char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), q"),
 		Back:    newKey("back", key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back"),
 		Move:    newKey("move", Binding{Label: "↑↓ j k pgup pgdn g G"}, "move the selection / scroll").fixed(),
 		Quit:    newKey("quit", key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope"),
@@ -128,6 +128,9 @@ var Keys = KeyFamilies{
 		Diff:   newKey("diff", key(tcell.KeyEnter, "enter"), "the selected version's changes from the one before").fixed(),
 		Reveal: newKey("reveal", char('x'), "reveal or mask Secret data"),
 	},
+	Contexts: contextsKeys{
+		Use: newKey("use", key(tcell.KeyEnter, "enter"), "switch to the selected context"),
+	},
 	Forwards: forwardsKeys{
 		Stop: newKey("stop", key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)"),
 	},
@@ -188,6 +191,7 @@ type KeyFamilies struct {
 	Logs     logsKeys     `title:"Logs view"`
 	Tree     treeKeys     `title:"Tree view"`
 	Versions versionsKeys `title:"History view (diff), blame and diff views (reveal)" screen:"ui/versions"`
+	Contexts contextsKeys `title:"Contexts view (:ctx)" screen:"ui/contexts"`
 	Forwards forwardsKeys `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
 	Help     helpKeys     `title:"Help view"`
 }
@@ -235,6 +239,9 @@ type treeKeys struct{ Open, YAML KeyDef }
 
 // versionsKeys are the history view's (Diff) and the blame and diff views' (Reveal).
 type versionsKeys struct{ Diff, Reveal KeyDef }
+
+// contextsKeys are the contexts view's.
+type contextsKeys struct{ Use KeyDef }
 
 // forwardsKeys are the port-forwards view's.
 type forwardsKeys struct{ Stop KeyDef }

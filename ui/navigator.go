@@ -80,6 +80,9 @@ var _ Navigator = (*App)(nil)
 type TableScreens struct {
 	// Pulse opens the pulse of a table's informers (`i`): label is the table's title, src its rows.
 	Pulse func(nav Navigator, label string, src RowSource) Screen
+	// Contexts opens the kubeconfig's contexts (`:ctx` without a name): list reads them (it may block: call it
+	// off the UI goroutine), use switches to one (UI goroutine).
+	Contexts func(nav Navigator, list func() ([]cluster.KubeContext, error), use func(name string)) Screen
 	// Forwards opens the port-forwards started in this session (`:pf`, `:portforwards`): list is the app's,
 	// changed on the UI goroutine.
 	Forwards func(nav Navigator, list *forwards.List) Screen
