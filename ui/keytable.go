@@ -58,7 +58,7 @@ var Keys = KeyFamilies{
 	},
 	Table: tableKeys{
 		Filter:        newKey("filter", char('/'), "filter rows (regex or -l label selector)"),
-		Open:          newKey("open", key(tcell.KeyEnter, "enter"), "the selected object's YAML (namespaces: switch to it)"),
+		Open:          newKey("open", key(tcell.KeyEnter, "enter"), "pods of workload/service/node, objects of CRD, ns: switch, else YAML"),
 		YAML:          newKey("yaml", char('y'), "show the selected object's YAML, live"),
 		History:       newKey("history", char('h'), "the versions seen of the selected object: who changed what (enter: diff)"),
 		Copy:          newKey("copy", char('c'), "copy the selected object's name to the clipboard"),

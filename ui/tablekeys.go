@@ -95,7 +95,9 @@ func (t *LiveTable) enter() {
 		return
 	}
 	if !t.picksNamespace() {
-		t.app.openYAML(res, row)
+		if !t.app.drillDown(res, row) {
+			t.app.openYAML(res, row)
+		}
 		return
 	}
 	t.app.setNamespace(row.Name)

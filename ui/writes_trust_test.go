@@ -103,11 +103,11 @@ func TestScaleConflictKeepsTheOtherChange(t *testing.T) {
 	}
 }
 
-// openWebView opens the YAML ('y'… here Enter) or describe view of deployments shop/web and waits for it.
+// openWebView opens the YAML ('y') or describe view of deployments shop/web and waits for it.
 func openWebView(h *harness, key rune) {
 	h.t.Helper()
 	if key == 'y' {
-		h.press(tcell.KeyEnter, 0)
+		h.press(tcell.KeyRune, 'y')
 		h.eventually("kind: Deployment")
 		return
 	}

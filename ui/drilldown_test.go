@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"kscope/discovery"
+)
+
+// TestEnterDrillsDownToPods: Enter on a deployment opens the pods its selector picks, live, titled after it
+// (YAML stays on y); esc comes back to the deployments with the same row selected. A deployment without a
+// selector says so in one line and opens nothing.
+func TestEnterDrillsDownToPods(t *testing.T) {
+	h := start(t, 120, 20, func(o *Options) {
+		o.Resource = "deployments"
+		c := o.Cluster.(*fakeCluster)
+		web := c.objects["deployments/shop/web"]
+		_ = unstructured.SetNestedStringMap(web.Object, map[string]string{"app": "web"}, "spec", "selector", "matchLabels")
+	})
+	waitFor(t, h, "web")
+	h.press(tcell.KeyEnter, 0)
+	h.eventually("pods(deployment web)")
+	h.eventually("web-7d9f-abcde")
+	h.lacks("api-5c4b")
+	var spec string
+	h.quietly(func() {
+		if t, ok := h.app.top().(*LiveTable); ok {
+			spec = t.src.Spec().LabelSelector
+		}
+	})
+	if spec != "app=web" {
+		t.Errorf("the pods' selector %q, want app=web", spec)
+	}
+	h.press(tcell.KeyEscape, 0)
+	h.eventually("deployments(shop)")
+	h.lacks("pods(deployment web)")
+	h.press(tcell.KeyRune, 'y')
+	h.eventually("kind: Deployment")
+
+	bare := start(t, 120, 20, func(o *Options) { o.Resource = "deployments" })
+	waitFor(t, bare, "web")
+	bare.press(tcell.KeyEnter, 0)
+	bare.eventually("deployment web: no pod selector")
+	bare.lacks("pods(deployment")
+}
+
+// TestPodSelector: the selectors kscope drills down with, as kubectl prints them.
+func TestPodSelector(t *testing.T) {
+	svc := discovery.Resource{Version: "v1", Name: "services"}
+	deploy := discovery.Resource{Group: "apps", Version: "v1", Name: "deployments"}
+	obj := func(spec map[string]any) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{"spec": spec}}
+	}
+	tests := []struct {
+		name    string
+		res     discovery.Resource
+		spec    map[string]any
+		want    string
+		wantErr string
+	}{
+		{"service", svc, map[string]any{"selector": map[string]any{"app": "web", "tier": "front"}}, "app=web,tier=front", ""},
+		{"service without selector", svc, map[string]any{}, "", "no selector: its endpoints are not chosen by labels"},
+		{"match labels and expressions", deploy, map[string]any{"selector": map[string]any{
+			"matchLabels":      map[string]any{"app": "web"},
+			"matchExpressions": []any{map[string]any{"key": "tier", "operator": "In", "values": []any{"a", "b"}}}}},
+			"app=web,tier in (a,b)", ""},
+		{"no selector", deploy, map[string]any{}, "", "no pod selector"},
+		{"empty selector", deploy, map[string]any{"selector": map[string]any{}}, "", "its selector picks every pod: open :pods instead"},
+		{"bad operator", deploy, map[string]any{"selector": map[string]any{
+			"matchExpressions": []any{map[string]any{"key": "tier", "operator": "Near"}}}}, "", `read its selector: "Near" is not a valid label selector operator`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := podSelector(tt.res, obj(tt.spec))
+			errText := ""
+			if err != nil {
+				errText = err.Error()
+			}
+			if got != tt.want || errText != tt.wantErr {
+				t.Errorf("got %q, %q; want %q, %q", got, errText, tt.want, tt.wantErr)
+			}
+		})
+	}
+}
