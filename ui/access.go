@@ -68,7 +68,7 @@ func (c *accessCache) ask(q AccessQuery, then func(AccessAnswer, error)) {
 	a, cluster := c.app, c.app.cluster
 	a.pending.Add(1) // until the answer is shown
 	a.goSafe(func() {
-		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
+		ctx, cancel := context.WithTimeout(a.ctx, RequestTimeout)
 		defer cancel()
 		ans, err := cluster.Can(ctx, q)
 		a.tv.QueueUpdateDraw(func() {

@@ -129,7 +129,7 @@ func (v *DescribeView) describeLoop(ctx context.Context, cluster Cluster, res di
 		if pending {
 			wait := describeEvery - clk.Since(last)
 			if first || wait <= 0 {
-				describeCtx, cancel := context.WithTimeout(ctx, requestTimeout)
+				describeCtx, cancel := context.WithTimeout(ctx, RequestTimeout)
 				text, err := cluster.Describe(describeCtx, res, ns, name)
 				cancel()
 				if ctx.Err() != nil {

@@ -56,7 +56,7 @@ func (a *App) startEdit(res discovery.Resource, row *watch.Row) {
 // the editor has exited), then says how it ended.
 func (a *App) edit(cluster Cluster, res discovery.Resource, obj *unstructured.Unstructured) {
 	request := func(fn func(ctx context.Context) error) error {
-		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
+		ctx, cancel := context.WithTimeout(a.ctx, RequestTimeout)
 		defer cancel()
 		return fn(ctx)
 	}

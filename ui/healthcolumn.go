@@ -118,7 +118,7 @@ func (h *tableHealth) loop(ctx context.Context, src RowSource) {
 		case <-ctx.Done():
 			return
 		case <-src.Notify():
-			if !a.spaceRedraw(ctx, &last) {
+			if !a.SpaceRedraw(ctx, &last) {
 				return
 			}
 			a.tv.QueueUpdate(func() {

@@ -141,7 +141,7 @@ func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 		case <-ctx.Done():
 			return
 		case <-src.Notify():
-			if !t.app.spaceRedraw(ctx, &last) {
+			if !t.app.SpaceRedraw(ctx, &last) {
 				return
 			}
 			t.app.tv.QueueUpdate(func() {
@@ -442,19 +442,4 @@ func (t *LiveTable) doubleClick(action tview.MouseAction, ev *tcell.EventMouse) 
 		return tview.MouseConsumed, nil
 	}
 	return tview.MouseLeftClick, ev
-}
-
-// spaceRedraw waits, off the UI goroutine, until Options.MinRedraw has passed since *last (the previous
-// refresh), then sets *last to now. It returns false, at once, when ctx ends first.
-func (a *App) spaceRedraw(ctx context.Context, last *time.Time) bool {
-	clk := a.opts.Clock
-	if wait := a.opts.MinRedraw - clk.Since(*last); wait > 0 {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-clk.After(wait):
-		}
-	}
-	*last = clk.Now()
-	return true
 }

@@ -196,7 +196,7 @@ func (v *LogView) loop() {
 			return
 		case <-v.sink.Notify():
 		}
-		if !v.app.spaceRedraw(ctx, &last) {
+		if !v.app.SpaceRedraw(ctx, &last) {
 			return
 		}
 		v.app.tv.QueueUpdateDraw(func() {

@@ -12,7 +12,7 @@ import (
 func (a *App) warnIfNamespaceMissing(ns string) {
 	cluster := a.cluster
 	a.goSafe(func() {
-		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
+		ctx, cancel := context.WithTimeout(a.ctx, RequestTimeout)
 		defer cancel()
 		if _, err := cluster.Get(ctx, namespacesResource().GVR(), "", ns); !apierrors.IsNotFound(err) {
 			return

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"time"
 
 	"k8s.io/utils/clock"
 
@@ -36,6 +37,10 @@ type Navigator interface {
 	Update(fn func())
 	// Context is done when kscope quits; a goroutine started with Go ends by then.
 	Context() context.Context
+	// SpaceRedraw spaces the refreshes of a live screen: off the UI goroutine, it waits until the app's
+	// minimum time between redraws has passed since *last (the previous refresh), then sets *last to now.
+	// It returns false, at once, when ctx ends first.
+	SpaceRedraw(ctx context.Context, last *time.Time) bool
 
 	// Theme is the UI's colors (kscope's, or the skin's over them); not changed after start.
 	Theme() *Theme
@@ -103,6 +108,21 @@ func (a *App) Update(fn func()) { a.tv.QueueUpdateDraw(fn) }
 
 // Context implements Navigator.
 func (a *App) Context() context.Context { return a.ctx }
+
+// SpaceRedraw implements Navigator: it waits until Options.MinRedraw has passed since *last (the previous
+// refresh), then sets *last to now. It returns false, at once, when ctx ends first.
+func (a *App) SpaceRedraw(ctx context.Context, last *time.Time) bool {
+	clk := a.opts.Clock
+	if wait := a.opts.MinRedraw - clk.Since(*last); wait > 0 {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-clk.After(wait):
+		}
+	}
+	*last = clk.Now()
+	return true
+}
 
 // Theme implements Navigator.
 func (a *App) Theme() *Theme { return a.theme }

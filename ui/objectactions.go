@@ -12,16 +12,17 @@ import (
 	"kscope/watch"
 )
 
-// requestTimeout bounds the UI's one-off requests (get for the owner, delete).
-const requestTimeout = 15 * time.Second
+// RequestTimeout bounds the UI's one-off requests (get for the owner, delete, a tree node's health); a screen
+// in a package of its own bounds its requests with it too.
+const RequestTimeout = 15 * time.Second
 
-// request runs work off the UI goroutine within requestTimeout, against the cluster of the moment, then
+// request runs work off the UI goroutine within RequestTimeout, against the cluster of the moment, then
 // then on the UI goroutine with its outcome, unless a context switch has replaced that cluster meanwhile.
 func request[T any](a *App, work func(context.Context, Cluster) (T, error), then func(T, error)) {
 	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
 	a.pending.Add(1)
 	a.goSafe(func() {
-		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
+		ctx, cancel := context.WithTimeout(a.ctx, RequestTimeout)
 		defer cancel()
 		v, err := work(ctx, cluster)
 		a.tv.QueueUpdateDraw(func() {

@@ -135,7 +135,7 @@ func (th *treeHealth) work(ctx context.Context, cluster Cluster) {
 				continue
 			}
 		}
-		rctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		rctx, cancel := context.WithTimeout(ctx, RequestTimeout)
 		obj, err := cluster.Get(rctx, j.gvr, j.namespace, j.name)
 		cancel()
 		if ctx.Err() != nil {

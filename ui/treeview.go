@@ -118,7 +118,7 @@ func (v *TreeView) loop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-v.src.Notify():
-			if !v.app.spaceRedraw(ctx, &last) {
+			if !v.app.SpaceRedraw(ctx, &last) {
 				return
 			}
 			p := v.src.Progress() // before the objects: a tree built after the last kind is complete

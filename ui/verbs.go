@@ -188,7 +188,7 @@ func (a *App) send(doing, done string, write func(ctx context.Context, c Cluster
 	a.message(doing + " …")
 	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
 	a.goSafe(func() {
-		ctx, cancel := context.WithTimeout(a.ctx, requestTimeout)
+		ctx, cancel := context.WithTimeout(a.ctx, RequestTimeout)
 		defer cancel()
 		err := write(ctx, cluster)
 		a.tv.QueueUpdateDraw(func() {
