@@ -21,6 +21,7 @@ import (
 	"kscope/spawn"
 	"kscope/ui"
 	"kscope/ui/pulse"
+	"kscope/ui/treeview"
 	"kscope/watch"
 )
 
@@ -174,7 +175,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		stderr = capture
 	}
 	app := ui.New(ui.Options{
-		Screens:    ui.TableScreens{Pulse: pulse.New},
+		Screens:    ui.TableScreens{Pulse: pulse.New, Tree: treeview.New},
 		Stderr:     stderr,
 		Supervisor: sup,
 		Aliases:    cfg.aliases,

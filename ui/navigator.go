@@ -7,6 +7,8 @@ import (
 	"k8s.io/utils/clock"
 
 	"kscope/cluster"
+	"kscope/discovery"
+	"kscope/watch"
 )
 
 // Navigator is what a screen living in a package of its own may ask of the app: the keys every screen offers,
@@ -60,6 +62,12 @@ var _ Navigator = (*App)(nil)
 type TableScreens struct {
 	// Pulse opens the pulse of a table's informers (`i`): label is the table's title, src its rows.
 	Pulse func(nav Navigator, label string, src RowSource) Screen
+	// Tree opens the relationship tree of row, an object of res (`t`, on a table and in the views of one
+	// object): openYAML opens an object's YAML view, resourceForKind finds the catalog's resource of an
+	// ownerReference's apiVersion and kind. An error (the tree's source could not be built) is shown on the
+	// prompt line instead of a screen.
+	Tree func(nav Navigator, res discovery.Resource, row *watch.Row, openYAML func(discovery.Resource, *watch.Row),
+		resourceForKind func(apiVersion, kind string) (discovery.Resource, error)) (Screen, error)
 }
 
 // EveryTickWhileOnTop implements Navigator: it runs fn on the UI goroutine once every Options.Tick (none when Tick is off) while v is

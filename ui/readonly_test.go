@@ -60,7 +60,7 @@ var everyView = []viewPath{
 	{"deployments", []string{"E"}, "*ui.LiveTable", true},
 	{"deployments", []string{"h"}, "*ui.HistoryView", false},
 	{"deployments", []string{"h", "enter"}, "*ui.DiffView", false},
-	{"deployments", []string{"t"}, "*ui.TreeView", false},
+	{"deployments", []string{"t"}, "*ui.stubScreen", false}, // (the real tree screen, in ui/treeview, offers the same keys)
 	{"deployments", []string{"i"}, "*ui.stubScreen", false}, // (the real pulse screen, in ui/pulse, offers the same help and quit)
 	{"deployments", []string{"?"}, "*ui.HelpView", false},
 	{"deployments", []string{"esc"}, "*ui.ResourcePicker", false},
@@ -68,13 +68,13 @@ var everyView = []viewPath{
 	{"pods", []string{"l"}, "*ui.LogView", false},
 	{"pods", []string{"y"}, "*ui.YAMLView", false},
 	{"pods", []string{"d"}, "*ui.DescribeView", false},
-	{"pods", []string{"t"}, "*ui.TreeView", false},
+	{"pods", []string{"t"}, "*ui.stubScreen", false},
 	{"pf", nil, "*ui.PortForwardView", false},
 }
 
 // viewTypes are the view types everyView must reach (every type with bindings()).
 var viewTypes = []string{"*ui.LiveTable", "*ui.YAMLView", "*ui.BlameView", "*ui.DescribeView", "*ui.HistoryView",
-	"*ui.DiffView", "*ui.TreeView", "*ui.stubScreen", "*ui.LogView", "*ui.HelpView", "*ui.ResourcePicker",
+	"*ui.DiffView", "*ui.stubScreen", "*ui.LogView", "*ui.HelpView", "*ui.ResourcePicker",
 	"*ui.PortForwardView"}
 
 // writeNames are the bindings that would change the cluster.
