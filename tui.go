@@ -24,6 +24,7 @@ import (
 	"kscope/ui/logview"
 	"kscope/ui/portforwards"
 	"kscope/ui/pulse"
+	"kscope/ui/treeview"
 	"kscope/ui/versions"
 	"kscope/watch"
 )
@@ -185,6 +186,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			History:  versions.NewHistory,
 			Blame:    versions.NewBlame,
 			Logs:     logview.Open,
+			Tree:     treeview.New,
 		},
 		Stderr:     stderr,
 		Supervisor: sup,

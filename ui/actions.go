@@ -23,8 +23,8 @@ type scopeFunc func() (discovery.Resource, string)
 
 // objectBindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a
 // pod: shell), restart, delete, logs (with a logs screen registered), port-forward (pods, services,
-// deployments), owner, events, tree. The writes are asked about in access before they are offered. The keys
-// depend on scope's resource, never on the object.
+// deployments), owner, events, tree (with a tree screen registered). The writes are asked about in access
+// before they are offered. The keys depend on scope's resource, never on the object.
 func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *accessCache) []Binding {
 	with := func(fn func(discovery.Resource, *watch.Row)) func() {
 		return func() {
@@ -70,11 +70,25 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 	if forwardable(res) == nil {
 		keys = append(keys, write(portForwardVerb))
 	}
-	return append(keys,
+	keys = append(keys,
 		Keys.Object.Owner.Bind(with(a.jumpToOwner)),
 		Keys.Object.Events.Bind(with(a.openEvents)),
-		Keys.Object.Tree.Bind(with(a.openTree)),
 	)
+	if a.opts.Screens.Tree != nil { // a screen of its own package (TableScreens)
+		keys = append(keys, Keys.Object.Tree.Bind(with(a.openTree)))
+	}
+	return keys
+}
+
+// openTree pushes the relationship tree of row, an object of res: the screen registered in
+// Options.Screens.Tree.
+func (a *App) openTree(res discovery.Resource, row *watch.Row) {
+	s, err := a.opts.Screens.Tree(a, res, row, a.openYAML, a.resourceForKind)
+	if err != nil {
+		a.errorf("%s", err)
+		return
+	}
+	a.push(s)
 }
 
 // openYAML pushes the live YAML of row, an object of res.

@@ -14,6 +14,12 @@
 // made them, their diffs). This package holds the views that draw them and what ties them to the App; some
 // screens live in packages of their own under ui/ (ui/pulse, ui/logview), registered in Options.Screens.
 //
+// Some screens live in packages of their own under ui/, which ui never imports: ui/pulse (`i`) and
+// ui/treeview (the relationship tree, `t`, over package tree). They implement Screen, ask the app only what
+// Navigator offers plus what their opener in TableScreens passes them (the tree gets the YAML view's opener
+// and the catalog's lookup of a kind), and the program registers them in Options.Screens; a key whose screen
+// is not registered is not bound. ui's tests register stubs.
+//
 // # Structure
 //
 // App is the hub: the header, a stack of views, the command bar, the status line, and the few keys that work

@@ -19,6 +19,7 @@ import (
 
 	"kscope/discovery"
 	"kscope/kube/readonly"
+	"kscope/tree"
 	"kscope/watch"
 )
 
@@ -55,13 +56,17 @@ type fakeCluster struct {
 	streams fakeStreams
 	// dynamic serves the object sources of custom columns (fake_objects_test.go).
 	dynamic fakeObjects
-	// tree is the metadata the relationship tree lists (fake_tree_test.go).
-	tree fakeTree
 }
 
 func (c *fakeCluster) Info() ClusterInfo { return c.info }
 func (c *fakeCluster) Catalog() Catalog  { return c.catalog }
 func (c *fakeCluster) Close()            {}
+
+// NewTreeSource serves no metadata: the tree screen (package ui/treeview, tested there over a fake metadata
+// API) is a stub in ui's tests, which lists nothing.
+func (c *fakeCluster) NewTreeSource([]tree.Kind, string) (TreeSource, error) {
+	return nil, errors.New("the fake cluster serves no metadata API")
+}
 
 func (c *fakeCluster) NewSource(spec watch.Spec) (RowSource, error) {
 	if len(spec.Columns) > 0 {

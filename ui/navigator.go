@@ -93,6 +93,12 @@ type TableScreens struct {
 	// Blame opens each YAML line's field managers of obj, the object of row as the YAML view shows it (`b`
 	// there); obj is never nil, and must not be modified.
 	Blame func(nav Navigator, row *watch.Row, obj *unstructured.Unstructured) Screen
+	// Tree opens the relationship tree of row, an object of res (`t`, on a table and in the views of one
+	// object): openYAML opens an object's YAML view, resourceForKind finds the catalog's resource of an
+	// ownerReference's apiVersion and kind. An error (the tree's source could not be built) is shown on the
+	// prompt line instead of a screen.
+	Tree func(nav Navigator, res discovery.Resource, row *watch.Row, openYAML func(discovery.Resource, *watch.Row),
+		resourceForKind func(apiVersion, kind string) (discovery.Resource, error)) (Screen, error)
 	// Logs opens the logs of row, an object of res (Keys.Object.Logs; previous, Keys.Object.PrevLogs: of the
 	// containers' previous instances), in the tables and the views of one object. It may read the cluster
 	// and ask which container before it pushes its screen, or say on the prompt line why it opens none;

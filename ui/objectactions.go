@@ -12,7 +12,8 @@ import (
 	"kscope/watch"
 )
 
-// RequestTimeout bounds the UI's one-off requests (get for the owner, delete).
+// RequestTimeout bounds the UI's one-off requests (get for the owner, delete, a tree node's health); a screen
+// in a package of its own bounds its requests with it too.
 const RequestTimeout = 15 * time.Second
 
 // request runs work off the UI goroutine within RequestTimeout, against the cluster of the moment, then

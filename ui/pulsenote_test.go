@@ -88,15 +88,18 @@ func stubPulse(nav Navigator, label string, _ RowSource) Screen {
 	return &stubScreen{nav: nav, text: tview.NewTextView().SetText("pulse stub of " + label)}
 }
 
-// stubScreen is a screen showing a line of text, with the keys every screen offers.
+// stubScreen is a screen showing a line of text, with the keys every screen offers and keys of its own.
 type stubScreen struct {
 	BaseScreen
 	nav  Navigator
 	text *tview.TextView
+	keys []Binding
 }
 
 func (s *stubScreen) Crumb() string              { return "stub" }
 func (s *stubScreen) Primitive() tview.Primitive { return s.text }
 func (s *stubScreen) Activate()                  {}
 func (s *stubScreen) Close()                     {}
-func (s *stubScreen) Bindings() []Binding        { return []Binding{s.nav.HelpBinding(), s.nav.QuitBinding()} }
+func (s *stubScreen) Bindings() []Binding {
+	return append(append([]Binding{s.nav.HelpBinding()}, s.keys...), s.nav.QuitBinding())
+}

@@ -60,7 +60,7 @@ var everyView = []viewPath{
 	{"deployments", []string{"d"}, "*ui.DescribeView", false},
 	{"deployments", []string{"E"}, "*ui.LiveTable", true},
 	{"deployments", []string{"h"}, "*ui.stubScreen", false},
-	{"deployments", []string{"t"}, "*ui.TreeView", false},
+	{"deployments", []string{"t"}, "*ui.stubScreen", false}, // (the real tree screen, in ui/treeview, offers the same keys)
 	{"deployments", []string{"i"}, "*ui.stubScreen", false}, // (the real pulse screen, in ui/pulse, offers the same help and quit)
 	{"deployments", []string{"?"}, "*ui.HelpView", false},
 	{"deployments", []string{"esc"}, "*ui.ResourcePicker", false},
@@ -68,12 +68,12 @@ var everyView = []viewPath{
 	{"pods", []string{"l"}, "*ui.stubLogsScreen", false}, // (the real logs screen, in ui/logview, offers the same keys)
 	{"pods", []string{"y"}, "*ui.YAMLView", false},
 	{"pods", []string{"d"}, "*ui.DescribeView", false},
-	{"pods", []string{"t"}, "*ui.TreeView", false},
+	{"pods", []string{"t"}, "*ui.stubScreen", false},
 	{"pf", nil, "*ui.stubScreen", false}, // (the real :pf screen, in ui/portforwards, stops a forward after asking: no write)
 }
 
 // viewTypes are the view types everyView must reach (every type with bindings()).
-var viewTypes = []string{"*ui.LiveTable", "*ui.YAMLView", "*ui.DescribeView", "*ui.TreeView", "*ui.stubScreen",
+var viewTypes = []string{"*ui.LiveTable", "*ui.YAMLView", "*ui.DescribeView", "*ui.stubScreen",
 	"*ui.stubLogsScreen", "*ui.HelpView", "*ui.ResourcePicker"}
 
 // writeNames are the bindings that would change the cluster.

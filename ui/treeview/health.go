@@ -1,4 +1,4 @@
-package ui
+package treeview
 
 import (
 	"context"
@@ -8,8 +8,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
+	"kscope/cluster"
 	"kscope/health"
 	"kscope/tree"
+	"kscope/ui"
 )
 
 // treeHealthNodes is how many of a tree's nodes (the first, in the tree's order) have their health read: a
@@ -24,7 +26,7 @@ const treeHealthWorkers = 4
 // resourceVersion changes, by a few workers of its own. want and known run on the UI goroutine; the
 // workers hand each outcome to done there.
 type treeHealth struct {
-	app  *App
+	nav  ui.Navigator
 	done func(uid types.UID)
 
 	mu     sync.Mutex
@@ -48,15 +50,15 @@ type healthEntry struct {
 	h       health.Health
 }
 
-func newTreeHealth(a *App, done func(types.UID)) *treeHealth {
-	return &treeHealth{app: a, done: done, queued: map[types.UID]string{}, wake: make(chan struct{}, 1),
+func newTreeHealth(nav ui.Navigator, done func(types.UID)) *treeHealth {
+	return &treeHealth{nav: nav, done: done, queued: map[types.UID]string{}, wake: make(chan struct{}, 1),
 		entries: map[types.UID]healthEntry{}}
 }
 
-// start runs the workers, reading from cluster, until ctx ends.
-func (th *treeHealth) start(ctx context.Context, cluster Cluster) {
+// start runs the workers, reading from objects, until ctx ends.
+func (th *treeHealth) start(ctx context.Context, objects cluster.Objects) {
 	for range treeHealthWorkers {
-		th.app.goSafe(func() { th.work(ctx, cluster) })
+		th.nav.Go(func() { th.work(ctx, objects) })
 	}
 }
 
@@ -124,7 +126,7 @@ func (th *treeHealth) next() (healthJob, bool) {
 }
 
 // work reads queued objects until ctx ends. Its own goroutine.
-func (th *treeHealth) work(ctx context.Context, cluster Cluster) {
+func (th *treeHealth) work(ctx context.Context, objects cluster.Objects) {
 	for {
 		j, ok := th.next()
 		if !ok {
@@ -135,8 +137,8 @@ func (th *treeHealth) work(ctx context.Context, cluster Cluster) {
 				continue
 			}
 		}
-		rctx, cancel := context.WithTimeout(ctx, RequestTimeout)
-		obj, err := cluster.Get(rctx, j.gvr, j.namespace, j.name)
+		rctx, cancel := context.WithTimeout(ctx, ui.RequestTimeout)
+		obj, err := objects.Get(rctx, j.gvr, j.namespace, j.name)
 		cancel()
 		if ctx.Err() != nil {
 			return
@@ -150,7 +152,7 @@ func (th *treeHealth) work(ctx context.Context, cluster Cluster) {
 		default:
 			h = health.Of(obj)
 		}
-		th.app.tv.QueueUpdateDraw(func() {
+		th.nav.Update(func() {
 			if ctx.Err() != nil {
 				return
 			}

@@ -1,4 +1,4 @@
-package ui
+package treeview
 
 import (
 	"kscope/discovery"
