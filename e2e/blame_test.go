@@ -48,7 +48,7 @@ spec:
 
 	s := startUI(t, "-n", ns, "services")
 	s.waitFor("services("+ns+")[1]", "shop ")
-	s.keys("Enter")
+	s.keys("y") // (Enter drills down to the pods it selects)
 	s.waitFor("name: shop", "live  managedFields hidden")
 	s.keys("b")
 	scr := s.waitFor("blame "+ns+"/shop at resourceVersion", "port: 9090")

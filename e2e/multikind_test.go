@@ -72,7 +72,7 @@ func TestUISeveralKinds(t *testing.T) {
 	s.typeText("statefulset")
 	s.keys("Enter")
 	s.waitFor("all(" + ns + ")[1]")
-	s.keys("Enter")
+	s.keys("y") // (Enter drills down to its pods)
 	s.waitFor("statefulsets "+ns+"/db", "kind: StatefulSet")
 	s.keys("Escape")
 	s.waitFor("all(" + ns + ")[1]")

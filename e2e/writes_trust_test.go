@@ -78,7 +78,7 @@ func TestWritesViewOfDeletedObject(t *testing.T) {
 		"--context", "tester", "-n", ns, "deployments")
 	s.waitFor("deployments("+ns+")[1]", "web", "synced")
 	from := time.Now()
-	s.keys("Enter")
+	s.keys("y") // (Enter drills down to the pods)
 	s.waitFor("kind: Deployment", "live")
 	kubectl(t, "-n", ns, "delete", "deployment", "web", "--wait=true")
 	s.waitFor("/web (deleted)", "deleted  managedFields") // the title and the status line: the view knows
