@@ -37,7 +37,7 @@ func TestContextsListAndSwitch(t *testing.T) {
 	nav.Push(v)
 	nav.Wait()
 	var got []string
-	nav.UI(func() { got = rows(v) })
+	nav.UI(func() { got = navtest.TableRows(v.table) })
 	want := []string{
 		"NAME CLUSTER USER NAMESPACE READ-ONLY",
 		"admin devcluster admin shop ",
@@ -87,17 +87,4 @@ func TestContextsUnreadable(t *testing.T) {
 	if errs := nav.Errors(); len(errs) != 1 || errs[0] != "no context selected" {
 		t.Errorf("errors %q", errs)
 	}
-}
-
-// rows returns the table's rows, cells joined by a space.
-func rows(v *View) []string {
-	var out []string
-	for r := range v.table.GetRowCount() {
-		var cells []string
-		for c := range v.table.GetColumnCount() {
-			cells = append(cells, v.table.GetCell(r, c).Text)
-		}
-		out = append(out, strings.Join(cells, " "))
-	}
-	return out
 }

@@ -103,7 +103,7 @@ func (lt *logsTest) text(v *View) string {
 		v.Primitive().SetRect(0, 0, 120, 29)
 		v.Primitive().Draw(lt.screen)
 		lt.screen.Show()
-		out = screenText(lt.screen) + "\n" + plain(v.Status())
+		out = navtest.CellsText(lt.screen.GetContents()) + "\n" + plain(v.Status())
 	})
 	return out
 }
@@ -184,26 +184,6 @@ func (lt *logsTest) waitClockWaiter() {
 		}
 		time.Sleep(time.Millisecond)
 	}
-}
-
-// screenText returns the screen's cells as lines of text, trailing spaces trimmed.
-func screenText(screen tcell.SimulationScreen) string {
-	cells, w, h := screen.GetContents()
-	var b strings.Builder
-	for y := range h {
-		var line strings.Builder
-		for x := range w {
-			c := cells[y*w+x]
-			if len(c.Runes) == 0 {
-				line.WriteByte(' ')
-				continue
-			}
-			line.WriteString(string(c.Runes))
-		}
-		b.WriteString(strings.TrimRight(line.String(), " "))
-		b.WriteByte('\n')
-	}
-	return b.String()
 }
 
 // plain is markup without its color tags, as a line of the screen shows it.

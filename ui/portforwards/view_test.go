@@ -25,7 +25,7 @@ func TestViewListsAndStops(t *testing.T) {
 	v := New(nav, &list).(*View)
 	nav.Push(v)
 	want := []string{"LOCAL TARGET SINCE STATE", "127.0.0.1:8080 → shop/web-abc:8080 12:00:00 active"}
-	if got := rows(v); !equal(got, want) {
+	if got := navtest.TableRows(v.table); !equal(got, want) {
 		t.Errorf("rows %q, want %q", got, want)
 	}
 	if title := v.table.GetTitle(); !strings.Contains(title, "portforwards") || !strings.Contains(title, "[1]") {
@@ -35,7 +35,7 @@ func TestViewListsAndStops(t *testing.T) {
 	ended := add("127.0.0.1:9090", "shop/web-abc:9090")
 	list.End(ended, "pod shop/web-abc was deleted")
 	want = append(want, "127.0.0.1:9090 → shop/web-abc:9090 12:00:00 ended: pod shop/web-abc was deleted")
-	if got := rows(v); !equal(got, want) {
+	if got := navtest.TableRows(v.table); !equal(got, want) {
 		t.Errorf("after a change, rows %q, want %q", got, want)
 	}
 	if got := v.Status(); got != "1 active" {
@@ -66,7 +66,7 @@ func TestViewListsAndStops(t *testing.T) {
 
 	v.Close()
 	list.StopAll()
-	if got := rows(v); len(got) != 2 {
+	if got := navtest.TableRows(v.table); len(got) != 2 {
 		t.Errorf("a closed view still follows the list: %q", got)
 	}
 	empty := New(nav, &forwards.List{}).(*View)
@@ -74,19 +74,6 @@ func TestViewListsAndStops(t *testing.T) {
 	if errs := nav.Errors(); len(errs) != 1 || errs[0] != "no port-forward to stop" {
 		t.Errorf("errors %q", errs)
 	}
-}
-
-// rows returns the table's rows, cells joined by a space.
-func rows(v *View) []string {
-	var out []string
-	for r := range v.table.GetRowCount() {
-		var cells []string
-		for c := range v.table.GetColumnCount() {
-			cells = append(cells, v.table.GetCell(r, c).Text)
-		}
-		out = append(out, strings.Join(cells, " "))
-	}
-	return out
 }
 
 func equal(a, b []string) bool { return strings.Join(a, "\n") == strings.Join(b, "\n") }

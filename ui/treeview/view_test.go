@@ -87,19 +87,7 @@ func screen(nav *navtest.Nav, v *View, w, h int) string {
 		v.root.SetRect(0, 0, w, h)
 		v.root.Draw(scr)
 		scr.Show()
-		cells, cw, ch := scr.GetContents()
-		for y := range ch {
-			var line strings.Builder
-			for x := range cw {
-				c := cells[y*cw+x]
-				if len(c.Runes) == 0 {
-					line.WriteByte(' ')
-					continue
-				}
-				line.WriteString(string(c.Runes))
-			}
-			b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
-		}
+		b.WriteString(navtest.CellsText(scr.GetContents()))
 	})
 	return b.String()
 }
