@@ -22,6 +22,7 @@ import (
 	"kscope/ui"
 	"kscope/ui/contexts"
 	"kscope/ui/logview"
+	"kscope/ui/objectview"
 	"kscope/ui/portforwards"
 	"kscope/ui/pulse"
 	"kscope/ui/versions"
@@ -185,6 +186,8 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			History:  versions.NewHistory,
 			Blame:    versions.NewBlame,
 			Logs:     logview.Open,
+			YAML:     objectview.NewYAMLView,
+			Describe: objectview.NewDescribeView,
 		},
 		Stderr:     stderr,
 		Supervisor: sup,
