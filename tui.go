@@ -22,6 +22,7 @@ import (
 	"kscope/ui"
 	"kscope/ui/contexts"
 	"kscope/ui/logview"
+	"kscope/ui/objectview"
 	"kscope/ui/portforwards"
 	"kscope/ui/pulse"
 	"kscope/ui/treeview"
@@ -187,6 +188,8 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			Blame:    versions.NewBlame,
 			Logs:     logview.Open,
 			Tree:     treeview.New,
+			YAML:     objectview.NewYAMLView,
+			Describe: objectview.NewDescribeView,
 		},
 		Stderr:     stderr,
 		Supervisor: sup,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rivo/tview"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"kscope/apierr"
@@ -120,6 +121,15 @@ func reason(ans AccessAnswer) string {
 		return ""
 	}
 	return " (" + apierr.OneLine(ans.Reason) + ")"
+}
+
+// NotPermitted is the status line's note of the keys among bs the server said the user may not use ("" if
+// none), asking the questions not yet asked so that a later call knows. UI goroutine only.
+func NotPermitted(bs []Binding) string {
+	if names := deniedNames(bs); names != "" {
+		return "  [red]not permitted: " + tview.Escape(names) + "[-]"
+	}
+	return ""
 }
 
 // deniedNames returns the names of the bindings the server said the user may not use (asking the questions

@@ -54,13 +54,16 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 	if isPods(res) {
 		s = shellVerb
 	}
-	keys := []Binding{
-		Keys.Object.Describe.Bind(with(a.openDescribe)),
+	var keys []Binding
+	if a.opts.Screens.Describe != nil { // a screen of its own package (TableScreens)
+		keys = append(keys, Keys.Object.Describe.Bind(with(a.openDescribe)))
+	}
+	keys = append(keys,
 		write(editVerb),
 		write(s),
 		write(restartVerb),
 		write(deleteVerb),
-	}
+	)
 	if open := a.opts.Screens.Logs; open != nil { // a screen of its own package (TableScreens)
 		logs := func(previous bool) func(discovery.Resource, *watch.Row) {
 			return func(res discovery.Resource, row *watch.Row) { open(a, res, row, previous, a.opts.logSettings()) }
@@ -89,16 +92,6 @@ func (a *App) openTree(res discovery.Resource, row *watch.Row) {
 		return
 	}
 	a.push(s)
-}
-
-// openYAML pushes the live YAML of row, an object of res.
-func (a *App) openYAML(res discovery.Resource, row *watch.Row) {
-	a.push(NewYAMLView(a, res, row))
-}
-
-// openDescribe pushes the live describe of row, an object of res.
-func (a *App) openDescribe(res discovery.Resource, row *watch.Row) {
-	a.push(NewDescribeView(a, res, row))
 }
 
 // openEvents pushes a live table of row's events.

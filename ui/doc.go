@@ -90,13 +90,20 @@
 // record each full object in the app's history.Book (50 versions an object, 32 MB estimated in all), and each
 // table's source keeps its rows' versions (watch.Source.Versions: 50 a row, 5000 a table). `h` opens the
 // registered history screen with a function over both for one object (historyentries.go: historyOf,
-// history.Entries); `b` the registered blame screen with the object the YAML view shows. The YAML view
-// highlights the lines an update changed for yamlFlashFor on the app's clock.
+// history.Entries); `b` the registered blame screen with the object the YAML view shows.
+//
+// # Views of one object
+//
+// The YAML and describe views, their search and health panel, are package ui/objectview, registered in
+// Options.Screens (TableScreens.YAML, Describe); openYAML (objectscreens.go) is ui's one way to the YAML view.
+// ui hands each view an ObjectView: the object keys above (objectBindings, the view telling which UID it
+// shows and whether it was deleted: goneSubject, shownRow), the openers of history, blame and YAML, and
+// the recording of its watch in the versions book.
 //
 // # Adding a screen
 //
-// A new screen is a package of its own under ui/ (ui/pulse, ui/portforwards, ui/versions, ui/logview are
-// the examples) plus one registration line. Its type embeds BaseScreen and implements Crumb, Primitive,
+// A new screen is a package of its own under ui/ (ui/pulse, ui/portforwards, ui/versions, ui/logview,
+// ui/objectview are the examples) plus one registration line. Its type embeds BaseScreen and implements Crumb, Primitive,
 // Activate, Close and Bindings (plus Status, Escape, Typed or NamespaceChanged where it needs them); it asks
 // the app only through the Navigator it is given (push, prompt and status lines, goroutines, the theme, the
 // clock, the cluster) and through the values of its constructor; it binds its keys from Keys:

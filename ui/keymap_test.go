@@ -72,7 +72,7 @@ func reachView(h *harness, path []string) Screen {
 			h.press(tcell.KeyRune, rune(k[0]))
 		}
 		h.until("the view of "+k, func() bool { return h.app.top() != before })
-		h.until("the object read", func() bool { y, ok := h.app.top().(*YAMLView); return !ok || y.obj != nil })
+		h.until("the object read", func() bool { y, ok := h.app.top().(*stubObjectScreen); return !ok || y.describe || y.shown != nil })
 	}
 	var v Screen
 	h.quietly(func() { v = h.app.top() })

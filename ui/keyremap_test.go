@@ -157,10 +157,10 @@ func TestHelpShowsRemappedKeys(t *testing.T) {
 		}
 	})
 	h.press(tcell.KeyRune, 'D')
-	h.until("describe opened by shift-d", func() bool { _, ok := h.app.top().(*DescribeView); return ok })
+	h.until("describe opened by shift-d", func() bool { s, ok := h.app.top().(*stubObjectScreen); return ok && s.describe })
 	h.press(tcell.KeyEscape, 0)
 	h.press(tcell.KeyCtrlY, 0)
-	h.until("yaml opened by ctrl-y", func() bool { _, ok := h.app.top().(*YAMLView); return ok })
+	h.until("yaml opened by ctrl-y", func() bool { s, ok := h.app.top().(*stubObjectScreen); return ok && !s.describe })
 }
 
 // TestRemapCollisionSaidOnce: a remap onto another key of the view is not applied there, said on the
@@ -173,5 +173,5 @@ func TestRemapCollisionSaidOnce(t *testing.T) {
 	h.press(tcell.KeyRune, 'j')
 	h.eventually("keys.yaml: describe → y not applied in pods: y is yaml")
 	h.press(tcell.KeyRune, 'y')
-	h.until("y still opens the yaml", func() bool { _, ok := h.app.top().(*YAMLView); return ok })
+	h.until("y still opens the yaml", func() bool { s, ok := h.app.top().(*stubObjectScreen); return ok && !s.describe })
 }

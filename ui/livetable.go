@@ -384,7 +384,7 @@ func (t *LiveTable) Status() string {
 	for _, p := range t.providers {
 		text += p.statusNote(st)
 	}
-	return text + notPermitted(t.Bindings())
+	return text + NotPermitted(t.Bindings())
 }
 
 // setNamespace restarts the table's source in namespace ns ("" = all).

@@ -104,6 +104,11 @@ type TableScreens struct {
 	// and ask which container before it pushes its screen, or say on the prompt line why it opens none;
 	// settings are the Options of the logs. Called on the UI goroutine.
 	Logs func(nav Navigator, res discovery.Resource, row *watch.Row, previous bool, settings LogSettings)
+	// YAML opens the live YAML of row, an object of res (Keys.Table.YAML and Open in a table, the tree's, the
+	// describe view's): obj is what ui hands it (ObjectView: the object keys, openers, versions recorded).
+	YAML func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen
+	// Describe opens the live description of row, an object of res (Keys.Object.Describe), as YAML does.
+	Describe func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen
 }
 
 // LogSettings are what Options say of a logs screen (config.yaml's logger section, --log-lines). A plain

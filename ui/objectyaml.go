@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/rivo/tview"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 )
@@ -48,16 +47,3 @@ func RenderYAML(obj *unstructured.Unstructured, showManaged, reveal bool) (strin
 
 // yamlKey matches a YAML mapping key at the start of a line (after indentation and a list dash).
 var yamlKey = regexp.MustCompile(`^(\s*(?:- )?)([^:\s][^:]*):(\s|$)`)
-
-// markupYAML escapes text for a tview TextView, colours mapping keys and marks every case-insensitive
-// occurrence of search (see markupLines). It returns the markup and the number of matches.
-func markupYAML(text, search string) (string, int) { return markupLines(text, search, colourYAMLKey) }
-
-// colourYAMLKey escapes one YAML line, its mapping key (if any) in steel blue.
-func colourYAMLKey(line string) string {
-	m := yamlKey.FindStringSubmatchIndex(line)
-	if m == nil {
-		return tview.Escape(line)
-	}
-	return tview.Escape(line[:m[4]]) + "[steelblue]" + tview.Escape(line[m[4]:m[5]]) + "[-]" + tview.Escape(line[m[5]:])
-}

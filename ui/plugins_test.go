@@ -127,12 +127,12 @@ func TestPluginKeysOverrideAndConflicts(t *testing.T) {
 	h.press(tcell.KeyRune, 'y')
 	h.eventually("plugin my-yaml done")
 	h.ui(func() {
-		if _, ok := h.app.top().(*YAMLView); ok {
+		if s, ok := h.app.top().(*stubObjectScreen); ok && !s.describe {
 			t.Errorf("y opened the YAML view: the plugin's override was ignored")
 		}
 	})
 	h.press(tcell.KeyRune, 'd')
-	h.until("d opened describe", func() bool { _, ok := h.app.top().(*DescribeView); return ok })
+	h.until("d opened describe", func() bool { s, ok := h.app.top().(*stubObjectScreen); return ok && s.describe })
 	if _, err := os.Stat(out + ".d"); err == nil {
 		t.Fatalf("the plugin without override ran on d")
 	}

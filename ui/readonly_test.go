@@ -51,13 +51,13 @@ type viewPath struct {
 
 // everyView reaches each kind of view kscope has: tables of a workload, of pods and of events; the YAML,
 // describe, tree, logs, help, port-forward views, the resource picker, and the screens of packages of their own
-// (history, blame, pulse) as the stubs ui's tests register.
+// (history, blame, pulse, YAML, describe) as the stubs ui's tests register.
 // TestReadOnlyEveryBindingSendsNoWrite fails when one of them is not reached.
 var everyView = []viewPath{
 	{"deployments", nil, "*ui.LiveTable", false},
-	{"deployments", []string{"y"}, "*ui.YAMLView", false},
-	{"deployments", []string{"y", "b"}, "*ui.stubScreen", false}, // (the real blame, history and diff screens, in ui/versions, offer no write)
-	{"deployments", []string{"d"}, "*ui.DescribeView", false},
+	{"deployments", []string{"y"}, "*ui.stubObjectScreen", false}, // (the real YAML and describe views, in ui/objectview, offer these object keys and only reads of their own)
+	{"deployments", []string{"y", "b"}, "*ui.stubScreen", false},  // (the real blame, history and diff screens, in ui/versions, offer no write)
+	{"deployments", []string{"d"}, "*ui.stubObjectScreen", false},
 	{"deployments", []string{"E"}, "*ui.LiveTable", true},
 	{"deployments", []string{"h"}, "*ui.stubScreen", false},
 	{"deployments", []string{"t"}, "*ui.stubScreen", false}, // (the real tree screen, in ui/treeview, offers the same keys)
@@ -66,14 +66,14 @@ var everyView = []viewPath{
 	{"deployments", []string{"esc"}, "*ui.ResourcePicker", false},
 	{"pods", nil, "*ui.LiveTable", false},
 	{"pods", []string{"l"}, "*ui.stubLogsScreen", false}, // (the real logs screen, in ui/logview, offers the same keys)
-	{"pods", []string{"y"}, "*ui.YAMLView", false},
-	{"pods", []string{"d"}, "*ui.DescribeView", false},
+	{"pods", []string{"y"}, "*ui.stubObjectScreen", false},
+	{"pods", []string{"d"}, "*ui.stubObjectScreen", false},
 	{"pods", []string{"t"}, "*ui.stubScreen", false},
 	{"pf", nil, "*ui.stubScreen", false}, // (the real :pf screen, in ui/portforwards, stops a forward after asking: no write)
 }
 
 // viewTypes are the view types everyView must reach (every type with bindings()).
-var viewTypes = []string{"*ui.LiveTable", "*ui.YAMLView", "*ui.DescribeView", "*ui.stubScreen",
+var viewTypes = []string{"*ui.LiveTable", "*ui.stubObjectScreen", "*ui.stubScreen",
 	"*ui.stubLogsScreen", "*ui.HelpView", "*ui.ResourcePicker"}
 
 // writeNames are the bindings that would change the cluster.

@@ -12,7 +12,9 @@ func (t *LiveTable) Bindings() []Binding {
 		a.HelpBinding(),
 		Keys.Table.Filter.Bind(t.openFilterBar),
 		Keys.Table.Open.Bind(t.enter),
-		Keys.Table.YAML.Bind(t.withSelected(a.openYAML)),
+	}
+	if a.opts.Screens.YAML != nil { // a screen of its own package (TableScreens)
+		keys = append(keys, Keys.Table.YAML.Bind(t.withSelected(a.openYAML)))
 	}
 	if a.opts.Screens.History != nil { // a screen of its own package (TableScreens)
 		keys = append(keys, Keys.Table.History.Bind(t.withSelected(a.openHistory)))

@@ -48,33 +48,6 @@ func writes(h *harness) []string {
 	return out
 }
 
-func TestDescribeFollowsTheObject(t *testing.T) {
-	h := startOnDeployments(t, nil)
-	h.press(tcell.KeyRune, 'd')
-	h.eventually("ResourceVersion: 5")
-	h.contains("describe deployments shop/web")
-	h.press(tcell.KeyRune, '/')
-	h.typeText("labels\n")
-	h.contains("</labels> 1/1")
-
-	changed := deploymentObject()
-	changed.SetResourceVersion("6")
-	h.cluster.put(deploymentsGVR, changed)
-	changed.SetResourceVersion("7")
-	h.cluster.put(deploymentsGVR, changed)
-	h.waitClockWaiter() // the second describe waits for a second since the first
-	if n := countPrefix(h.cluster.recorded(), "describe "); n != 1 {
-		t.Errorf("%d describes before a second passed, want 1", n)
-	}
-	h.advance(time.Second)
-	h.eventually("ResourceVersion: 7")
-	if n := countPrefix(h.cluster.recorded(), "describe "); n != 2 {
-		t.Errorf("%d describes for two changes within a second, want 2 (the first, then one for both)", n)
-	}
-	h.press(tcell.KeyRune, 'y')
-	h.eventually("resourceVersion: \"7\"")
-}
-
 func countPrefix(calls []string, prefix string) int {
 	n := 0
 	for _, c := range calls {

@@ -1,4 +1,4 @@
-package ui
+package objectview
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/apierr"
+	"kscope/ui"
 )
 
 // searchText is a TextView with a case-insensitive search: every match highlighted in a numbered region,
@@ -65,9 +66,9 @@ func (s *searchText) setSearch(text string, render func()) bool {
 
 // searchFor starts a search for text, re-showing the text through render, and tells the user when text
 // is not found.
-func (s *searchText) searchFor(a *App, text string, render func()) {
+func (s *searchText) searchFor(nav ui.Navigator, text string, render func()) {
 	if !s.setSearch(text, render) {
-		a.errorf("%q not found", text)
+		nav.Errorf("%q not found", text)
 	}
 }
 

@@ -1,4 +1,4 @@
-package ui
+package objectview
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"kscope/history"
+	"kscope/ui"
 )
 
 // yamlFlashFor is how long the YAML view highlights the lines an update changed.
@@ -26,33 +27,33 @@ type lineFlash struct {
 	timer   clock.Timer
 }
 
-// noteChange marks the lines of next's YAML that differ from v.obj's (as the view shows them now), to be
+// noteChange marks the lines of next's YAML that differ from v.shown's (as the view shows them now), to be
 // highlighted for yamlFlashFor. The first version marks nothing.
 func (v *YAMLView) noteChange(next *unstructured.Unstructured) {
-	if v.obj == nil || next == nil {
+	if v.shown == nil || next == nil {
 		return
 	}
-	old, err := RenderYAML(v.obj, v.showManaged, v.reveal)
+	old, err := ui.RenderYAML(v.shown, v.showManaged, v.reveal)
 	if err != nil {
 		return
 	}
-	cur, err := RenderYAML(next, v.showManaged, v.reveal)
+	cur, err := ui.RenderYAML(next, v.showManaged, v.reveal)
 	if err != nil {
 		return
 	}
 	f := &v.flash
 	f.text, f.changed = cur, history.ChangedLines(history.TextLines(old), history.TextLines(cur))
-	f.until = v.app.opts.Clock.Now().Add(yamlFlashFor)
+	f.until = v.nav.Clock().Now().Add(yamlFlashFor)
 	if f.timer != nil {
 		f.timer.Reset(yamlFlashFor)
 		return
 	}
-	f.timer = v.app.opts.Clock.NewTimer(yamlFlashFor)
+	f.timer = v.nav.Clock().NewTimer(yamlFlashFor)
 	timer, ctx := f.timer, f.ctx
 	if ctx == nil {
-		ctx = v.app.ctx
+		ctx = v.nav.Context()
 	}
-	v.app.goSafe(func() { v.expireFlash(ctx, timer) })
+	v.nav.Go(func() { v.expireFlash(ctx, timer) })
 }
 
 // expireFlash redraws the view each time the flash's timer fires, until ctx ends.
@@ -63,7 +64,7 @@ func (v *YAMLView) expireFlash(ctx context.Context, timer clock.Timer) {
 			timer.Stop()
 			return
 		case <-timer.C():
-			v.app.tv.QueueUpdateDraw(v.render)
+			v.nav.Update(v.render)
 		}
 	}
 }
@@ -71,15 +72,15 @@ func (v *YAMLView) expireFlash(ctx context.Context, timer clock.Timer) {
 // showYAML shows text, the lines the last update changed highlighted while the flash lasts.
 func (v *YAMLView) showYAML(text string) {
 	f := &v.flash
-	if f.text != text || !v.app.opts.Clock.Now().Before(f.until) {
-		v.text.show(text, v.app.theme.YAMLLine)
+	if f.text != text || !v.nav.Clock().Now().Before(f.until) {
+		v.text.show(text, v.nav.Theme().YAMLLine)
 		return
 	}
 	v.text.showIndexed(text, func(i int, line string) string {
 		if body := strings.TrimSuffix(line, "\n"); i < len(f.changed) && f.changed[i] {
-			return "[:" + flashBackground + "]" + v.app.theme.YAMLLine(body) + "[:-]" + line[len(body):]
+			return "[:" + flashBackground + "]" + v.nav.Theme().YAMLLine(body) + "[:-]" + line[len(body):]
 		}
-		return v.app.theme.YAMLLine(line)
+		return v.nav.Theme().YAMLLine(line)
 	})
 }
 

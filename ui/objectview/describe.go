@@ -1,4 +1,4 @@
-package ui
+package objectview
 
 import (
 	"context"
@@ -9,7 +9,9 @@ import (
 	"github.com/rivo/tview"
 	"k8s.io/apimachinery/pkg/types"
 
+	"kscope/cluster"
 	"kscope/discovery"
+	"kscope/ui"
 	"kscope/watch"
 )
 
@@ -20,12 +22,12 @@ const describeEvery = time.Second
 // changes (at most once a second), with the YAML view's `/` search. A goroutine watches the object and
 // describes it; everything else runs on the UI goroutine.
 type DescribeView struct {
-	BaseScreen
-	app    *App
-	res    discovery.Resource
-	row    *watch.Row
-	text   *searchText
-	access *accessCache
+	ui.BaseScreen
+	nav  ui.Navigator
+	res  discovery.Resource
+	row  *watch.Row
+	obj  ui.ObjectView
+	text *searchText
 	// health is the header with the object's health and conditions.
 	health *healthPanel
 
@@ -37,51 +39,53 @@ type DescribeView struct {
 	cancel  context.CancelFunc
 }
 
-// NewDescribeView returns the describe view of row, an object of res.
-func NewDescribeView(a *App, res discovery.Resource, row *watch.Row) *DescribeView {
-	v := &DescribeView{app: a, res: res, row: row, text: newSearchText(), access: newAccessCache(a)}
-	v.health = newHealthPanel(a, v.text.view)
+// NewDescribeView returns the describe view of row, an object of res; obj is what ui hands it (the object
+// keys, the opener of the YAML view). It is ui.TableScreens.Describe.
+func NewDescribeView(nav ui.Navigator, res discovery.Resource, row *watch.Row, obj ui.ObjectView) ui.Screen {
+	v := &DescribeView{nav: nav, res: res, row: row, obj: obj, text: newSearchText()}
+	v.health = newHealthPanel(nav, v.text.view)
 	return v
 }
 
-func (v *DescribeView) Crumb() string              { return "describe " + v.row.Name }
+// Crumb is "describe" and the object's name.
+func (v *DescribeView) Crumb() string { return "describe " + v.row.Name }
+
+// Primitive is the health panel over the text.
 func (v *DescribeView) Primitive() tview.Primitive { return v.health.primitive() }
 
 // Bindings are the describe view's keys: search, YAML, and the object's other actions.
-func (v *DescribeView) Bindings() []Binding {
-	keys := []Binding{
-		v.app.HelpBinding(),
-		Keys.Describe.Search.Bind(v.openSearchBar),
-		Keys.Describe.NextMatch.Bind(func() { v.text.next(v.render) }),
-		Keys.Describe.YAML.Bind(func() { v.app.openYAML(v.res, v.row) }),
-		Keys.Describe.Copy.Bind(func() { v.app.CopyToClipboard("the description of "+v.row.Name, v.described) }),
-		v.health.binding(),
+func (v *DescribeView) Bindings() []ui.Binding {
+	keys := []ui.Binding{
+		v.nav.HelpBinding(),
+		ui.Keys.Describe.Search.Bind(v.openSearchBar),
+		ui.Keys.Describe.NextMatch.Bind(func() { v.text.next(v.render) }),
 	}
-	scope := func() (discovery.Resource, string) { return v.res, v.row.Namespace }
-	for _, b := range v.app.objectBindings(v.subject, scope, v.access) {
-		if b.Name != Keys.Object.Describe.Name {
+	if open := v.obj.YAML; open != nil {
+		keys = append(keys, ui.Keys.Describe.YAML.Bind(open))
+	}
+	keys = append(keys,
+		ui.Keys.Describe.Copy.Bind(func() { v.nav.CopyToClipboard("the description of "+v.row.Name, v.described) }),
+		v.health.binding(),
+	)
+	for _, b := range v.obj.Keys(v.subject) {
+		if b.Name != ui.Keys.Object.Describe.Name {
 			keys = append(keys, b)
 		}
 	}
-	return append(keys, v.app.QuitBinding())
+	return append(keys, v.nav.QuitBinding())
 }
 
-// subject is the object described, for the object actions: its UID the one last seen (so a write never
-// reaches another object of the same name); none once it is deleted.
-func (v *DescribeView) subject() (discovery.Resource, *watch.Row, bool) {
-	if v.deleted {
-		return goneSubject(v.app, v.res, v.row)
-	}
-	return v.res, shownRow(v.row, v.uid), true
-}
+// subject is the object described, for the object keys: the UID last seen ("" before) and whether it was
+// deleted.
+func (v *DescribeView) subject() (types.UID, bool) { return v.uid, v.deleted }
 
 // Escape clears the search.
 func (v *DescribeView) Escape() bool { return v.text.clear(v.render) }
 
-func (v *DescribeView) openSearchBar() { v.app.bar.Open("/", "", v.setSearch, nil) }
+func (v *DescribeView) openSearchBar() { v.nav.Ask("/", "", v.setSearch) }
 
 // setSearch highlights text (case-insensitive) and scrolls to its first match.
-func (v *DescribeView) setSearch(text string) { v.text.searchFor(v.app, text, v.render) }
+func (v *DescribeView) setSearch(text string) { v.text.searchFor(v.nav, text, v.render) }
 
 // describedText is one describe's outcome, or the object's deletion.
 type describedText struct {
@@ -92,15 +96,16 @@ type describedText struct {
 	uid types.UID
 }
 
+// Activate starts the object's watch and describes, the first time.
 func (v *DescribeView) Activate() {
 	if v.cancel == nil {
-		ctx, cancel := context.WithCancel(v.app.ctx)
+		ctx, cancel := context.WithCancel(v.nav.Context())
 		v.cancel = cancel
-		cluster, res, ns, name := v.app.cluster, v.res, v.row.Namespace, v.row.Name
+		cluster, res, ns, name := v.nav.Cluster(), v.res, v.row.Namespace, v.row.Name
 		v.health.follow(ctx, v.res, v.row)
-		v.app.goSafe(func() {
+		v.nav.Go(func() {
 			v.describeLoop(ctx, cluster, res, ns, name, func(d describedText) {
-				v.app.tv.QueueUpdateDraw(func() {
+				v.nav.Update(func() {
 					if ctx.Err() == nil {
 						v.apply(d)
 					}
@@ -111,6 +116,7 @@ func (v *DescribeView) Activate() {
 	v.render()
 }
 
+// Close stops the watch and the describes.
 func (v *DescribeView) Close() {
 	if v.cancel != nil {
 		v.cancel()
@@ -119,8 +125,8 @@ func (v *DescribeView) Close() {
 
 // describeLoop describes the object at once, then after each change of it (watched), no sooner than
 // describeEvery after the previous describe, until ctx ends. Its own goroutine.
-func (v *DescribeView) describeLoop(ctx context.Context, cluster Cluster, res discovery.Resource, ns, name string, show func(describedText)) {
-	clk := v.app.opts.Clock
+func (v *DescribeView) describeLoop(ctx context.Context, cluster cluster.Interface, res discovery.Resource, ns, name string, show func(describedText)) {
+	clk := v.nav.Clock()
 	events := cluster.WatchObject(ctx, res.GVR(), ns, name)
 	var last time.Time
 	pending, first, initial := true, true, true
@@ -129,7 +135,7 @@ func (v *DescribeView) describeLoop(ctx context.Context, cluster Cluster, res di
 		if pending {
 			wait := describeEvery - clk.Since(last)
 			if first || wait <= 0 {
-				describeCtx, cancel := context.WithTimeout(ctx, RequestTimeout)
+				describeCtx, cancel := context.WithTimeout(ctx, ui.RequestTimeout)
 				text, err := cluster.Describe(describeCtx, res, ns, name)
 				cancel()
 				if ctx.Err() != nil {
@@ -197,9 +203,10 @@ func (v *DescribeView) render() {
 	if v.described != "" {
 		v.text.show(v.described, colourDescribeKey)
 	}
-	title := fmt.Sprintf(" %sdescribe %s%s %s ", v.app.theme.Title, tview.Escape(v.res.Name), v.app.theme.Counter, tview.Escape(v.row.Key))
+	theme := v.nav.Theme()
+	title := fmt.Sprintf(" %sdescribe %s%s %s ", theme.Title, tview.Escape(v.res.Name), theme.Counter, tview.Escape(v.row.Key))
 	v.text.view.SetTitle(title + titleState(v.deleted, v.err) + v.text.title())
-	v.app.updateStatus(v)
+	v.nav.UpdateStatus(v)
 }
 
 // Status says whether the text follows the object, and the verbs the user may not use here.
@@ -208,13 +215,5 @@ func (v *DescribeView) Status() string {
 	if v.deleted {
 		state = "[red]deleted[-]"
 	}
-	return state + notPermitted(v.Bindings())
-}
-
-// notPermitted is the status line's note of the keys the server said the user may not use ("" if none).
-func notPermitted(bs []Binding) string {
-	if names := deniedNames(bs); names != "" {
-		return "  [red]not permitted: " + tview.Escape(names) + "[-]"
-	}
-	return ""
+	return state + ui.NotPermitted(v.Bindings())
 }

@@ -1,4 +1,4 @@
-package ui
+package objectview
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"kscope/discovery"
 	"kscope/health"
+	"kscope/ui"
 	"kscope/watch"
 )
 
@@ -18,7 +19,7 @@ import (
 // key shows or hides. It wraps the view's own widget. UI goroutine only, except follow's goroutine, which
 // hands each state to the UI goroutine.
 type healthPanel struct {
-	app   *App
+	nav   ui.Navigator
 	text  *tview.TextView
 	root  *tview.Flex
 	h     health.Health
@@ -28,8 +29,8 @@ type healthPanel struct {
 }
 
 // newHealthPanel returns the panel above content.
-func newHealthPanel(a *App, content tview.Primitive) *healthPanel {
-	p := &healthPanel{app: a, text: tview.NewTextView().SetDynamicColors(true).SetWrap(false)}
+func newHealthPanel(nav ui.Navigator, content tview.Primitive) *healthPanel {
+	p := &healthPanel{nav: nav, text: tview.NewTextView().SetDynamicColors(true).SetWrap(false)}
 	p.root = tview.NewFlex().SetDirection(tview.FlexRow).AddItem(p.text, 0, 0, false).AddItem(content, 0, 1, true)
 	return p
 }
@@ -38,8 +39,8 @@ func newHealthPanel(a *App, content tview.Primitive) *healthPanel {
 func (p *healthPanel) primitive() tview.Primitive { return p.root }
 
 // binding is the key that shows or hides the conditions.
-func (p *healthPanel) binding() Binding {
-	return Keys.Health.Panel.Bind(p.toggle)
+func (p *healthPanel) binding() ui.Binding {
+	return ui.Keys.Health.Panel.Bind(p.toggle)
 }
 
 func (p *healthPanel) toggle() {
@@ -63,13 +64,13 @@ func (p *healthPanel) set(obj *unstructured.Unstructured, deleted bool) {
 
 // follow watches the object (res, row) until ctx ends and shows each state it takes.
 func (p *healthPanel) follow(ctx context.Context, res discovery.Resource, row *watch.Row) {
-	events := p.app.cluster.WatchObject(ctx, res.GVR(), row.Namespace, row.Name)
-	p.app.goSafe(func() {
+	events := p.nav.Cluster().WatchObject(ctx, res.GVR(), row.Namespace, row.Name)
+	p.nav.Go(func() {
 		for ev := range events {
 			if ev.Err != nil {
 				continue
 			}
-			p.app.tv.QueueUpdateDraw(func() {
+			p.nav.Update(func() {
 				if ctx.Err() == nil {
 					p.set(ev.Object, ev.Deleted)
 				}
@@ -99,12 +100,12 @@ func (p *healthPanel) render() {
 
 // conditionLines are the conditions as a table: a header, then one line each.
 func (p *healthPanel) conditionLines() []string {
-	now := p.app.opts.Clock.Now()
+	now := p.nav.Clock().Now()
 	rows := [][]string{{"TYPE", "STATUS", "REASON", "LAST TRANSITION", "MESSAGE"}}
 	for _, c := range p.h.Conditions {
 		when := ""
 		if !c.LastTransition.IsZero() {
-			when = formatAge(now.Sub(c.LastTransition)) + " ago"
+			when = watch.FormatAge(max(now.Sub(c.LastTransition), 0)) + " ago"
 		}
 		rows = append(rows, []string{c.Type, c.Status, c.Reason, when, strings.Join(strings.Fields(c.Message), " ")})
 	}
