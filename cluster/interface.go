@@ -15,4 +15,5 @@ type Interface interface {
 	Metrics
 	Access
 	Sources
+	Nodes
 }

@@ -50,9 +50,12 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		return b
 	}
 	res, _ := scope()
-	s := scaleVerb
+	s, r := scaleVerb, restartVerb
 	if isPods(res) {
 		s = shellVerb
+	}
+	if isNodes(res) {
+		r = drainVerb
 	}
 	var keys []Binding
 	if a.opts.Screens.Describe != nil { // a screen of its own package (TableScreens)
@@ -61,9 +64,12 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 	keys = append(keys,
 		write(editVerb),
 		write(s),
-		write(restartVerb),
+		write(r),
 		write(deleteVerb),
 	)
+	if isNodes(res) {
+		keys = append(keys, write(cordonVerb), write(uncordonVerb))
+	}
 	if open := a.opts.Screens.Logs; open != nil { // a screen of its own package (TableScreens)
 		logs := func(previous bool) func(discovery.Resource, *watch.Row) {
 			return func(res discovery.Resource, row *watch.Row) { open(a, res, row, previous, a.opts.logSettings()) }

@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"kscope/cluster"
 	"kscope/forwards"
 	"kscope/history"
 	"kscope/spawn"
@@ -91,6 +92,8 @@ type App struct {
 	// handled on the UI goroutine yet, so that a test can wait until every answer of its earlier keys, or of
 	// a view's opening, has been shown. Safe for any goroutine.
 	pending atomic.Int64
+	// drainOptions are the drain dialog's values last used (nil: none yet). UI goroutine.
+	drainOptions *cluster.DrainOptions
 	// refusals are the children's writes the read-only proxy refused (ChildRefused).
 	refusals childRefusals
 	// lifeMu guards suspended (a child has the terminal) and interrupted (a signal asked the UI to stop).

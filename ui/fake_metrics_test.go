@@ -100,7 +100,7 @@ func withMetrics(c *fakeCluster) {
 // withNodes adds a nodes resource with two nodes to the fixture cluster.
 func withNodes(c *fakeCluster) {
 	c.catalog.Add(discovery.Resource{Version: "v1", Name: "nodes", SingularName: "node", Kind: "Node", ShortNames: []string{"no"},
-		Verbs: []string{"get", "list", "watch"}})
+		Verbs: []string{"get", "list", "watch", "patch"}})
 	c.columns["nodes"] = []watch.Column{{Name: "NAME", Type: "string", Format: "name"},
 		{Name: "STATUS", Type: "string"}, {Name: "AGE", Type: "date", Age: true}}
 	c.rows["nodes"] = []*watch.Row{

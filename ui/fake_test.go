@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/kube/readonly"
 	"kscope/tree"
@@ -50,6 +51,11 @@ type fakeCluster struct {
 	updateErr error
 	// writes, when set, is the client deletes are sent through (a real HTTP client, for read-only tests).
 	writes dynamic.Interface
+	// drainPlan is what DrainPlan answers and Drain evicts, drainRefusal DrainPlan's error, drainFails the
+	// evictions that fail (by namespace/name).
+	drainPlan    cluster.DrainPlan
+	drainRefusal error
+	drainFails   map[string]error
 	// metrics is what PodMetrics, NodeMetrics and WatchPodResources answer (fake_metrics_test.go).
 	metrics fakeMetrics
 	// streams is what the shell and port-forward tests prepare and record (fake_streams_test.go).

@@ -85,7 +85,7 @@ func TestKeyRemapRefused(t *testing.T) {
 // TestBindingNamesKnown: every key of every view is in bindingNames (the names keys.yaml may use), and
 // every name there is some view's.
 func TestBindingNamesKnown(t *testing.T) {
-	h := start(t, 120, 30, func(o *Options) { o.Resource = "pods" })
+	h := start(t, 120, 30, func(o *Options) { o.Resource = "pods"; withNodes(o.Cluster.(*fakeCluster)) })
 	seen := map[string]bool{}
 	collect := func() {
 		h.ui(func() {
@@ -106,6 +106,9 @@ func TestBindingNamesKnown(t *testing.T) {
 	h.ui(func() { h.app.popTo(1) })
 	collect() // the picker
 	h.command("deploy")
+	collect()
+	back()
+	h.command("nodes")
 	collect()
 	back()
 	h.command("pods")

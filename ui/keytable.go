@@ -90,6 +90,11 @@ var Keys = KeyFamilies{
 		Events:      newKey("events", shifted('E'), "the object's events, live (was e)"),
 		Tree:        newKey("tree", char('t'), "the object's owners up to the root and everything it owns, with their health, live"),
 	},
+	Node: nodeKeys{
+		Cordon:   newKey("cordon", shifted('C'), "cordon: mark the node unschedulable, as kubectl cordon (asks first)"),
+		Uncordon: newKey("uncordon", char('u'), "uncordon: mark the node schedulable again, as kubectl uncordon (asks first)"),
+		Drain:    newKey("drain", char('r'), "drain: cordon, then evict the node's pods as kubectl drain does (its flags in a dialog; asks first, progress on the prompt line)"),
+	},
 	Health: healthKeys{
 		Column: newKey("health", shifted('H'), "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)"),
 		Panel:  newKey("health", shifted('H'), "show or hide the object's conditions under its health (kstatus)"),
@@ -185,6 +190,7 @@ type KeyFamilies struct {
 	Table    tableKeys    `title:"Live tables (:pods, :deploy,sts, :all, …)"`
 	Opened   openedKeys   `title:"Live tables: back and forth through the resources opened"`
 	Object   objectKeys   `title:"The selected object, in tables, YAML and describe (shell on a pod, scale elsewhere; port-forward on pods, services, deployments)"`
+	Node     nodeKeys     `title:"Nodes: their table and the views of one node (drain in place of restart)"`
 	Health   healthKeys   `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
 	YAML     yamlKeys     `title:"YAML view"`
 	Describe describeKeys `title:"Describe view"`
@@ -217,6 +223,9 @@ type openedKeys struct{ Back, Forward, LastView KeyDef }
 type objectKeys struct {
 	Describe, Edit, Scale, Shell, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree KeyDef
 }
+
+// nodeKeys are the node verbs, bound where the object is a node.
+type nodeKeys struct{ Cordon, Uncordon, Drain KeyDef }
 
 // healthKeys show or hide an object's health: a table's column, a YAML or describe view's panel.
 type healthKeys struct{ Column, Panel KeyDef }

@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
+	"kscope/cluster"
 	"kscope/kube/readonly"
 )
 
@@ -69,7 +70,8 @@ var everyView = []viewPath{
 	{"pods", []string{"y"}, "*ui.stubObjectScreen", false},
 	{"pods", []string{"d"}, "*ui.stubObjectScreen", false},
 	{"pods", []string{"t"}, "*ui.stubScreen", false},
-	{"pf", nil, "*ui.stubScreen", false}, // (the real :pf screen, in ui/portforwards, stops a forward after asking: no write)
+	{"nodes", nil, "*ui.LiveTable", false}, // cordon, uncordon, drain
+	{"pf", nil, "*ui.stubScreen", false},   // (the real :pf screen, in ui/portforwards, stops a forward after asking: no write)
 }
 
 // viewTypes are the view types everyView must reach (every type with bindings()).
@@ -77,7 +79,8 @@ var viewTypes = []string{"*ui.LiveTable", "*ui.stubObjectScreen", "*ui.stubScree
 	"*ui.stubLogsScreen", "*ui.HelpView", "*ui.ResourcePicker"}
 
 // writeNames are the bindings that would change the cluster.
-var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "port-forward": true}
+var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "port-forward": true,
+	"cordon": true, "uncordon": true, "drain": true}
 
 // writeCalls are the fake cluster's calls that would change something.
 func writeCalls(calls []string) []string {
@@ -85,7 +88,7 @@ func writeCalls(calls []string) []string {
 	for _, c := range calls {
 		verb, _, _ := strings.Cut(c, " ")
 		switch verb {
-		case "scale", "restart", "update", "exec", "port-forward":
+		case "scale", "restart", "update", "exec", "port-forward", "cordon", "drain":
 			out = append(out, c)
 		}
 	}
@@ -114,6 +117,8 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 					c.objects[objectKey(podsGVR, r.Namespace, r.Name)] = pod
 				}
 				o.Edit = labellingEditor
+				withNodes(c)
+				c.drainPlan = cluster.DrainPlan{Evict: []string{"shop/web-1"}}
 			})
 			reached := map[string]bool{}
 			ran, refusedSeen := 0, map[string]bool{}
@@ -160,7 +165,7 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 			}
 			if !uiRefuses {
 				// the transport was what stopped them: each kind of write was sent and refused
-				for _, verb := range []string{"scale", "restart", "update", "exec", "port-forward"} {
+				for _, verb := range []string{"scale", "restart", "update", "exec", "port-forward", "cordon", "drain"} {
 					if !slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, verb+" ") }) {
 						t.Errorf("no %s reached the transport: the test did not try it (calls %q)", verb, calls)
 					}
@@ -186,7 +191,7 @@ var keepsView = map[string]bool{
 	"help": true, "command": true, "filter": true, "search": true, "open": true, "yaml": true, "describe": true,
 	"history": true, "blame": true, "diff": true, "tree": true, "pulse": true, "events": true, "owner": true,
 	"logs": true, "previous logs": true, "copy": true, "save": true, "edit": true, "scale": true, "restart": true,
-	"delete": true, "shell": true, "port-forward": true, "stop": true,
+	"delete": true, "shell": true, "port-forward": true, "stop": true, "cordon": true, "uncordon": true, "drain": true,
 }
 
 // openedPath is a path's views as opening the path left them, and the screen they showed then.
@@ -284,7 +289,8 @@ func viewScreen(h *harness) string {
 // the question comes once the server has answered whether the user may.
 func answer(h *harness, b Binding, wait bool) {
 	h.t.Helper()
-	asks := map[string]bool{"delete": true, "restart": true, "scale": true, "port-forward": true}
+	asks := map[string]bool{"delete": true, "restart": true, "scale": true, "port-forward": true, "cordon": true,
+		"uncordon": true, "drain": true}
 	if wait && asks[b.Name] { // the question comes after the access check
 		h.until(b.Name+"'s question", func() bool { return h.app.modal != nil || h.app.bar.Active() || shows(h, "not found", "cannot be") })
 	}
@@ -292,10 +298,12 @@ func answer(h *harness, b Binding, wait bool) {
 		var modal, prompt bool
 		var text string
 		h.quietly(func() { modal, prompt = h.app.modal != nil, h.app.bar.Active() })
-		if prompt { // (reading the screen draws it: only when the prompt's question is needed)
+		if prompt || modal { // (reading the screen draws it: only when the question is needed)
 			text = h.text()
 		}
 		switch { // (the keys of an answer go as one burst: one draw)
+		case modal && strings.Contains(text, "Grace period"): // the drain dialog: Tab past its 5 fields and Cancel
+			h.burst("\t\t\t\t\t\t\n")
 		case modal: // the dangerous choice: Tab to it, Enter
 			h.burst("\t\n")
 		case prompt && strings.Contains(text, "to pod port:"):
