@@ -16,4 +16,5 @@ type Interface interface {
 	Access
 	Sources
 	Nodes
+	Workloads
 }

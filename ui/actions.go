@@ -51,10 +51,12 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 	}
 	res, _ := scope()
 	s, r := scaleVerb, restartVerb
-	if isPods(res) {
+	switch {
+	case isPods(res):
 		s = shellVerb
-	}
-	if isNodes(res) {
+	case isCronJobs(res):
+		s = suspendVerb
+	case isNodes(res):
 		r = drainVerb
 	}
 	var keys []Binding
@@ -67,8 +69,16 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		write(r),
 		write(deleteVerb),
 	)
-	if isNodes(res) {
+	switch {
+	case isNodes(res):
 		keys = append(keys, write(cordonVerb), write(uncordonVerb))
+	case isCronJobs(res):
+		keys = append(keys, write(triggerVerb))
+	case isPods(res):
+		keys = append(keys, write(killVerb))
+	}
+	if imageSettable(res) == nil {
+		keys = append(keys, write(setImageVerb))
 	}
 	if open := a.opts.Screens.Logs; open != nil { // a screen of its own package (TableScreens)
 		logs := func(previous bool) func(discovery.Resource, *watch.Row) {

@@ -18,7 +18,7 @@ import (
 // keyPaths reach every kind of view from the pods table filtered to one pod: the keys pressed, in order
 // (":pf" is a command line, "esc" and "enter" those keys).
 var keyPaths = [][]string{
-	nil, {"esc"}, {"y"}, {"y", "b"}, {"d"}, {"h"}, {"t"}, {"i"}, {"l"}, {"?"}, {"y", "?"}, {":pf"}, {":nodes"},
+	nil, {"esc"}, {"y"}, {"y", "b"}, {"d"}, {"h"}, {"t"}, {"i"}, {"l"}, {"?"}, {"y", "?"}, {":pf"}, {":nodes"}, {":cronjobs"},
 }
 
 // viewsWithKeys are the types of the package that have Bindings(), read from its source, as %T prints them.
@@ -60,7 +60,7 @@ func reachView(h *harness, path []string) Screen {
 		var before Screen
 		h.quietly(func() { before = h.app.top() })
 		switch k {
-		case ":pf", ":nodes":
+		case ":pf", ":nodes", ":cronjobs":
 			h.command(k[1:])
 			continue
 		case "esc":
@@ -91,6 +91,7 @@ func TestNoKeyBoundTwice(t *testing.T) {
 	h := start(t, 120, 40, func(o *Options) {
 		o.Resource = "pods"
 		withNodes(o.Cluster.(*fakeCluster))
+		withCronJobs(o.Cluster.(*fakeCluster))
 		o.Plugins = []config.Plugin{plugin("on-d", "d", false, "all"), plugin("on-c", "c", true, "pods"),
 			plugin("on-s", "s", false, "containers"), plugin("on-t", "t", true, "co"), plugin("on-k", "Shift-K", false, "all"),
 			plugin("on-k2", "Shift-K", false, "pods")}

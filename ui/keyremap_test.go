@@ -85,7 +85,11 @@ func TestKeyRemapRefused(t *testing.T) {
 // TestBindingNamesKnown: every key of every view is in bindingNames (the names keys.yaml may use), and
 // every name there is some view's.
 func TestBindingNamesKnown(t *testing.T) {
-	h := start(t, 120, 30, func(o *Options) { o.Resource = "pods"; withNodes(o.Cluster.(*fakeCluster)) })
+	h := start(t, 120, 30, func(o *Options) {
+		o.Resource = "pods"
+		withNodes(o.Cluster.(*fakeCluster))
+		withCronJobs(o.Cluster.(*fakeCluster))
+	})
 	seen := map[string]bool{}
 	collect := func() {
 		h.ui(func() {
@@ -108,9 +112,11 @@ func TestBindingNamesKnown(t *testing.T) {
 	h.command("deploy")
 	collect()
 	back()
-	h.command("nodes")
-	collect()
-	back()
+	for _, r := range []string{"nodes", "cronjobs"} {
+		h.command(r)
+		collect()
+		back()
+	}
 	h.command("pods")
 	h.press(tcell.KeyRune, '/')
 	h.typeText("web-7d9f-abcde\n")

@@ -90,6 +90,12 @@ var Keys = KeyFamilies{
 		Events:      newKey("events", shifted('E'), "the object's events, live (was e)"),
 		Tree:        newKey("tree", char('t'), "the object's owners up to the root and everything it owns, with their health, live"),
 	},
+	Workload: workloadKeys{
+		Trigger:  newKey("trigger", shifted('T'), "trigger: create a Job from the cronjob now, as kubectl create job --from=cronjob/… (asks first)"),
+		Suspend:  newKey("suspend", char('s'), "suspend the cronjob's schedule, or resume it (asks first)"),
+		Kill:     newKey("kill", key(tcell.KeyCtrlK, "ctrl-k"), "kill: delete the pod at once, grace period 0 (asks first)"),
+		SetImage: newKey("set image", shifted('I'), "set a container's image, as kubectl set image (pods, workloads, cronjobs; asks first)"),
+	},
 	Node: nodeKeys{
 		Cordon:   newKey("cordon", shifted('C'), "cordon: mark the node unschedulable, as kubectl cordon (asks first)"),
 		Uncordon: newKey("uncordon", char('u'), "uncordon: mark the node schedulable again, as kubectl uncordon (asks first)"),
@@ -189,7 +195,8 @@ type KeyFamilies struct {
 	Picker   pickerKeys   `title:"The resource picker (the first screen)"`
 	Table    tableKeys    `title:"Live tables (:pods, :deploy,sts, :all, …)"`
 	Opened   openedKeys   `title:"Live tables: back and forth through the resources opened"`
-	Object   objectKeys   `title:"The selected object, in tables, YAML and describe (shell on a pod, scale elsewhere; port-forward on pods, services, deployments)"`
+	Object   objectKeys   `title:"The selected object, in tables, YAML and describe (s: shell on a pod, suspend on a cronjob, scale elsewhere; r: drain on a node; port-forward on pods, services, deployments)"`
+	Workload workloadKeys `title:"Workloads: cronjobs (trigger; suspend in place of scale), pods (kill), images"`
 	Node     nodeKeys     `title:"Nodes: their table and the views of one node (drain in place of restart)"`
 	Health   healthKeys   `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
 	YAML     yamlKeys     `title:"YAML view"`
@@ -223,6 +230,9 @@ type openedKeys struct{ Back, Forward, LastView KeyDef }
 type objectKeys struct {
 	Describe, Edit, Scale, Shell, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree KeyDef
 }
+
+// workloadKeys are the verbs of cronjobs (Trigger, Suspend), pods (Kill) and pod templates (SetImage).
+type workloadKeys struct{ Trigger, Suspend, Kill, SetImage KeyDef }
 
 // nodeKeys are the node verbs, bound where the object is a node.
 type nodeKeys struct{ Cordon, Uncordon, Drain KeyDef }

@@ -70,8 +70,9 @@ var everyView = []viewPath{
 	{"pods", []string{"y"}, "*ui.stubObjectScreen", false},
 	{"pods", []string{"d"}, "*ui.stubObjectScreen", false},
 	{"pods", []string{"t"}, "*ui.stubScreen", false},
-	{"nodes", nil, "*ui.LiveTable", false}, // cordon, uncordon, drain
-	{"pf", nil, "*ui.stubScreen", false},   // (the real :pf screen, in ui/portforwards, stops a forward after asking: no write)
+	{"nodes", nil, "*ui.LiveTable", false},    // cordon, uncordon, drain
+	{"cronjobs", nil, "*ui.LiveTable", false}, // trigger, suspend, set image
+	{"pf", nil, "*ui.stubScreen", false},      // (the real :pf screen, in ui/portforwards, stops a forward after asking: no write)
 }
 
 // viewTypes are the view types everyView must reach (every type with bindings()).
@@ -80,7 +81,7 @@ var viewTypes = []string{"*ui.LiveTable", "*ui.stubObjectScreen", "*ui.stubScree
 
 // writeNames are the bindings that would change the cluster.
 var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "port-forward": true,
-	"cordon": true, "uncordon": true, "drain": true}
+	"cordon": true, "uncordon": true, "drain": true, "trigger": true, "suspend": true, "kill": true, "set image": true}
 
 // writeCalls are the fake cluster's calls that would change something.
 func writeCalls(calls []string) []string {
@@ -88,7 +89,7 @@ func writeCalls(calls []string) []string {
 	for _, c := range calls {
 		verb, _, _ := strings.Cut(c, " ")
 		switch verb {
-		case "scale", "restart", "update", "exec", "port-forward", "cordon", "drain":
+		case "scale", "restart", "update", "exec", "port-forward", "cordon", "drain", "trigger", "suspend", "kill", "set-image":
 			out = append(out, c)
 		}
 	}
@@ -118,6 +119,9 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 				}
 				o.Edit = labellingEditor
 				withNodes(c)
+				withCronJobs(c)
+				c.objects["deployments/shop/web"].Object["spec"].(map[string]any)["template"] = map[string]any{"spec": map[string]any{
+					"containers": []any{map[string]any{"name": "web", "image": "nginx:1.27"}}}}
 				c.drainPlan = cluster.DrainPlan{Evict: []string{"shop/web-1"}}
 			})
 			reached := map[string]bool{}
@@ -165,7 +169,8 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 			}
 			if !uiRefuses {
 				// the transport was what stopped them: each kind of write was sent and refused
-				for _, verb := range []string{"scale", "restart", "update", "exec", "port-forward", "cordon", "drain"} {
+				for _, verb := range []string{"scale", "restart", "update", "exec", "port-forward", "cordon", "drain", "trigger",
+					"suspend", "kill", "set-image"} {
 					if !slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, verb+" ") }) {
 						t.Errorf("no %s reached the transport: the test did not try it (calls %q)", verb, calls)
 					}
@@ -192,6 +197,7 @@ var keepsView = map[string]bool{
 	"history": true, "blame": true, "diff": true, "tree": true, "pulse": true, "events": true, "owner": true,
 	"logs": true, "previous logs": true, "copy": true, "save": true, "edit": true, "scale": true, "restart": true,
 	"delete": true, "shell": true, "port-forward": true, "stop": true, "cordon": true, "uncordon": true, "drain": true,
+	"trigger": true, "suspend": true, "kill": true, "set image": true,
 }
 
 // openedPath is a path's views as opening the path left them, and the screen they showed then.
@@ -290,7 +296,7 @@ func viewScreen(h *harness) string {
 func answer(h *harness, b Binding, wait bool) {
 	h.t.Helper()
 	asks := map[string]bool{"delete": true, "restart": true, "scale": true, "port-forward": true, "cordon": true,
-		"uncordon": true, "drain": true}
+		"uncordon": true, "drain": true, "trigger": true, "suspend": true, "kill": true, "set image": true}
 	if wait && asks[b.Name] { // the question comes after the access check
 		h.until(b.Name+"'s question", func() bool { return h.app.modal != nil || h.app.bar.Active() || shows(h, "not found", "cannot be") })
 	}
@@ -310,6 +316,8 @@ func answer(h *harness, b Binding, wait bool) {
 			h.burst("8080\n")
 		case prompt && strings.Contains(text, "from local port:"):
 			h.burst("\n")
+		case prompt && strings.Contains(text, "image of container"):
+			h.burst("9\n")
 		case prompt && strings.Contains(text, ") to:"):
 			h.burst("3\n")
 		case prompt:

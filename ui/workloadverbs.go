@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"kscope/cluster"
+	"kscope/discovery"
+	"kscope/watch"
+)
+
+var (
+	cronJobsGVR = schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "cronjobs"}
+	jobsGVR     = schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"}
+)
+
+// isCronJobs tells whether res is batch's cronjobs.
+func isCronJobs(res discovery.Resource) bool { return res.GVR() == cronJobsGVR }
+
+// only is an applies func: res must be what is says, which action needs.
+func only(is func(discovery.Resource) bool, action, what string) func(discovery.Resource) error {
+	return func(res discovery.Resource) error {
+		if !is(res) {
+			return fmt.Errorf("%s cannot be %s: only %s can", res.FullName(), action, what)
+		}
+		return nil
+	}
+}
+
+// imageSettable: what `kubectl set image` sets (a job's pod template cannot change).
+func imageSettable(res discovery.Resource) error {
+	switch {
+	case isPods(res), isCronJobs(res),
+		res.Group == "apps" && (res.Name == "deployments" || res.Name == "statefulsets" || res.Name == "daemonsets" || res.Name == "replicasets"):
+		return nil
+	}
+	return fmt.Errorf("%s has no image to set: only pods, deployments, statefulsets, daemonsets, replicasets and cronjobs have", res.FullName())
+}
+
+var (
+	triggerVerb = verb{key: Keys.Workload.Trigger, need: accessNeed{verb: "create", resource: jobsGVR},
+		applies: only(isCronJobs, "triggered", "cronjobs"), start: (*App).confirmTrigger}
+	suspendVerb = verb{key: Keys.Workload.Suspend, need: accessNeed{verb: "patch"},
+		applies: only(isCronJobs, "suspended", "cronjobs"), start: (*App).startSuspend}
+	killVerb = verb{key: Keys.Workload.Kill, need: accessNeed{verb: "delete"},
+		applies: only(isPods, "killed", "pods"), start: (*App).confirmKill}
+	setImageVerb = verb{key: Keys.Workload.SetImage, need: accessNeed{verb: "patch"},
+		applies: imageSettable, start: (*App).startSetImage}
+)
+
+// confirmTrigger asks before creating a Job from row, a cronjob, now.
+func (a *App) confirmTrigger(res discovery.Resource, row *watch.Row) {
+	what := "cronjob " + row.Key
+	if !needUID(a, "triggering", what, row) {
+		return
+	}
+	question := fmt.Sprintf("Trigger cronjob %s?\na Job is created from its template now (kubectl create job --from=cronjob/%s)", row.Name, row.Name)
+	a.confirm(question+namespaceLine(row), "Trigger", func() {
+		a.message("triggering " + what + " …")
+		request(a, func(ctx context.Context, c Cluster) (string, error) {
+			return c.Trigger(ctx, row.Namespace, row.Name, row.UID)
+		}, func(job string, err error) {
+			if err != nil {
+				a.errorf("%s", failedWrite("triggering "+what, err))
+				return
+			}
+			a.message(fmt.Sprintf("triggered %s: job %s created", what, job))
+		})
+	})
+}
+
+// startSuspend reads row, a cronjob, then asks to suspend it, or to resume it when it is suspended; the
+// write is conditioned on that read.
+func (a *App) startSuspend(res discovery.Resource, row *watch.Row) {
+	what := "cronjob " + row.Key
+	if !needUID(a, "suspending", what, row) {
+		return
+	}
+	request(a, func(ctx context.Context, c Cluster) (*unstructured.Unstructured, error) {
+		return c.Get(ctx, res.GVR(), row.Namespace, row.Name)
+	}, func(obj *unstructured.Unstructured, err error) {
+		if err == nil && obj.GetUID() != row.UID {
+			err = &conflictError{why: reCreated}
+		}
+		if err != nil {
+			a.errorf("not suspending %s: %s", what, err)
+			return
+		}
+		suspended, _, _ := unstructured.NestedBool(obj.Object, "spec", "suspend")
+		verb, note := "suspend", "no Job is scheduled until it is resumed; running Jobs go on"
+		if suspended {
+			verb, note = "resume", "its schedule starts again"
+		}
+		title := strings.ToUpper(verb[:1]) + verb[1:]
+		pre := Precondition{UID: obj.GetUID(), ResourceVersion: obj.GetResourceVersion()}
+		a.confirm(fmt.Sprintf("%s cronjob %s?\n%s", title, row.Name, note)+namespaceLine(row), title, func() {
+			a.send(strings.TrimSuffix(verb, "e")+"ing "+what, strings.TrimSuffix(verb, "e")+"ed "+what, func(ctx context.Context, c Cluster) error {
+				return explainConflict(ctx, c, res, row, row.UID, c.Suspend(ctx, row.Namespace, row.Name, !suspended, pre))
+			})
+		})
+	})
+}
+
+// confirmKill asks before deleting row, a pod, with no grace period.
+func (a *App) confirmKill(res discovery.Resource, row *watch.Row) {
+	what := "pod " + row.Key
+	if !needUID(a, "killing", what, row) {
+		return
+	}
+	question := fmt.Sprintf("Kill pod %s?\nit is deleted at once (grace period 0): its containers get no time to stop", row.Name)
+	a.confirm(question+namespaceLine(row), "Kill", func() {
+		a.send("killing "+what, "killed "+what, func(ctx context.Context, c Cluster) error {
+			return explainConflict(ctx, c, res, row, row.UID, c.Kill(ctx, row.Namespace, row.Name, row.UID))
+		})
+	})
+}
+
+// startSetImage reads row's containers; asks which one (when there are several), then its new image, then
+// confirms; the write is conditioned on the read.
+func (a *App) startSetImage(res discovery.Resource, row *watch.Row) {
+	what := res.Name + " " + row.Key
+	if !needUID(a, "setting the image of", what, row) {
+		return
+	}
+	type read struct {
+		images []cluster.ContainerImage
+		pre    Precondition
+	}
+	request(a, func(ctx context.Context, c Cluster) (read, error) {
+		images, pre, err := c.Images(ctx, res.GVR(), row.Namespace, row.Name)
+		return read{images, pre}, err
+	}, func(r read, err error) {
+		if err == nil && r.pre.UID != row.UID {
+			err = &conflictError{why: reCreated}
+		}
+		if err == nil && len(r.images) == 0 {
+			err = fmt.Errorf("it has no containers")
+		}
+		if err != nil {
+			a.errorf("not setting the image of %s: %s", what, err)
+			return
+		}
+		ask := func(i int) { a.askImage(res, row, r.images[i], r.pre) }
+		if len(r.images) == 1 {
+			ask(0)
+			return
+		}
+		items := make([]string, len(r.images))
+		for i, ci := range r.images {
+			items[i] = containerItem(ci)
+		}
+		a.Choose("set the image of which container?", items, len(items)-1, ask)
+	})
+}
+
+// containerItem is a container as the set-image dialog lists it.
+func containerItem(ci cluster.ContainerImage) string {
+	if ci.Init {
+		return fmt.Sprintf("%s (init)  %s", ci.Name, ci.Image)
+	}
+	return fmt.Sprintf("%s  %s", ci.Name, ci.Image)
+}
+
+// askImage asks for ci's new image, then confirms.
+func (a *App) askImage(res discovery.Resource, row *watch.Row, ci cluster.ContainerImage, pre Precondition) {
+	label := fmt.Sprintf("image of container %s of %s %s: ", ci.Name, res.Name, row.Name)
+	a.bar.Open(label, ci.Image, func(text string) {
+		image := strings.TrimSpace(text)
+		if image == "" || strings.ContainsAny(image, " \t") {
+			a.errorf("not an image: %q", text)
+			return
+		}
+		if image == ci.Image {
+			a.message("the image of " + ci.Name + " is " + image + " already: nothing to do")
+			return
+		}
+		question := fmt.Sprintf("Set the image of container %s of %s %s?\n%s → %s", ci.Name, res.Name, row.Name, ci.Image, image)
+		a.confirm(question+namespaceLine(row), "Set image", func() {
+			what := fmt.Sprintf("the image of %s in %s %s", ci.Name, res.Name, row.Key)
+			a.send("setting "+what, "set "+what+" to "+image, func(ctx context.Context, c Cluster) error {
+				return explainConflict(ctx, c, res, row, row.UID, c.SetImage(ctx, res.GVR(), row.Namespace, row.Name, ci.Name, image, pre))
+			})
+		})
+	}, nil)
+}
