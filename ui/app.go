@@ -14,6 +14,7 @@ import (
 	"kscope/forwards"
 	"kscope/history"
 	"kscope/spawn"
+	"kscope/ui/keymap"
 	"kscope/ui/prompt"
 )
 
@@ -28,7 +29,7 @@ type Screen interface {
 	// Close releases the view's watches; the view is not used afterwards.
 	Close()
 	// Bindings returns the view's own keys, closures over the view; the app's global keys come after them.
-	Bindings() []Binding
+	Bindings() []keymap.Binding
 	// Status returns the view's text for the status line.
 	Status() string
 	// Escape is esc before the app goes back: it tells whether the view used it (cleared a filter).
@@ -76,7 +77,7 @@ type App struct {
 	// versions keeps the full versions of the objects shown in YAML views (history).
 	versions *history.Book
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
-	hotkeysFirst, hotkeys []Binding
+	hotkeysFirst, hotkeys []keymap.Binding
 	plugins               pluginSet // plugins.yaml's and the contexts', their keys read; background runs
 	remaps                keyRemaps // keys.yaml
 	theme                 *Theme    // the skin's colors, else kscope's
@@ -351,12 +352,12 @@ func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
 	a.bar.ClearMessage()
 	v := a.top()
 	own, global := a.keys(v) // (a key is in one of them at most: configured keys were given out)
-	b := findBinding(own, ev)
+	b := keymap.Find(own, ev)
 	if b == nil {
-		b = findBinding(global, ev)
+		b = keymap.Find(global, ev)
 	}
 	if b != nil {
-		b.run()
+		b.Run()
 		return nil
 	}
 	if v.Typed(ev) {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -14,7 +15,7 @@ type columnProvider interface {
 	// cells returns the provider's columns and cells now (nil for none): a new pointer whenever they changed.
 	cells() *watch.Extra
 	// bindings returns the provider's keys in the table (none: nil).
-	bindings() []Binding
+	bindings() []keymap.Binding
 	// started tells that the table started (again) over src, until ctx ends: first shown, or restarted in
 	// another namespace.
 	started(ctx context.Context, src RowSource)
@@ -42,8 +43,8 @@ func (t *LiveTable) columnProviders() []columnProvider {
 }
 
 // providerBindings returns the keys of the table's providers, in order.
-func (t *LiveTable) providerBindings() []Binding {
-	var keys []Binding
+func (t *LiveTable) providerBindings() []keymap.Binding {
+	var keys []keymap.Binding
 	for _, p := range t.providers {
 		keys = append(keys, p.bindings()...)
 	}

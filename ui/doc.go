@@ -117,24 +117,24 @@
 //	func New(nav ui.Navigator, label string, src ui.RowSource) ui.Screen { … }
 //	func (v *View) Crumb() string              { return "pulse" }
 //	func (v *View) Primitive() tview.Primitive { return v.text }
-//	func (v *View) Bindings() []ui.Binding {
-//		return []ui.Binding{v.nav.HelpBinding(), v.nav.QuitBinding()}
+//	func (v *View) Bindings() []keymap.Binding {
+//		return []keymap.Binding{v.nav.HelpBinding(), v.nav.QuitBinding()}
 //	}
 //
-// The key that opens it is written once, in Keys (keytable.go), in the family of the screen it is pressed
+// The key that opens it is written once, in keymap.Keys (ui/keymap/table.go), in the family of the screen it is pressed
 // in; a family of keys that only the new screen binds is tagged with its package (`screen:"ui/pulse"`), and
 // the screen's own tests check it binds them (ui/navtest is the Navigator those tests use). The opener is a
 // field of TableScreens (navigator.go), bound where the key belongs only when the program registers it:
 //
 //	if open := a.opts.Screens.Pulse; open != nil {
-//		keys = append(keys, Keys.Table.Pulse.Bind(func() { a.push(open(a, t.title, t.src)) }))
+//		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.title, t.src)) }))
 //	}
 //
 // and the one line in the program (tui.go): `ui.TableScreens{Pulse: pulse.New, …}`. ui's own tests register
 // stub screens in their harness (they cannot import a package that imports ui); the e2e tests run the real
 // ones. TestNoKeyBoundTwice checks that the keys collide with none of the view's or the global ones and that
-// every key bound is Keys's; the names keys.yaml may rebind (bindingNames) and README.md's key tables follow
-// from the table (TestREADMEKeys fails until `go generate ./ui` rewrites them).
+// every key bound is Keys's; the names keys.yaml may rebind (keymap.Names()) and README.md's key tables follow
+// from the table (TestREADMEKeys fails until `go generate ./ui/keymap` rewrites them).
 //
 // # Keys and colors from the configuration
 //

@@ -190,8 +190,8 @@ func (h *harness) typeText(s string) {
 func (a *App) runBinding(names ...string) {
 	for _, name := range names {
 		for _, b := range a.top().Bindings() {
-			if b.Name == name && b.run != nil {
-				b.run()
+			if b.Name == name && b.Active() {
+				b.Run()
 				return
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/apierr"
+	"kscope/ui/keymap"
 	"kscope/union"
 	"kscope/watch"
 )
@@ -46,8 +47,8 @@ type tableHealth struct {
 }
 
 // bindings is the key that shows or hides the column (columnProvider).
-func (h *tableHealth) bindings() []Binding {
-	return []Binding{Keys.Health.Column.Bind(h.toggle)}
+func (h *tableHealth) bindings() []keymap.Binding {
+	return []keymap.Binding{keymap.Keys.Health.Column.Bind(h.toggle)}
 }
 
 // started starts the column again over the table's new source if it was on over the old one

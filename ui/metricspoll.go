@@ -9,6 +9,7 @@ import (
 
 	"kscope/apierr"
 	"kscope/discovery"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -70,7 +71,7 @@ func (m *tableMetrics) synced() {
 func (m *tableMetrics) stopped() {}
 
 // bindings: the metrics have no key (columnProvider).
-func (m *tableMetrics) bindings() []Binding { return nil }
+func (m *tableMetrics) bindings() []keymap.Binding { return nil }
 
 // start polls the metrics of spec's rows until ctx ends. UI goroutine.
 func (m *tableMetrics) start(ctx context.Context, spec watch.Spec) {

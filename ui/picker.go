@@ -8,6 +8,7 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/discovery"
+	"kscope/ui/keymap"
 )
 
 // ResourcePicker is the start screen: every API resource the catalog knows, filtered as the user types,
@@ -40,12 +41,12 @@ func (p *ResourcePicker) Activate()                  { p.reload() }
 func (p *ResourcePicker) Close()                     {}
 
 // Bindings are the picker's keys; letters type into its filter (typed), so wide is ctrl-w here.
-func (p *ResourcePicker) Bindings() []Binding {
-	return []Binding{
+func (p *ResourcePicker) Bindings() []keymap.Binding {
+	return []keymap.Binding{
 		p.app.HelpBinding(),
-		Keys.Picker.Filter.Bind(p.openFilterBar),
-		Keys.Picker.Open.Bind(p.enter),
-		Keys.Picker.Wide.Bind(p.toggleWide),
+		keymap.Keys.Picker.Filter.Bind(p.openFilterBar),
+		keymap.Keys.Picker.Open.Bind(p.enter),
+		keymap.Keys.Picker.Wide.Bind(p.toggleWide),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -93,13 +94,13 @@ type stubScreen struct {
 	BaseScreen
 	nav  Navigator
 	text *tview.TextView
-	keys []Binding
+	keys []keymap.Binding
 }
 
 func (s *stubScreen) Crumb() string              { return "stub" }
 func (s *stubScreen) Primitive() tview.Primitive { return s.text }
 func (s *stubScreen) Activate()                  {}
 func (s *stubScreen) Close()                     {}
-func (s *stubScreen) Bindings() []Binding {
-	return append(append([]Binding{s.nav.HelpBinding()}, s.keys...), s.nav.QuitBinding())
+func (s *stubScreen) Bindings() []keymap.Binding {
+	return append(append([]keymap.Binding{s.nav.HelpBinding()}, s.keys...), s.nav.QuitBinding())
 }

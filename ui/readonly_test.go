@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"kscope/kube/readonly"
+	"kscope/ui/keymap"
 )
 
 // recordingServer answers every request with a 404 Status and records the ones that are not reads.
@@ -118,7 +119,7 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 			reached := map[string]bool{}
 			ran, refusedSeen := 0, map[string]bool{}
 			for _, p := range everyView {
-				var keys []Binding
+				var keys []keymap.Binding
 				got := openPath(h, p)
 				reached[got] = true
 				if got != p.want {
@@ -129,7 +130,7 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 				at := noteOpened(h, p) // the path's views as opening it left them
 				kept := true           // the key before left them as it found them
 				for _, b := range keys {
-					if b.run == nil || b.Name == "quit" {
+					if !b.Active() || b.Name == "quit" {
 						continue
 					}
 					// the answers to the keys before are handled first: a late one (the logs of a deployment
@@ -282,7 +283,7 @@ func viewScreen(h *harness) string {
 // answer takes what a binding opened to its end: a question gets a value (the scale's replicas, the
 // port-forward's ports, a container), a dialog its dangerous choice, and the command bar is closed; wait:
 // the question comes once the server has answered whether the user may.
-func answer(h *harness, b Binding, wait bool) {
+func answer(h *harness, b keymap.Binding, wait bool) {
 	h.t.Helper()
 	asks := map[string]bool{"delete": true, "restart": true, "scale": true, "port-forward": true}
 	if wait && asks[b.Name] { // the question comes after the access check

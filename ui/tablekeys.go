@@ -2,41 +2,42 @@ package ui
 
 import (
 	"kscope/discovery"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
 // Bindings are the live table's keys: filter, sort, wide, namespaces and the selected object's actions.
-func (t *LiveTable) Bindings() []Binding {
+func (t *LiveTable) Bindings() []keymap.Binding {
 	a := t.app
-	keys := []Binding{
+	keys := []keymap.Binding{
 		a.HelpBinding(),
-		Keys.Table.Filter.Bind(t.openFilterBar),
-		Keys.Table.Open.Bind(t.enter),
+		keymap.Keys.Table.Filter.Bind(t.openFilterBar),
+		keymap.Keys.Table.Open.Bind(t.enter),
 	}
 	if a.opts.Screens.YAML != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, Keys.Table.YAML.Bind(t.withSelected(a.openYAML)))
+		keys = append(keys, keymap.Keys.Table.YAML.Bind(t.withSelected(a.openYAML)))
 	}
 	if a.opts.Screens.History != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, Keys.Table.History.Bind(t.withSelected(a.openHistory)))
+		keys = append(keys, keymap.Keys.Table.History.Bind(t.withSelected(a.openHistory)))
 	}
 	keys = append(keys,
-		Keys.Table.Copy.Bind(t.withSelected(func(_ discovery.Resource, row *watch.Row) {
+		keymap.Keys.Table.Copy.Bind(t.withSelected(func(_ discovery.Resource, row *watch.Row) {
 			a.CopyToClipboard("name "+row.Name, row.Name)
 		})),
 	)
 	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)
 	keys = append(keys,
-		Keys.Table.Save.Bind(t.exportTable),
-		Keys.Table.Wide.Bind(t.toggleWide),
-		Keys.Table.SortName.Bind(t.sortByName),
-		Keys.Table.SortAge.Bind(t.sortByAge),
-		Keys.Table.SortNext.Bind(t.sortNextColumn),
-		Keys.Table.Reverse.Bind(t.reverseSort),
-		Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }),
+		keymap.Keys.Table.Save.Bind(t.exportTable),
+		keymap.Keys.Table.Wide.Bind(t.toggleWide),
+		keymap.Keys.Table.SortName.Bind(t.sortByName),
+		keymap.Keys.Table.SortAge.Bind(t.sortByAge),
+		keymap.Keys.Table.SortNext.Bind(t.sortNextColumn),
+		keymap.Keys.Table.Reverse.Bind(t.reverseSort),
+		keymap.Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }),
 	)
 	keys = append(keys, t.providerBindings()...)
 	if open := a.opts.Screens.Pulse; open != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, Keys.Table.Pulse.Bind(func() { a.push(open(a, t.title, t.src)) }))
+		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.title, t.src)) }))
 	}
 	keys = append(keys, a.historyBindings()...)
 	return append(keys, a.QuitBinding())

@@ -9,6 +9,7 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/discovery"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -82,5 +83,5 @@ func stubTree(nav Navigator, res discovery.Resource, row *watch.Row, openYAML fu
 	_ func(string, string) (discovery.Resource, error)) (Screen, error) {
 	open := func() { openYAML(res, row) }
 	return &stubScreen{nav: nav, text: tview.NewTextView().SetText("tree stub of " + res.Name + " " + row.Key),
-		keys: []Binding{Keys.Tree.Open.Bind(open), Keys.Tree.YAML.Bind(open)}}, nil
+		keys: []keymap.Binding{keymap.Keys.Tree.Open.Bind(open), keymap.Keys.Tree.YAML.Bind(open)}}, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"kscope/cluster"
 	"kscope/ui"
+	"kscope/ui/keymap"
 )
 
 // Nav is a ui.Navigator that records. Update runs its function under the lock UI takes, so a test reading a
@@ -62,10 +63,10 @@ func (n *Nav) UI(fn func()) {
 func (n *Nav) Wait() { n.wg.Wait() }
 
 // HelpBinding implements ui.Navigator: `?`, doing nothing.
-func (n *Nav) HelpBinding() ui.Binding { return ui.Keys.Views.Help.Bind(func() {}) }
+func (n *Nav) HelpBinding() keymap.Binding { return keymap.Keys.Views.Help.Bind(func() {}) }
 
 // QuitBinding implements ui.Navigator: `q`, doing nothing.
-func (n *Nav) QuitBinding() ui.Binding { return ui.Keys.Views.Quit.Bind(func() {}) }
+func (n *Nav) QuitBinding() keymap.Binding { return keymap.Keys.Views.Quit.Bind(func() {}) }
 
 // EveryTickWhileOnTop implements ui.Navigator: it records s (Ticking) and never ticks; a test calls the
 // screen's refresh itself.

@@ -10,6 +10,7 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -37,8 +38,8 @@ func (v *View) Crumb() string              { return "pulse" }
 func (v *View) Primitive() tview.Primitive { return v.text }
 
 // Bindings: help and quit; the figures need no keys.
-func (v *View) Bindings() []ui.Binding {
-	return []ui.Binding{v.nav.HelpBinding(), v.nav.QuitBinding()}
+func (v *View) Bindings() []keymap.Binding {
+	return []keymap.Binding{v.nav.HelpBinding(), v.nav.QuitBinding()}
 }
 
 // Activate draws the figures and reads them again every second until the view closes.

@@ -1,0 +1,250 @@
+package keymap
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+//go:generate go test -run TestREADMEKeys -update .
+
+// KeyDef is one of kscope's own keys in Keys: its name (the help's NAME column, what keys.yaml rebinds),
+// its default key, and what it does (the help's DESCRIPTION). The views build their bindings from it
+// (bind), so the table is the only place a key and its description are written.
+type KeyDef struct {
+	Name        string
+	Key         Binding // Key, Rune and Label; no action
+	Description string
+	// Fixed keys cannot be rebound in keys.yaml.
+	Fixed bool
+}
+
+// newKey is the table's entry for the key k called name, doing what description says.
+func newKey(name string, k Binding, description string) KeyDef {
+	return KeyDef{Name: name, Key: k, Description: description}
+}
+
+// fixed returns d that keys.yaml cannot rebind.
+func (d KeyDef) fixed() KeyDef {
+	d.Fixed = true
+	return d
+}
+
+// Bind returns d's key, named and described as the table says, running run (nil: a key the focused widget
+// handles itself).
+func (d KeyDef) Bind(run func()) Binding { return d.Key.Does(d.Name, d.Description, run) }
+
+// Keys is every key kscope binds itself (not the configured plugins and hotkeys), by the views they
+// belong to. README.md's key tables are generated from it (TestREADMEKeys), and keys.yaml may rebind
+// every name in it but the fixed ones (Names). A view decides which of its family's keys it
+// offers, and in which order (the help lists them so). Never written: it is read by the screens of every
+// package, which build their bindings with Bind.
+var Keys = KeyFamilies{
+	Global: globalKeys{
+		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), q"),
+		Back:    newKey("back", Key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back"),
+		Move:    newKey("move", Binding{Label: "↑↓ j k pgup pgdn g G"}, "move the selection / scroll").fixed(),
+		Quit:    newKey("quit", Key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope"),
+	},
+	Views: viewsKeys{
+		Help: newKey("help", Char('?'), "show the keys of this view"),
+		Quit: newKey("quit", Char('q'), "quit kscope"),
+	},
+	Picker: pickerKeys{
+		Filter: newKey("filter", Char('/'), "filter the resources (as typing does)"),
+		Open:   newKey("open", Key(tcell.KeyEnter, "enter"), "open the selected resource's live table"),
+		Wide:   newKey("wide", Key(tcell.KeyCtrlW, "ctrl-w"), "show or hide VERBS and CATEGORIES"),
+	},
+	Table: tableKeys{
+		Filter:        newKey("filter", Char('/'), "filter rows (regex or -l label selector)"),
+		Open:          newKey("open", Key(tcell.KeyEnter, "enter"), "pods of workload/service/node, objects of CRD, ns: switch, else YAML"),
+		YAML:          newKey("yaml", Char('y'), "show the selected object's YAML, live"),
+		History:       newKey("history", Char('h'), "the versions seen of the selected object: who changed what (enter: diff)"),
+		Copy:          newKey("copy", Char('c'), "copy the selected object's name to the clipboard"),
+		Save:          newKey("save", Key(tcell.KeyCtrlS, "ctrl-s"), "save every row of the table as shown (filter and sort applied) to CSV or JSON"),
+		Wide:          newKey("wide", Char('w'), "show or hide the wide columns"),
+		SortName:      newKey("sort name", Shifted('N'), "sort by NAME; again: reverse"),
+		SortAge:       newKey("sort age", Shifted('A'), "sort by AGE; again: reverse"),
+		SortNext:      newKey("sort next", Char('>'), "sort by the next column (was s)"),
+		Reverse:       newKey("reverse", Char('!'), "reverse the sort direction (was r)"),
+		AllNamespaces: newKey("all namespaces", Char('0'), "show every namespace"),
+		Pulse:         newKey("pulse", Char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects"),
+	},
+	Opened: openedKeys{
+		Back:     newKey("back", Char('['), "the resource opened before this one (history)"),
+		Forward:  newKey("forward", Char(']'), "the resource opened after this one (history)"),
+		LastView: newKey("last view", Char('-'), "the resource opened before this one; again: back here"),
+	},
+	Object: objectKeys{
+		Describe:    newKey("describe", Char('d'), "the object as kubectl describe prints it, live"),
+		Edit:        newKey("edit", Char('e'), "edit the object in $KUBE_EDITOR or $EDITOR (kubectl edit)"),
+		Scale:       newKey("scale", Char('s'), "set the object's replicas (asks first)"),
+		Shell:       newKey("shell", Char('s'), "a shell in the pod (bash, else sh); exit returns here"),
+		Restart:     newKey("restart", Char('r'), "rollout restart: replace the pods (asks first)"),
+		Delete:      newKey("delete", Key(tcell.KeyCtrlD, "ctrl-d"), "delete the object (asks first)"),
+		Logs:        newKey("logs", Char('l'), "the logs of the pod, or of the workload's pods, live (last 200 lines, then new ones)"),
+		PrevLogs:    newKey("previous logs", Char('p'), "the logs of the previous instance of the containers (kubectl logs -p)"),
+		PortForward: newKey("port-forward", Shifted('F'), "forward a local port to the pod, in the background (:pf)"),
+		Owner:       newKey("owner", Shifted('J'), "jump to the object's controller (was o)"),
+		Events:      newKey("events", Shifted('E'), "the object's events, live (was e)"),
+		Tree:        newKey("tree", Char('t'), "the object's owners up to the root and everything it owns, with their health, live"),
+	},
+	Health: healthKeys{
+		Column: newKey("health", Shifted('H'), "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)"),
+		Panel:  newKey("health", Shifted('H'), "show or hide the object's conditions under its health (kstatus)"),
+	},
+	YAML: yamlKeys{
+		Search:        newKey("search", Char('/'), "search the YAML (n: next match)"),
+		NextMatch:     newKey("next match", Char('n'), "go to the next search match"),
+		Copy:          newKey("copy", Char('c'), "copy the YAML as shown to the clipboard"),
+		ManagedFields: newKey("managedFields", Char('m'), "show or hide metadata.managedFields"),
+		Reveal:        newKey("reveal", Char('x'), "reveal or mask Secret data"),
+		History:       newKey("history", Char('h'), "the versions seen of the object: who changed what (enter: diff)"),
+		Blame:         newKey("blame", Char('b'), "each line's field manager and the time of its last write (managedFields)"),
+	},
+	Describe: describeKeys{
+		Search:    newKey("search", Char('/'), "search the text (n: next match)"),
+		NextMatch: newKey("next match", Char('n'), "go to the next search match"),
+		YAML:      newKey("yaml", Char('y'), "show the object's YAML, live"),
+		Copy:      newKey("copy", Char('c'), "copy the text to the clipboard"),
+	},
+	Logs: logsKeys{
+		Search:     newKey("search", Char('/'), "search the lines (a regular expression; n N: next, previous match)"),
+		NextMatch:  newKey("next match", Char('n'), "go to the next matching line"),
+		PrevMatch:  newKey("previous match", Shifted('N'), "go to the previous matching line"),
+		Follow:     newKey("follow", Char('s'), "follow new lines at the bottom, or stay where you are (autoscroll)"),
+		Timestamps: newKey("timestamps", Char('t'), "show or hide each line's timestamp"),
+		Wrap:       newKey("wrap", Char('w'), "wrap long lines, or cut them at the edge"),
+		Copy:       newKey("copy", Char('c'), "copy the lines on screen to the clipboard (as shown)"),
+		Save:       newKey("save", Key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept to a file (as shown)"),
+	},
+	Tree: treeKeys{
+		Open: newKey("open", Key(tcell.KeyEnter, "enter"), "the selected object's YAML, live"),
+		YAML: newKey("yaml", Char('y'), "the selected object's YAML, live"),
+	},
+	Versions: versionsKeys{
+		// Diff was never among the names keys.yaml accepts; it stays so until that is decided.
+		Diff:   newKey("diff", Key(tcell.KeyEnter, "enter"), "the selected version's changes from the one before").fixed(),
+		Reveal: newKey("reveal", Char('x'), "reveal or mask Secret data"),
+	},
+	Contexts: contextsKeys{
+		Use: newKey("use", Key(tcell.KeyEnter, "enter"), "switch to the selected context"),
+	},
+	Forwards: forwardsKeys{
+		Stop: newKey("stop", Key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)"),
+	},
+	Help: helpKeys{
+		Back: newKey("back", Char('?'), "close the help"),
+	},
+}
+
+// Names are the names keys.yaml may rebind: Keys's, but the fixed ones, sorted, in a new slice each call.
+func Names() []string {
+	var names []string
+	for _, f := range Keys.Families() {
+		for _, d := range f.Defs {
+			if !d.Fixed {
+				names = append(names, d.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// Family is one family of Keys: its title (as README.md shows it), the package of the screen that binds
+// its keys when that screen lives in a package of its own (the `screen` tag; its tests check them), and its
+// keys, in order.
+type Family struct {
+	Title, Screen string
+	Defs          []KeyDef
+}
+
+// Families lists the table's families and their keys in the order they are written.
+func (t KeyFamilies) Families() []Family {
+	v := reflect.ValueOf(t)
+	out := make([]Family, 0, v.NumField())
+	for i := range v.NumField() {
+		tag := v.Type().Field(i).Tag
+		f := Family{Title: tag.Get("title"), Screen: tag.Get("screen")}
+		for j := range v.Field(i).NumField() {
+			f.Defs = append(f.Defs, v.Field(i).Field(j).Interface().(KeyDef))
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// KeyFamilies is the type of Keys: a family per group of views, titled as README.md shows it; a family whose
+// screen lives in a package of its own names that package (tag screen).
+type KeyFamilies struct {
+	Global   globalKeys   `title:"Everywhere"`
+	Views    viewsKeys    `title:"Every view (but quit in the resource picker, where letters filter)"`
+	Picker   pickerKeys   `title:"The resource picker (the first screen)"`
+	Table    tableKeys    `title:"Live tables (:pods, :deploy,sts, :all, …)"`
+	Opened   openedKeys   `title:"Live tables: back and forth through the resources opened"`
+	Object   objectKeys   `title:"The selected object, in tables, YAML and describe (shell on a pod, scale elsewhere; port-forward on pods, services, deployments)"`
+	Health   healthKeys   `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
+	YAML     yamlKeys     `title:"YAML view"`
+	Describe describeKeys `title:"Describe view"`
+	Logs     logsKeys     `title:"Logs view"`
+	Tree     treeKeys     `title:"Tree view"`
+	Versions versionsKeys `title:"History view (diff), blame and diff views (reveal)" screen:"ui/versions"`
+	Contexts contextsKeys `title:"Contexts view (:ctx)" screen:"ui/contexts"`
+	Forwards forwardsKeys `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
+	Help     helpKeys     `title:"Help view"`
+}
+
+// globalKeys work in every view, after the view's own (globalBindings).
+type globalKeys struct{ Command, Back, Move, Quit KeyDef }
+
+// viewsKeys are in every view's bindings (helpBinding, quitBinding).
+type viewsKeys struct{ Help, Quit KeyDef }
+
+// pickerKeys are the resource picker's.
+type pickerKeys struct{ Filter, Open, Wide KeyDef }
+
+// tableKeys are a live table's own (tablekeys.go).
+type tableKeys struct {
+	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse KeyDef
+}
+
+// openedKeys move through the resources opened (historyBindings).
+type openedKeys struct{ Back, Forward, LastView KeyDef }
+
+// objectKeys act on one object (objectBindings).
+type objectKeys struct {
+	Describe, Edit, Scale, Shell, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree KeyDef
+}
+
+// healthKeys show or hide an object's health: a table's column, a YAML or describe view's panel.
+type healthKeys struct{ Column, Panel KeyDef }
+
+// yamlKeys are the YAML view's own.
+type yamlKeys struct {
+	Search, NextMatch, Copy, ManagedFields, Reveal, History, Blame KeyDef
+}
+
+// describeKeys are the describe view's own.
+type describeKeys struct{ Search, NextMatch, YAML, Copy KeyDef }
+
+// logsKeys are the logs view's.
+type logsKeys struct {
+	Search, NextMatch, PrevMatch, Follow, Timestamps, Wrap, Copy, Save KeyDef
+}
+
+// treeKeys are the tree view's.
+type treeKeys struct{ Open, YAML KeyDef }
+
+// versionsKeys are the history view's (Diff) and the blame and diff views' (Reveal).
+type versionsKeys struct{ Diff, Reveal KeyDef }
+
+// contextsKeys are the contexts view's.
+type contextsKeys struct{ Use KeyDef }
+
+// forwardsKeys are the port-forwards view's.
+type forwardsKeys struct{ Stop KeyDef }
+
+// helpKeys are the help screen's.
+type helpKeys struct{ Back KeyDef }
