@@ -16,6 +16,7 @@ import (
 	"kscope/spawn"
 	"kscope/ui/keymap"
 	"kscope/ui/prompt"
+	"kscope/ui/theme"
 )
 
 // Screen is one screen of the navigation stack. Every method runs on the UI goroutine. Embed BaseScreen for the
@@ -78,9 +79,9 @@ type App struct {
 	versions *history.Book
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
 	hotkeysFirst, hotkeys []keymap.Binding
-	plugins               pluginSet // plugins.yaml's and the contexts', their keys read; background runs
-	remaps                keyRemaps // keys.yaml
-	theme                 *Theme    // the skin's colors, else kscope's
+	plugins               pluginSet    // plugins.yaml's and the contexts', their keys read; background runs
+	remaps                keyRemaps    // keys.yaml
+	theme                 *theme.Theme // the skin's colors, else kscope's
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -129,7 +130,7 @@ func New(opts Options) *App {
 	a.header = NewHeader()
 	a.status = NewStatusLine()
 	a.bar = newCommandBar(a)
-	a.theme = newTheme(opts.Skin)
+	a.theme = theme.New(opts.Skin)
 	a.header.theme, a.status.theme = a.theme, a.theme
 	for _, line := range a.readKeys() {
 		a.Notice(line)
@@ -310,7 +311,7 @@ func (a *App) popTo(n int) {
 func (a *App) show() {
 	v := a.top()
 	a.body.AddAndSwitchToPage("view", v.Primitive(), true)
-	a.theme.paintView(v)
+	paintView(a.theme, v)
 	a.tv.SetFocus(v.Primitive())
 	v.Activate()
 	a.refreshChrome()

@@ -140,6 +140,6 @@
 //
 // keys.yaml's remaps are applied where the bindings are consulted (App.keys: the key handling and the help
 // both go through it), so the one key table stays the truth: a remap onto a key the view already has is
-// not applied in that view, and said once. A k9s skin becomes a theme (theme.go) that the views read their
+// not applied in that view, and said once. A k9s skin becomes a theme (package ui/theme) that the views read their
 // colors from; without one the theme is kscope's own look.
 package ui

@@ -208,7 +208,7 @@ func (h *tableHealth) cells() *watch.Extra { return h.extra }
 func (h *tableHealth) statusNote(watch.State) string {
 	switch {
 	case h.note != "":
-		return "  " + h.t.app.theme.errorTag + tview.Escape(h.note) + "[-]"
+		return "  " + h.t.app.theme.ErrorTag + tview.Escape(h.note) + "[-]"
 	case h.on() && !h.complete:
 		return "  [yellow]health: listing the objects …[-]"
 	}

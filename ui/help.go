@@ -23,7 +23,7 @@ func NewHelpView(a *App, name string, own, global []keymap.Binding, conflicts []
 	h.table.SetBorder(true).SetTitle(" " + th.Title + "help" + th.Counter + " " + tview.Escape(name) + " (esc: back) ")
 	h.table.SetSelectedStyle(th.Cursor)
 	for c, title := range []string{"KEY", "NAME", "WHERE", "DESCRIPTION"} {
-		h.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(th.helpHeader).SetSelectable(false))
+		h.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(th.HelpHeader).SetSelectable(false))
 	}
 	row := 1
 	for i, line := range readOnlyCovers { // first, what read-only mode covers
@@ -43,7 +43,7 @@ func NewHelpView(a *App, name string, own, global []keymap.Binding, conflicts []
 		where string
 		keys  []keymap.Binding
 		color tcell.Color
-	}{{name, own, th.helpText}, {"everywhere", global, th.Dim}} {
+	}{{name, own, th.HelpText}, {"everywhere", global, th.Dim}} {
 		for _, b := range group.keys {
 			desc, color := b.Description, group.color
 			if b.Denied() {
@@ -51,8 +51,8 @@ func NewHelpView(a *App, name string, own, global []keymap.Binding, conflicts []
 			}
 			for c, text := range []string{b.Label, b.Name, group.where, desc} {
 				cellColor := color
-				if c == 0 && color == th.helpText {
-					cellColor = th.helpKey
+				if c == 0 && color == th.HelpText {
+					cellColor = th.HelpKey
 				}
 				h.table.SetCell(row, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(cellColor))
 			}

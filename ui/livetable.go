@@ -370,7 +370,7 @@ func (t *LiveTable) Status() string {
 		if msg == "" {
 			msg = st.Err.Error()
 		}
-		text += "  " + t.app.theme.errorTag + tview.Escape(apierr.OneLine(msg)) + "[-]"
+		text += "  " + t.app.theme.ErrorTag + tview.Escape(apierr.OneLine(msg)) + "[-]"
 	}
 	if st.Note != "" {
 		text += "  [yellow]" + tview.Escape(apierr.OneLine(st.Note)) + "[-]"

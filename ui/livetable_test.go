@@ -9,6 +9,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"kscope/ui/theme"
 	"kscope/watch"
 )
 
@@ -94,20 +95,20 @@ func TestSelectionFollowsObjectFlashAndGhost(t *testing.T) {
 	if got := selected(); got != "shop/web-7d9f-abcde" {
 		t.Errorf("after a row was added above, selection moved to %q", got)
 	}
-	if st, _ := h.style("aaa-1"); fg(st) != colorFlash {
+	if st, _ := h.style("aaa-1"); fg(st) != theme.ColorFlash {
 		t.Errorf("added row does not flash: %v", fg(st))
 	}
 	src.Delete("shop/api-5c4b-zzzzz")
 	h.refresh()
 	h.contains("api-5c4b-zzzzz")
-	if st, _ := h.style("api-5c4b-zzzzz"); fg(st) != colorGhost {
+	if st, _ := h.style("api-5c4b-zzzzz"); fg(st) != theme.ColorGhost {
 		t.Errorf("deleted row is not dimmed: %v", fg(st))
 	}
 	h.contains("synced  3/3")
 	h.advance(3 * time.Second)
 	h.refresh()
 	h.lacks("api-5c4b-zzzzz")
-	if st, _ := h.style("aaa-1"); fg(st) != colorNormal {
+	if st, _ := h.style("aaa-1"); fg(st) != theme.ColorNormal {
 		t.Errorf("flash did not end: %v", fg(st))
 	}
 	if got := selected(); got != "shop/web-7d9f-abcde" {

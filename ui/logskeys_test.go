@@ -12,6 +12,7 @@ import (
 	"kscope/config"
 	"kscope/discovery"
 	"kscope/ui/keymap"
+	"kscope/ui/theme"
 	"kscope/watch"
 )
 
@@ -118,4 +119,4 @@ func (s *stubLogsScreen) PluginSubject() (string, map[string]string, bool) {
 	return "container web of pod " + s.pod, env, true
 }
 
-func (*stubLogsScreen) SkinBackground(t *Theme) (tcell.Color, bool) { return t.LogBg, t.HasLogBg }
+func (*stubLogsScreen) SkinBackground(t *theme.Theme) (tcell.Color, bool) { return t.LogBg, t.HasLogBg }

@@ -12,6 +12,7 @@ import (
 	"kscope/forwards"
 	"kscope/history"
 	"kscope/ui/keymap"
+	"kscope/ui/theme"
 	"kscope/watch"
 )
 
@@ -64,7 +65,7 @@ type Navigator interface {
 	SaveFile(kind, name string, data []byte) (path string, err error)
 
 	// Theme is the UI's colors (kscope's, or the skin's over them); not changed after start.
-	Theme() *Theme
+	Theme() *theme.Theme
 	// Clock is the time the UI runs on (tests step a fake one).
 	Clock() clock.WithTicker
 	// Width is the screen's width in cells (120 before the first draw).
@@ -193,7 +194,7 @@ func (a *App) Ask(label, initial string, done func(text string)) {
 }
 
 // Theme implements Navigator.
-func (a *App) Theme() *Theme { return a.theme }
+func (a *App) Theme() *theme.Theme { return a.theme }
 
 // Clock implements Navigator.
 func (a *App) Clock() clock.WithTicker { return a.opts.Clock }

@@ -171,7 +171,7 @@ func namespaceLine(row *watch.Row) string {
 // confirm shows question with Cancel (focused) and the action's button; do runs if the user chooses it.
 func (a *App) confirm(question, action string, do func()) {
 	modal := tview.NewModal().SetText(tview.Escape(question)).AddButtons([]string{"Cancel", action})
-	a.theme.dialogColors(modal)
+	a.theme.PaintDialog(modal)
 	modal.SetDoneFunc(func(_ int, label string) {
 		a.closeModal()
 		if label == action {

@@ -9,6 +9,7 @@ import (
 
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/theme"
 )
 
 // TestBindingsAreTheLogsKeys: the view binds every key of keymap.Keys.Logs, in the table's order, between help
@@ -60,7 +61,7 @@ func TestPluginHostOfOnePod(t *testing.T) {
 
 // TestSkinBackground: the skin's logs background paints the view (ui.SkinnedScreen), when it has one.
 func TestSkinBackground(t *testing.T) {
-	th := ui.DefaultTheme()
+	th := theme.Default()
 	var v ui.SkinnedScreen = &View{}
 	if _, ok := v.SkinBackground(th); ok {
 		t.Error("kscope's own look sets a logs background")

@@ -13,6 +13,7 @@ import (
 	"kscope/logs"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/theme"
 )
 
 // defaultLogLines is how many lines a logs view keeps when LogSettings.Lines is not set (k9s's default).
@@ -103,7 +104,7 @@ func (v *View) Crumb() string {
 func (v *View) Primitive() tview.Primitive { return v.pane }
 
 // SkinBackground implements ui.SkinnedScreen: the skin's views.logs.bgColor.
-func (*View) SkinBackground(t *ui.Theme) (tcell.Color, bool) { return t.LogBg, t.HasLogBg }
+func (*View) SkinBackground(t *theme.Theme) (tcell.Color, bool) { return t.LogBg, t.HasLogBg }
 
 // Bindings are the logs view's keys: keymap.Keys.Logs, between help and quit.
 func (v *View) Bindings() []keymap.Binding {
