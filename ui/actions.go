@@ -108,7 +108,7 @@ func (a *App) openEvents(_ discovery.Resource, row *watch.Row) {
 		a.errorf("events of %s: %s", row.Name, err)
 		return
 	}
-	t := NewLiveTable(a, res, src, "events("+row.Name+")")
-	t.fixed = true
+	t := a.newTable(res, src, "events("+row.Name+")")
+	t.KeepNamespace()
 	a.push(t)
 }

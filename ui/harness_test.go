@@ -16,6 +16,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"kscope/discovery"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -201,8 +202,8 @@ func (a *App) runBinding(names ...string) {
 // refresh makes the top table take its source's changes now (instead of waiting for its loop).
 func (h *harness) refresh() {
 	h.ui(func() {
-		if t, ok := h.app.top().(*LiveTable); ok {
-			t.refresh()
+		if t, ok := h.app.top().(*livetable.Table); ok {
+			t.Refresh()
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"kscope/ui/livetable"
 	"kscope/ui/theme"
 	"kscope/watch"
 )
@@ -83,7 +84,7 @@ func TestSelectionFollowsObjectFlashAndGhost(t *testing.T) {
 	h.press(tcell.KeyDown, 0) // natural order: api, web-abcde, web-fghij → web-abcde
 	selected := func() string {
 		var k string
-		h.ui(func() { k = h.app.top().(*LiveTable).selectedKey() })
+		h.ui(func() { k = h.app.top().(*livetable.Table).SelectedKey() })
 		return k
 	}
 	if got := selected(); got != "shop/web-7d9f-abcde" {
@@ -147,7 +148,7 @@ func TestNamespaceInputIsALabel(t *testing.T) {
 func TestColumnNamesAreEscaped(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "widgets" })
 	var src *watch.StaticSource
-	h.ui(func() { src = h.app.top().(*LiveTable).src.(*watch.StaticSource) })
+	h.ui(func() { src = h.app.top().(*livetable.Table).Source().(*watch.StaticSource) })
 	src.SetColumns([]watch.Column{{Name: "Name", Type: "string", Format: "name"}, {Name: "Size[-]", Type: "string"}})
 	h.refresh()
 	h.contains("NAME   SIZE[-]") // over the "no widgets here" line
@@ -197,7 +198,7 @@ func TestRedrawsAreBatchedAndIdleIsQuiet(t *testing.T) {
 	// The first change after the quiet hour is drawn at once; the rest wait until MinRedraw has passed (unless
 	// the UI goroutine took all 200 as one change: on a loaded machine it may not run until the loop has ended).
 	shownNow := func() (n int) {
-		h.quietly(func() { n = h.app.top().(*LiveTable).shown })
+		h.quietly(func() { n = h.app.top().(*livetable.Table).Shown() })
 		return n
 	}
 	deadline := time.Now().Add(uiWait)
@@ -245,23 +246,23 @@ func TestPlaceholders(t *testing.T) {
 // without metrics columns: a pods table's metrics poll draws on its own, on the same clock.)
 func TestAgeTickDrawsOnlyWhenAnAgeChanges(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "replicasets" })
-	var table *LiveTable
-	h.ui(func() { table = h.app.top().(*LiveTable) })
+	var table *livetable.Table
+	h.ui(func() { table = h.app.top().(*livetable.Table) })
 	h.advance(time.Hour) // the replica set is 4 hours old: its age reads in hours and minutes
 	count := h.countDraws()
 	installed := count()
-	h.quietly(table.tick) // draws the new ages
+	h.quietly(table.Tick) // draws the new ages
 	base := count()
 	if base == installed {
 		t.Error("the tick after an hour did not draw")
 	}
 	h.advance(time.Second)
-	h.quietly(table.tick)
+	h.quietly(table.Tick)
 	if n := count() - base; n != 0 {
 		t.Errorf("%d draws for a tick that changed no age", n)
 	}
 	h.advance(time.Minute)
-	h.quietly(table.tick)
+	h.quietly(table.Tick)
 	if n := count() - base; n != 1 {
 		t.Errorf("%d draws for a tick after the ages changed, want 1", n)
 	}
@@ -275,7 +276,7 @@ func TestCursorStaysOnTopWhileListing(t *testing.T) {
 	src.SetState(watch.State{Phase: watch.Listing})
 	selected := func() string {
 		var k string
-		h.ui(func() { k = h.app.top().(*LiveTable).selectedKey() })
+		h.ui(func() { k = h.app.top().(*livetable.Table).SelectedKey() })
 		return k
 	}
 	h.refresh() // the table now knows it is listing
@@ -317,16 +318,16 @@ func testOffScreenChangesDoNotRedraw(t *testing.T, busy bool) {
 		src.Put(row(i, "Running"))
 	}
 	waitFor(t, h, "pods(shop)[63]")
-	var table *LiveTable
-	h.quietly(func() { table = h.app.top().(*LiveTable) })
+	var table *livetable.Table
+	h.quietly(func() { table = h.app.top().(*livetable.Table) })
 	// The table asks the server which verbs the user may use (off the UI goroutine); each answer redraws the
 	// status line. On a loaded machine they can come after the rows: the draws are counted once they are in.
-	h.until("answers to the table's access questions", func() bool { return len(table.access.waiting) == 0 })
+	h.until("answers to the table's access questions", func() bool { return len(table.Host().(*tableHost).access.waiting) == 0 })
 	count := h.countDraws()
 	// drained waits until the table shows r (its refresh has taken the change), then for the draw it did.
 	drained := func(r *watch.Row) {
 		h.until("the table taking the change", func() bool {
-			got, ghost := table.content.RowAt(table.content.IndexOf(r.Key))
+			got, ghost := table.Row(r.Key)
 			return got == r && !ghost
 		})
 		h.sync() // the draw that refresh scheduled, if any, has happened
@@ -353,7 +354,7 @@ func testOffScreenChangesDoNotRedraw(t *testing.T, busy bool) {
 func TestFirstRowsAfterPlaceholderSelectTop(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "widgets" })
 	var src *watch.StaticSource
-	h.ui(func() { src = h.app.top().(*LiveTable).src.(*watch.StaticSource) })
+	h.ui(func() { src = h.app.top().(*livetable.Table).Source().(*watch.StaticSource) })
 	src.SetColumns([]watch.Column{{Name: "Name", Type: "string", Format: "name"}})
 	src.SetState(watch.State{Phase: watch.Listing})
 	h.refresh()
@@ -364,7 +365,7 @@ func TestFirstRowsAfterPlaceholderSelectTop(t *testing.T) {
 	src.SetState(watch.State{Phase: watch.Synced})
 	h.refresh()
 	var got string
-	h.ui(func() { got = h.app.top().(*LiveTable).selectedKey() })
+	h.ui(func() { got = h.app.top().(*livetable.Table).SelectedKey() })
 	if got != "shop/aaa" {
 		t.Errorf("after the placeholder, the cursor is on %q, want the first row shop/aaa:\n%s", got, h.text())
 	}

@@ -10,6 +10,7 @@ import (
 
 	"kscope/discovery"
 	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -106,7 +107,7 @@ func TestOwnerJump(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	var key string
-	h.ui(func() { key = h.app.top().(*LiveTable).selectedKey() })
+	h.ui(func() { key = h.app.top().(*livetable.Table).SelectedKey() })
 	if key != "shop/web-7d9f" {
 		t.Errorf("owner selected = %q", key)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"kscope/discovery"
 	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 )
 
 // ResourcePicker is the start screen: every API resource the catalog knows, filtered as the user types,
@@ -115,7 +116,7 @@ func (p *ResourcePicker) reload() {
 	p.table.Clear()
 	headers := append(discovery.ResourceColumns(p.wide), "NOTE")
 	for c, h := range headers {
-		p.table.SetCell(0, c, tview.NewTableCell(h+columnGap).SetStyle(p.app.theme.Header).SetSelectable(false))
+		p.table.SetCell(0, c, tview.NewTableCell(h+livetable.ColumnGap).SetStyle(p.app.theme.Header).SetSelectable(false))
 	}
 	exact, kept := -1, -1
 	for i, r := range p.shown {
@@ -126,7 +127,7 @@ func (p *ResourcePicker) reload() {
 			color = p.app.theme.Dim
 		}
 		for c, text := range cells {
-			p.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)+columnGap).SetTextColor(color))
+			p.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)+livetable.ColumnGap).SetTextColor(color))
 		}
 		if hadPrev && r.FullName() == prev.FullName() {
 			kept = i

@@ -10,6 +10,7 @@ import (
 	"kscope/discovery"
 	"kscope/pluginvars"
 	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -62,6 +63,9 @@ func pluginApplies(p config.Plugin, names []string) bool {
 // override: true (they take a key the view binds), then the others (a view's key wins over them).
 func (a *App) pluginBindings(v Screen) (override, normal []keymap.Binding) {
 	host, ok := v.(PluginHost)
+	if t, table := v.(*livetable.Table); table {
+		host, ok = tablePlugins{a, t}, true
+	}
 	if !ok {
 		return nil, nil
 	}

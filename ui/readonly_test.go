@@ -55,17 +55,17 @@ type viewPath struct {
 // (history, blame, pulse, YAML, describe) as the stubs ui's tests register.
 // TestReadOnlyEveryBindingSendsNoWrite fails when one of them is not reached.
 var everyView = []viewPath{
-	{"deployments", nil, "*ui.LiveTable", false},
+	{"deployments", nil, "*livetable.Table", false},
 	{"deployments", []string{"y"}, "*ui.stubObjectScreen", false}, // (the real YAML and describe views, in ui/objectview, offer these object keys and only reads of their own)
 	{"deployments", []string{"y", "b"}, "*ui.stubScreen", false},  // (the real blame, history and diff screens, in ui/versions, offer no write)
 	{"deployments", []string{"d"}, "*ui.stubObjectScreen", false},
-	{"deployments", []string{"E"}, "*ui.LiveTable", true},
+	{"deployments", []string{"E"}, "*livetable.Table", true},
 	{"deployments", []string{"h"}, "*ui.stubScreen", false},
 	{"deployments", []string{"t"}, "*ui.stubScreen", false}, // (the real tree screen, in ui/treeview, offers the same keys)
 	{"deployments", []string{"i"}, "*ui.stubScreen", false}, // (the real pulse screen, in ui/pulse, offers the same help and quit)
 	{"deployments", []string{"?"}, "*ui.HelpView", false},
 	{"deployments", []string{"esc"}, "*ui.ResourcePicker", false},
-	{"pods", nil, "*ui.LiveTable", false},
+	{"pods", nil, "*livetable.Table", false},
 	{"pods", []string{"l"}, "*ui.stubLogsScreen", false}, // (the real logs screen, in ui/logview, offers the same keys)
 	{"pods", []string{"y"}, "*ui.stubObjectScreen", false},
 	{"pods", []string{"d"}, "*ui.stubObjectScreen", false},
@@ -74,7 +74,7 @@ var everyView = []viewPath{
 }
 
 // viewTypes are the view types everyView must reach (every type with bindings()).
-var viewTypes = []string{"*ui.LiveTable", "*ui.stubObjectScreen", "*ui.stubScreen",
+var viewTypes = []string{"*livetable.Table", "*ui.stubObjectScreen", "*ui.stubScreen",
 	"*ui.stubLogsScreen", "*ui.HelpView", "*ui.ResourcePicker"}
 
 // writeNames are the bindings that would change the cluster.

@@ -2,196 +2,126 @@ package ui
 
 import (
 	"kscope/discovery"
+	"kscope/spawn"
 	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
-// Bindings are the live table's keys: filter, sort, wide, namespaces and the selected object's actions.
-func (t *LiveTable) Bindings() []keymap.Binding {
-	a := t.app
+// tableHost is the app as one live table's host (livetable.Host): the app's services, and its part of the
+// table: the keys over the table's objects (with their access cache), what enter does, the namespaces table
+// giving way. One per table; UI goroutine, but for what livetable.Host says any goroutine may call.
+type tableHost struct {
+	*App
+	t *livetable.Table
+	// access keeps the server's answers about the verbs of the table's objects.
+	access *accessCache
+}
+
+// newTable returns a live table of res over src titled title, hosted by the app (not started until shown).
+func (a *App) newTable(res discovery.Resource, src RowSource, title string) *livetable.Table {
+	h := &tableHost{App: a, access: newAccessCache(a)}
+	h.t = livetable.New(h, res, src, title)
+	return h.t
+}
+
+// Spawn implements livetable.Host.
+func (h *tableHost) Spawn() spawn.Func { return h.sup.Func() }
+
+// Queue implements livetable.Host.
+func (h *tableHost) Queue(fn func()) { h.tv.QueueUpdate(fn) }
+
+// Draw implements livetable.Host.
+func (h *tableHost) Draw() { h.tv.ForceDraw() }
+
+// Timing implements livetable.Host.
+func (h *tableHost) Timing() livetable.Timing {
+	return livetable.Timing{Tick: h.opts.Tick, FlashFor: h.opts.FlashFor, GhostFor: h.opts.GhostFor}
+}
+
+// Settle implements livetable.Host.
+func (h *tableHost) Settle() { h.settle() }
+
+// OnTop implements livetable.Host.
+func (h *tableHost) OnTop() bool { return h.top() == Screen(h.t) }
+
+// ShowStatus implements livetable.Host.
+func (h *tableHost) ShowStatus() { h.updateStatus(h.t) }
+
+// StatusText implements livetable.Host.
+func (h *tableHost) StatusText() string { return h.status.view.GetText(false) }
+
+// StatusNote implements livetable.Host: the keys the server refuses here.
+func (h *tableHost) StatusNote() string { return NotPermitted(h.Bindings()) }
+
+// Bindings implements livetable.Host: the live table's keys: filter, sort, wide, namespaces and the selected
+// object's actions.
+func (h *tableHost) Bindings() []keymap.Binding {
+	a, t := h.App, h.t
 	keys := []keymap.Binding{
 		a.HelpBinding(),
-		keymap.Keys.Table.Filter.Bind(t.openFilterBar),
-		keymap.Keys.Table.Open.Bind(t.enter),
+		t.FilterBinding(),
+		t.OpenBinding(),
 	}
 	if a.opts.Screens.YAML != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, keymap.Keys.Table.YAML.Bind(t.withSelected(a.openYAML)))
+		keys = append(keys, keymap.Keys.Table.YAML.Bind(h.withSelected(a.openYAML)))
 	}
 	if a.opts.Screens.History != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, keymap.Keys.Table.History.Bind(t.withSelected(a.openHistory)))
+		keys = append(keys, keymap.Keys.Table.History.Bind(h.withSelected(a.openHistory)))
 	}
 	keys = append(keys,
-		keymap.Keys.Table.Copy.Bind(t.withSelected(func(_ discovery.Resource, row *watch.Row) {
+		keymap.Keys.Table.Copy.Bind(h.withSelected(func(_ discovery.Resource, row *watch.Row) {
 			a.CopyToClipboard("name "+row.Name, row.Name)
 		})),
 	)
-	keys = append(keys, a.objectBindings(t.subject, t.scope, t.access)...)
-	keys = append(keys,
-		keymap.Keys.Table.Save.Bind(t.exportTable),
-		keymap.Keys.Table.Wide.Bind(t.toggleWide),
-		keymap.Keys.Table.SortName.Bind(t.sortByName),
-		keymap.Keys.Table.SortAge.Bind(t.sortByAge),
-		keymap.Keys.Table.SortNext.Bind(t.sortNextColumn),
-		keymap.Keys.Table.Reverse.Bind(t.reverseSort),
-		keymap.Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }),
-	)
-	keys = append(keys, t.providerBindings()...)
+	keys = append(keys, a.objectBindings(t.Subject, t.Scope, h.access)...)
+	keys = append(keys, t.ViewBindings()...)
+	keys = append(keys, keymap.Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }))
+	keys = append(keys, t.ColumnBindings()...)
 	if open := a.opts.Screens.Pulse; open != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.title, t.src)) }))
+		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.Title(), t.Source())) }))
 	}
 	keys = append(keys, a.historyBindings()...)
 	return append(keys, a.QuitBinding())
 }
 
-// subject is the selected row, for the object actions; a row already deleted (dimmed) offers none.
-func (t *LiveTable) subject() (discovery.Resource, *watch.Row, bool) {
-	r, _ := t.table.GetSelection()
-	row, ghost := t.content.RowAt(r)
-	if row != nil && ghost {
-		t.app.errorf("%s was deleted", row.Name)
-		return t.res, nil, false
-	}
-	res, row := t.rowKind(row)
-	return res, row, row != nil
-}
-
-// scope is the table's resource and the namespace its verbs act in: the table's, else the selected row's.
-func (t *LiveTable) scope() (discovery.Resource, string) {
-	if res, ns, ok := t.kindsScope(); ok {
-		return res, ns
-	}
-	if ns := t.src.Spec().Namespace; ns != "" || !t.res.Namespaced {
-		return t.res, ns
-	}
-	r, _ := t.table.GetSelection()
-	if row, _ := t.content.RowAt(r); row != nil {
-		return t.res, row.Namespace
-	}
-	return t.res, ""
-}
-
-// withSelected runs fn on the selected row, if there is one.
-func (t *LiveTable) withSelected(fn func(discovery.Resource, *watch.Row)) func() {
+// withSelected runs fn on the table's selected row, if there is one.
+func (h *tableHost) withSelected(fn func(discovery.Resource, *watch.Row)) func() {
 	return func() {
-		if res, row, ok := t.subject(); ok {
+		if res, row, ok := h.t.Subject(); ok {
 			fn(res, row)
 		}
 	}
 }
 
-// Escape clears the filter.
-func (t *LiveTable) Escape() bool {
-	if t.query.Filter.Empty() {
-		return false
-	}
-	q := t.query
-	q.Filter = watch.Filter{}
-	t.setQuery(q)
-	return true
-}
-
-// enter opens the selected object's YAML; on a namespace it switches to that namespace (and, from the
-// resource picker, opens its pods).
-func (t *LiveTable) enter() {
-	res, row, ok := t.subject()
-	if !ok {
-		return
-	}
-	if !t.picksNamespace() {
-		if !t.app.drillDown(res, row) {
-			t.app.openYAML(res, row)
+// Open implements livetable.Host: enter opens the selected object's YAML, or drills down to its pods (a
+// workload, a service, a node) or its objects (a CRD); on a namespace it switches to that namespace (and, from
+// the resource picker, opens its pods).
+func (h *tableHost) Open(res discovery.Resource, row *watch.Row) {
+	a := h.App
+	if !h.picksNamespace() {
+		if !a.drillDown(res, row) {
+			a.openYAML(res, row)
 		}
 		return
 	}
-	t.app.setNamespace(row.Name)
-	if len(t.app.stack) == 1 {
-		t.app.command("pods")
+	a.setNamespace(row.Name)
+	if len(a.stack) == 1 {
+		a.command("pods")
 	}
 }
 
 // picksNamespace tells whether the table lists namespaces (Enter switches to one).
-func (t *LiveTable) picksNamespace() bool { return t.res.GVR() == namespacesResource().GVR() }
+func (h *tableHost) picksNamespace() bool {
+	return h.t.Resource().GVR() == namespacesResource().GVR()
+}
 
-// NamespaceChanged follows a namespace switch: the namespace list gives way to the view below it, and a
-// namespaced table (not one object's events) reopens in the new namespace.
-func (t *LiveTable) NamespaceChanged(ns string) {
-	switch {
-	case t.picksNamespace() && len(t.app.stack) > 1:
-		t.app.pop()
-		t.app.top().NamespaceChanged(ns)
-	case t.res.Namespaced && !t.fixed:
-		t.setNamespace(ns)
+// NamespaceChanged implements livetable.Host: the namespace list gives way to the view below it.
+func (h *tableHost) NamespaceChanged(ns string) bool {
+	if !h.picksNamespace() || len(h.stack) <= 1 {
+		return false
 	}
-}
-
-func (t *LiveTable) openFilterBar() {
-	t.app.bar.Open("/", "", func(text string) {
-		f, err := watch.ParseFilter(text)
-		if err != nil {
-			t.app.errorf("%s", err.Error())
-			return
-		}
-		q := t.query
-		q.Filter = f
-		t.setQuery(q)
-	}, nil)
-}
-
-func (t *LiveTable) toggleWide() {
-	t.wide = !t.wide
-	t.refresh()
-}
-
-// sortBy sorts by the first column col accepts; the same column again reverses the direction.
-func (t *LiveTable) sortBy(col func(watch.Column) bool) {
-	for i, c := range t.src.Columns() {
-		if col(c) {
-			t.sortByColumn(i)
-			return
-		}
-	}
-	t.app.errorf("this table has no such column")
-}
-
-// sortByColumn sorts by column i (an index into the columns); the same column again reverses the direction.
-func (t *LiveTable) sortByColumn(i int) {
-	q := t.query
-	if q.SortColumn == i {
-		q.Descending = !q.Descending
-	} else {
-		q.SortColumn, q.Descending = i, false
-	}
-	t.setQuery(q)
-}
-
-func (t *LiveTable) sortByName() {
-	t.sortBy(func(c watch.Column) bool { return c.Format == "name" || c.Name == "NAME" || c.Name == "Name" })
-}
-
-func (t *LiveTable) sortByAge() { t.sortBy(func(c watch.Column) bool { return c.Age }) }
-
-// sortNextColumn moves the sort to the next shown column (natural order after the last).
-func (t *LiveTable) sortNextColumn() {
-	cols := t.columns()
-	q := t.query
-	q.Descending = false
-	for i := q.SortColumn + 1; ; i++ {
-		if i >= len(cols) {
-			q.SortColumn = -1
-			break
-		}
-		if t.wide || cols[i].Priority == 0 {
-			q.SortColumn = i
-			break
-		}
-	}
-	t.setQuery(q)
-}
-
-func (t *LiveTable) reverseSort() {
-	if t.query.SortColumn >= 0 {
-		q := t.query
-		q.Descending = !q.Descending
-		t.setQuery(q)
-	}
+	h.pop()
+	h.top().NamespaceChanged(ns)
+	return true
 }

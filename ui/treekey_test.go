@@ -10,6 +10,7 @@ import (
 
 	"kscope/discovery"
 	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -63,7 +64,7 @@ func TestTreeKeyOpensTheRegisteredScreen(t *testing.T) {
 	failing.press(tcell.KeyRune, 't')
 	failing.eventually("tree of api-5c4b-zzzzz: no metadata API")
 	failing.quietly(func() {
-		if _, ok := failing.app.top().(*LiveTable); !ok {
+		if _, ok := failing.app.top().(*livetable.Table); !ok {
 			t.Errorf("a failed tree left %T on top", failing.app.top())
 		}
 	})

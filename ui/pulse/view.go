@@ -11,6 +11,7 @@ import (
 
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -59,11 +60,11 @@ func (v *View) Close() {
 
 // Status says how many informers the view shows.
 func (v *View) Status() string {
-	return fmt.Sprintf("%d informer(s); figures read every second", len(ui.PulsesOf(v.label, v.src)))
+	return fmt.Sprintf("%d informer(s); figures read every second", len(livetable.PulsesOf(v.label, v.src)))
 }
 
 func (v *View) render() {
-	pulses := ui.PulsesOf(v.label, v.src)
+	pulses := livetable.PulsesOf(v.label, v.src)
 	if len(pulses) == 0 {
 		v.text.SetText("[yellow]this table has no informer of its own (a fixed list of rows)[-]")
 		return

@@ -1,4 +1,4 @@
-package ui
+package livetable
 
 import (
 	"strings"
@@ -217,8 +217,8 @@ func (c *RowContent) IndexOf(key string) int {
 	return -1
 }
 
-// columnGap pads every cell so that columns stand three spaces apart (tview adds one), as kubectl prints them.
-const columnGap = "  "
+// ColumnGap pads every cell so that columns stand three spaces apart (tview adds one), as kubectl prints them.
+const ColumnGap = "  "
 
 // GetRowCount implements tview.TableContent.
 func (c *RowContent) GetRowCount() int {
@@ -248,7 +248,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	idx := c.visible[column]
 	col := c.columns[idx]
 	if row == 0 {
-		cell := tview.NewTableCell(c.headerText(idx) + columnGap).SetStyle(c.theme.Header).SetSelectable(false)
+		cell := tview.NewTableCell(c.headerText(idx) + ColumnGap).SetStyle(c.theme.Header).SetSelectable(false)
 		if c.headerClicked != nil {
 			cell.SetClickedFunc(func() bool { c.headerClicked(idx); return true })
 		}
@@ -256,7 +256,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	}
 	r := c.rows[row-1]
 	text := c.shownText(r, idx)
-	cell := tview.NewTableCell(tview.Escape(text) + columnGap).SetTextColor(c.theme.RowFg)
+	cell := tview.NewTableCell(tview.Escape(text) + ColumnGap).SetTextColor(c.theme.RowFg)
 	switch {
 	case c.ghosted[r]:
 		cell.SetTextColor(c.theme.RowGhost).SetAttributes(tcell.AttrDim)
@@ -298,7 +298,7 @@ func (c *RowContent) placeholderCell(row, column int) *tview.TableCell {
 		for i, idx := range c.visible {
 			names[i] = tview.Escape(c.header(idx))
 		}
-		return tview.NewTableCell(strings.Join(names, columnGap+" ")).SetStyle(c.theme.Header).SetSelectable(false)
+		return tview.NewTableCell(strings.Join(names, ColumnGap+" ")).SetStyle(c.theme.Header).SetSelectable(false)
 	case row == 1:
 		return tview.NewTableCell(tview.Escape(c.placeholder)).SetTextColor(c.placeholderColor).SetSelectable(false)
 	}
