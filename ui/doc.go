@@ -1,5 +1,5 @@
-// Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live table,
-// the YAML, describe and events views, the object verbs (edit, scale, restart, delete), the command
+// Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live tables
+// (package ui/livetable) and what opens them, the events views, the object verbs (edit, scale, restart, delete), the command
 // and filter bars, the help screen, a pod's shell and the port-forwards (:pf). All drawing happens on the one
 // tview goroutine; data arrives from package watch and is applied in batched QueueUpdate calls.
 //
@@ -19,6 +19,21 @@
 // Navigator offers plus what their opener in TableScreens passes them (the tree gets the YAML view's opener
 // and the catalog's lookup of a kind), and the program registers them in Options.Screens; a key whose screen
 // is not registered is not bound. ui's tests register stubs.
+//
+// # Layers
+//
+// The packages under ui/ are layered, each importing only those before it:
+//
+//  1. the leaves ui/keymap (the one key table, Keys, and Binding) and ui/theme (the colors, a k9s skin's
+//     over kscope's), which every ui package uses;
+//  2. ui/livetable, the live table: rows, sort, filter, flashes, its HEALTH and metrics columns, views.yaml
+//     layouts, save. It asks the app only through the livetable.Host it is made with; ui's tableHost
+//     (tablekeys.go) is that host and adds the app's part (help, the object verbs and their access checks,
+//     the screens a table opens, enter's drill-down, plugins). ui's own tests drive real tables through the
+//     app, which they can since ui imports the table;
+//  3. ui, the core: App, the stack, the prompt and status lines, the picker, commands, verbs, plugins;
+//  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
+//     ui/portforwards), which import ui (Screen, Navigator) and which ui never imports.
 //
 // # Structure
 //
@@ -61,13 +76,13 @@
 //
 // # Tables of several namespaces or kinds
 //
-// `:pods shop,web` and `:deploy,sts,ds` / `:all` are live tables like any other, over a union source that
-// runs one source per namespace (namespacessource.go) or per kind (kindssource.go) and gathers their rows
+// `:pods shop,web` and `:deploy,sts,ds` / `:all` are live tables like any other, over a union source (package
+// union) that runs one source per namespace or per kind and gathers their rows
 // into a watch.StaticSource, so that sorting, filtering and change marks are the table's usual ones. A table
 // of several kinds has a KIND column first ("deployment.apps", as kubectl prefixes names) and the kinds' own
-// columns when they all have the same ones, else NAME, NAMESPACE and AGE (kindslayout.go); its rows name
-// their own resource, which the object keys act on (kindstable.go), and its state names the kind that
-// failed.
+// columns when they all have the same ones, else NAME, NAMESPACE and AGE; its rows name their own resource,
+// which the object keys act on (kindstable.go opens it, ui/livetable/kinds.go reads a row's kind), and its
+// state names the kind that failed.
 //
 // # Writes
 //
@@ -127,7 +142,7 @@
 // field of TableScreens (navigator.go), bound where the key belongs only when the program registers it:
 //
 //	if open := a.opts.Screens.Pulse; open != nil {
-//		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.title, t.src)) }))
+//		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.Title(), t.Source())) }))
 //	}
 //
 // and the one line in the program (tui.go): `ui.TableScreens{Pulse: pulse.New, …}`. ui's own tests register

@@ -26,7 +26,7 @@ var errSeveralKinds = errors.New("not available in a table of several kinds: ope
 // tableHealth is a table's optional HEALTH column (the `health` key): while on, a second informer lists and
 // watches the table's objects themselves (same resource, namespaces and selectors; a watch.ObjectSource whose
 // transform computes kstatus and drops the object), and a goroutine hands its changes to the UI goroutine in
-// batches (at most one per Options.MinRedraw), where they become the column's cells by row key, as the
+// batches (spaced by Host.SpaceRedraw), where they become the column's cells by row key, as the
 // metrics' are. It stops when toggled off or the table closes. An error (the list forbidden) stops it and is
 // one line on the status line. The fields belong to the UI goroutine; loop touches none of them.
 type tableHealth struct {
