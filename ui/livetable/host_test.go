@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ import (
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // fakeHost is a table's host for the package's tests: a mutex stands for the UI goroutine (queued functions
-// and the test's own steps take it in turn), the prompt line records what the table asks and says, files are
+// and the test's own steps take it in turn), the table draws on a simulation screen, the prompt line records what the table asks and says, files are
 // saved to a temporary folder, and the keys are the table's own. No cluster: the tables tested have no
 // metrics, and their HEALTH column stays off.
 type fakeHost struct {
@@ -42,16 +43,26 @@ type fakeHost struct {
 	asked    string            // the last label Ask showed
 	answer   func(text string) // and what it does with the text
 	opened   []*watch.Row      // the rows Open was given
-	draws    int
+	draws    int               // the table's own redraws (Draw)
+	screen   tcell.SimulationScreen
 }
+
+// screenW and screenH are the size of the fake screen the table is drawn on.
+const screenW, screenH = 100, 30
 
 // newTable returns a started table of res over src on a fake host, and its host. The table closes with t.
 func newTable(t *testing.T, res discovery.Resource, src cluster.RowSource) (*Table, *fakeHost) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &fakeHost{t: t, ctx: ctx, clk: clocktesting.NewFakeClock(t0), dir: t.TempDir()}
+	h := &fakeHost{t: t, ctx: ctx, clk: clocktesting.NewFakeClock(t0), dir: t.TempDir(),
+		screen: tcell.NewSimulationScreen("UTF-8")}
+	if err := h.screen.Init(); err != nil {
+		t.Fatal(err)
+	}
+	h.screen.SetSize(screenW, screenH)
 	h.run(func() {
 		h.table = New(h, res, src, res.Name)
+		h.table.Primitive().SetRect(0, 0, screenW, screenH)
 		h.table.Activate()
 	})
 	t.Cleanup(func() {
@@ -98,6 +109,73 @@ func (h *fakeHost) reply(text string) {
 	})
 }
 
+// paint draws the table on the fake screen. UI goroutine.
+func (h *fakeHost) paint() {
+	h.screen.Clear()
+	h.table.Primitive().Draw(h.screen)
+	h.screen.Show()
+}
+
+// text draws the table and returns the screen as lines of text, trailing spaces trimmed.
+func (h *fakeHost) text() string {
+	var b strings.Builder
+	h.run(func() {
+		h.paint()
+		cells, w, hgt := h.screen.GetContents()
+		for y := range hgt {
+			var line strings.Builder
+			for x := range w {
+				if c := cells[y*w+x]; len(c.Runes) > 0 {
+					line.WriteString(string(c.Runes))
+				} else {
+					line.WriteByte(' ')
+				}
+			}
+			b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+		}
+	})
+	return b.String()
+}
+
+// style is the style of the first cell of substr on the screen as text shows it (false: not on screen).
+func (h *fakeHost) style(substr string) (tcell.Style, bool) {
+	lines := strings.Split(h.text(), "\n")
+	var style tcell.Style
+	found := false
+	h.run(func() {
+		cells, w, _ := h.screen.GetContents()
+		for y, l := range lines {
+			if i := strings.Index(l, substr); i >= 0 {
+				style, found = cells[y*w+len([]rune(l[:i]))].Style, true
+				return
+			}
+		}
+	})
+	return style, found
+}
+
+// contains fails the test when the screen lacks substr.
+func (h *fakeHost) contains(substr string) {
+	h.t.Helper()
+	if s := h.text(); !strings.Contains(s, substr) {
+		h.t.Errorf("screen lacks %q:\n%s", substr, s)
+	}
+}
+
+// lacks fails the test when the screen shows substr.
+func (h *fakeHost) lacks(substr string) {
+	h.t.Helper()
+	if s := h.text(); strings.Contains(s, substr) {
+		h.t.Errorf("screen shows %q:\n%s", substr, s)
+	}
+}
+
+// selected is the key of the row under the cursor.
+func (h *fakeHost) selected() (key string) {
+	h.run(func() { key = h.table.SelectedKey() })
+	return key
+}
+
 // names are the names of the rows the table shows, in order.
 func (h *fakeHost) names() []string {
 	var out []string
@@ -114,7 +192,7 @@ func (h *fakeHost) Go(fn func())             { go fn() }
 func (h *fakeHost) Spawn() spawn.Func        { return func(fn func()) { go fn() } }
 func (h *fakeHost) Update(fn func())         { h.run(fn) }
 func (h *fakeHost) Queue(fn func())          { h.run(fn) }
-func (h *fakeHost) Draw()                    { h.draws++ }
+func (h *fakeHost) Draw()                    { h.draws++; h.paint() }
 func (h *fakeHost) SpaceRedraw(ctx context.Context, _ *time.Time) bool {
 	return ctx.Err() == nil
 }
