@@ -28,7 +28,7 @@
 //     over kscope's), which every ui package uses;
 //  2. ui/livetable, the live table: rows, sort, filter, flashes, its HEALTH and metrics columns, views.yaml
 //     layouts, save. It asks the app only through the livetable.Host it is made with; ui's tableHost
-//     (tablekeys.go) is that host and adds the app's part (help, the object verbs and their access checks,
+//     (tablehost.go) is that host and adds the app's part (help, the object verbs and their access checks,
 //     the screens a table opens, enter's drill-down, plugins). ui's own tests drive real tables through the
 //     app, which they can since ui imports the table;
 //  3. ui, the core: App, the stack, the prompt and status lines, the picker, commands, verbs, plugins;

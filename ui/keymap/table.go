@@ -205,7 +205,7 @@ type viewsKeys struct{ Help, Quit KeyDef }
 // pickerKeys are the resource picker's.
 type pickerKeys struct{ Filter, Open, Wide KeyDef }
 
-// tableKeys are a live table's (ui/livetable/keys.go and ui's tableHost, ui/tablekeys.go).
+// tableKeys are a live table's (ui/livetable/keys.go and ui's tableHost, ui/tablehost.go).
 type tableKeys struct {
 	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse KeyDef
 }
