@@ -68,7 +68,8 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		logs := func(previous bool) func(discovery.Resource, *watch.Row) {
 			return func(res discovery.Resource, row *watch.Row) { open(a, res, row, previous, a.opts.logSettings()) }
 		}
-		keys = append(keys, keymap.Keys.Object.Logs.Bind(with(logs(false))), keymap.Keys.Object.PrevLogs.Bind(with(logs(true))))
+		keys = append(keys, keymap.Keys.Object.Logs.Bind(with(logs(false))),
+			keymap.Keys.Object.PrevLogs.Bind(with(logs(true))))
 	}
 	if forwardable(res) == nil {
 		keys = append(keys, write(portForwardVerb))

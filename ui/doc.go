@@ -1,7 +1,8 @@
 // Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live tables
-// (package ui/livetable) and what opens them, the events views, the object verbs (edit, scale, restart, delete), the command
-// and filter bars, the help screen, a pod's shell and the port-forwards (:pf). All drawing happens on the one
-// tview goroutine; data arrives from package watch and is applied in batched QueueUpdate calls.
+// (package ui/livetable) and what opens them, the events views, the object verbs (edit, scale, restart,
+// delete), the command and filter bars, the help screen, a pod's shell and the port-forwards (:pf). All drawing
+// happens on the one tview goroutine; data arrives from package watch and is applied in batched QueueUpdate
+// calls.
 //
 // What the screens ask of the cluster is declared in package cluster: cluster.Interface and its roles
 // (Objects, Streams, Metrics, Access, Sources), the values they take and return, and the optional capabilities

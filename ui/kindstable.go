@@ -10,8 +10,8 @@ import (
 	"kscope/watch"
 )
 
-// A table of several kinds (`:deploy,sts,ds`, `:all`, `kscope all`) is a live table (livetable.Table) over a kinds source. Its
-// resource is unionResource's: it names the list (so that the history can open it again) and is served by no
+// A table of several kinds (`:deploy,sts,ds`, `:all`, `kscope all`) is a live table (livetable.Table) over a
+// kinds source. Its resource is unionResource's: it names the list (so that the history can open it again) and is served by no
 // API; each row's own resource comes from the source (rowKind), and the object keys act on it.
 
 // unionResource is the resource of a table of l's kinds: named by l's canonical form, namespaced when a kind

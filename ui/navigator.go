@@ -101,13 +101,13 @@ type TableScreens struct {
 	// prompt line instead of a screen.
 	Tree func(nav Navigator, res discovery.Resource, row *watch.Row, openYAML func(discovery.Resource, *watch.Row),
 		resourceForKind func(apiVersion, kind string) (discovery.Resource, error)) (Screen, error)
-	// Logs opens the logs of row, an object of res (keymap.Keys.Object.Logs; previous, keymap.Keys.Object.PrevLogs: of the
-	// containers' previous instances), in the tables and the views of one object. It may read the cluster
+	// Logs opens the logs of row, an object of res (keymap.Keys.Object.Logs; previous,
+	// keymap.Keys.Object.PrevLogs: of the containers' previous instances), in the tables and the views of one object. It may read the cluster
 	// and ask which container before it pushes its screen, or say on the prompt line why it opens none;
 	// settings are the Options of the logs. Called on the UI goroutine.
 	Logs func(nav Navigator, res discovery.Resource, row *watch.Row, previous bool, settings LogSettings)
-	// YAML opens the live YAML of row, an object of res (keymap.Keys.Table.YAML and Open in a table, the tree's, the
-	// describe view's): obj is what ui hands it (ObjectView: the object keys, openers, versions recorded).
+	// YAML opens the live YAML of row, an object of res (keymap.Keys.Table.YAML and Open in a table, the tree's,
+	// the describe view's): obj is what ui hands it (ObjectView: the object keys, openers, versions recorded).
 	YAML func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen
 	// Describe opens the live description of row, an object of res (keymap.Keys.Object.Describe), as YAML does.
 	Describe func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen

@@ -125,3 +125,9 @@ func (h *tableHost) NamespaceChanged(ns string) bool {
 	h.top().NamespaceChanged(ns)
 	return true
 }
+
+// A live table is one of the app's screens, and tableHost its host.
+var (
+	_ Screen         = (*livetable.Table)(nil)
+	_ livetable.Host = (*tableHost)(nil)
+)

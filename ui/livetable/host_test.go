@@ -26,8 +26,8 @@ import (
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // fakeHost is a table's host for the package's tests: a mutex stands for the UI goroutine (queued functions
-// and the test's own steps take it in turn), the table draws on a simulation screen, the prompt line records what the table asks and says, files are
-// saved to a temporary folder, and the keys are the table's own. No cluster: the tables tested have no
+// and the test's own steps take it in turn), the table draws on a simulation screen, the prompt line records
+// what the table asks and says, files are saved to a temporary folder, and the keys are the table's own. No cluster: the tables tested have no
 // metrics, and their HEALTH column stays off.
 type fakeHost struct {
 	t   *testing.T
