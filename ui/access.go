@@ -10,6 +10,7 @@ import (
 
 	"kscope/apierr"
 	"kscope/discovery"
+	"kscope/ui/keymap"
 )
 
 // accessNeed is the permission a verb needs: a verb on the object's resource, or on one of its subresources
@@ -125,7 +126,7 @@ func reason(ans AccessAnswer) string {
 
 // NotPermitted is the status line's note of the keys among bs the server said the user may not use ("" if
 // none), asking the questions not yet asked so that a later call knows. UI goroutine only.
-func NotPermitted(bs []Binding) string {
+func NotPermitted(bs []keymap.Binding) string {
 	if names := deniedNames(bs); names != "" {
 		return "  [red]not permitted: " + tview.Escape(names) + "[-]"
 	}
@@ -134,10 +135,10 @@ func NotPermitted(bs []Binding) string {
 
 // deniedNames returns the names of the bindings the server said the user may not use (asking the questions
 // not yet asked, so that a later call knows), comma-separated; "" if none.
-func deniedNames(bs []Binding) string {
+func deniedNames(bs []keymap.Binding) string {
 	var names []string
 	for _, b := range bs {
-		if b.denied != nil && b.denied() {
+		if b.Denied() {
 			names = append(names, b.Name)
 		}
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"kscope/discovery"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -25,7 +26,7 @@ type scopeFunc func() (discovery.Resource, string)
 // pod: shell), restart, delete, logs (with a logs screen registered), port-forward (pods, services,
 // deployments), owner, events, tree (with a tree screen registered). The writes are asked about in access
 // before they are offered. The keys depend on scope's resource, never on the object.
-func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *accessCache) []Binding {
+func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *accessCache) []keymap.Binding {
 	with := func(fn func(discovery.Resource, *watch.Row)) func() {
 		return func() {
 			if res, row, ok := subject(); ok {
@@ -33,9 +34,9 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 			}
 		}
 	}
-	write := func(v verb) Binding {
+	write := func(v verb) keymap.Binding {
 		b := v.key.Bind(with(func(res discovery.Resource, row *watch.Row) { v.run(a, access, res, row) }))
-		b.denied = func() bool {
+		return b.WithDenied(func() bool {
 			res, ns := scope()
 			if a.opts.ReadOnly || v.applies(res) != nil {
 				return false
@@ -46,8 +47,7 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 				access.ask(q, nil)
 			}
 			return ok && !ans.Allowed
-		}
-		return b
+		})
 	}
 	res, _ := scope()
 	s, r := scaleVerb, restartVerb
@@ -59,9 +59,9 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 	case isNodes(res):
 		r = drainVerb
 	}
-	var keys []Binding
+	var keys []keymap.Binding
 	if a.opts.Screens.Describe != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, Keys.Object.Describe.Bind(with(a.openDescribe)))
+		keys = append(keys, keymap.Keys.Object.Describe.Bind(with(a.openDescribe)))
 	}
 	keys = append(keys,
 		write(editVerb),
@@ -84,17 +84,18 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 		logs := func(previous bool) func(discovery.Resource, *watch.Row) {
 			return func(res discovery.Resource, row *watch.Row) { open(a, res, row, previous, a.opts.logSettings()) }
 		}
-		keys = append(keys, Keys.Object.Logs.Bind(with(logs(false))), Keys.Object.PrevLogs.Bind(with(logs(true))))
+		keys = append(keys, keymap.Keys.Object.Logs.Bind(with(logs(false))),
+			keymap.Keys.Object.PrevLogs.Bind(with(logs(true))))
 	}
 	if forwardable(res) == nil {
 		keys = append(keys, write(portForwardVerb))
 	}
 	keys = append(keys,
-		Keys.Object.Owner.Bind(with(a.jumpToOwner)),
-		Keys.Object.Events.Bind(with(a.openEvents)),
+		keymap.Keys.Object.Owner.Bind(with(a.jumpToOwner)),
+		keymap.Keys.Object.Events.Bind(with(a.openEvents)),
 	)
 	if a.opts.Screens.Tree != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, Keys.Object.Tree.Bind(with(a.openTree)))
+		keys = append(keys, keymap.Keys.Object.Tree.Bind(with(a.openTree)))
 	}
 	return keys
 }
@@ -124,7 +125,7 @@ func (a *App) openEvents(_ discovery.Resource, row *watch.Row) {
 		a.errorf("events of %s: %s", row.Name, err)
 		return
 	}
-	t := NewLiveTable(a, res, src, "events("+row.Name+")")
-	t.fixed = true
+	t := a.newTable(res, src, "events("+row.Name+")")
+	t.KeepNamespace()
 	a.push(t)
 }

@@ -15,7 +15,9 @@ import (
 	"kscope/forwards"
 	"kscope/history"
 	"kscope/spawn"
+	"kscope/ui/keymap"
 	"kscope/ui/prompt"
+	"kscope/ui/theme"
 )
 
 // Screen is one screen of the navigation stack. Every method runs on the UI goroutine. Embed BaseScreen for the
@@ -29,7 +31,7 @@ type Screen interface {
 	// Close releases the view's watches; the view is not used afterwards.
 	Close()
 	// Bindings returns the view's own keys, closures over the view; the app's global keys come after them.
-	Bindings() []Binding
+	Bindings() []keymap.Binding
 	// Status returns the view's text for the status line.
 	Status() string
 	// Escape is esc before the app goes back: it tells whether the view used it (cleared a filter).
@@ -77,10 +79,10 @@ type App struct {
 	// versions keeps the full versions of the objects shown in YAML views (history).
 	versions *history.Book
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
-	hotkeysFirst, hotkeys []Binding
-	plugins               pluginSet // plugins.yaml's and the contexts', their keys read; background runs
-	remaps                keyRemaps // keys.yaml
-	theme                 *Theme    // the skin's colors, else kscope's
+	hotkeysFirst, hotkeys []keymap.Binding
+	plugins               pluginSet    // plugins.yaml's and the contexts', their keys read; background runs
+	remaps                keyRemaps    // keys.yaml
+	theme                 *theme.Theme // the skin's colors, else kscope's
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -131,7 +133,7 @@ func New(opts Options) *App {
 	a.header = NewHeader()
 	a.status = NewStatusLine()
 	a.bar = newCommandBar(a)
-	a.theme = newTheme(opts.Skin)
+	a.theme = theme.New(opts.Skin)
 	a.header.theme, a.status.theme = a.theme, a.theme
 	for _, line := range a.readKeys() {
 		a.Notice(line)
@@ -312,7 +314,7 @@ func (a *App) popTo(n int) {
 func (a *App) show() {
 	v := a.top()
 	a.body.AddAndSwitchToPage("view", v.Primitive(), true)
-	a.theme.paintView(v)
+	paintView(a.theme, v)
 	a.tv.SetFocus(v.Primitive())
 	v.Activate()
 	a.refreshChrome()
@@ -354,12 +356,12 @@ func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
 	a.bar.ClearMessage()
 	v := a.top()
 	own, global := a.keys(v) // (a key is in one of them at most: configured keys were given out)
-	b := findBinding(own, ev)
+	b := keymap.Find(own, ev)
 	if b == nil {
-		b = findBinding(global, ev)
+		b = keymap.Find(global, ev)
 	}
 	if b != nil {
-		b.run()
+		b.Run()
 		return nil
 	}
 	if v.Typed(ev) {

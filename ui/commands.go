@@ -158,8 +158,8 @@ func (a *App) openSpec(res discovery.Resource, spec watch.Spec, title, selectKey
 		a.errorf("open %s: %s", res.FullName(), err)
 		return false
 	}
-	t := NewLiveTable(a, res, src, title)
-	t.selectKey = selectKey
+	t := a.newTable(res, src, title)
+	t.SelectWhenShown(selectKey)
 	a.push(t)
 	return true
 }

@@ -86,7 +86,7 @@ func (a *App) openColumnsIn(res discovery.Resource, cols []watch.ObjectColumn, n
 			return
 		}
 		a.popTo(1)
-		a.push(NewLiveTable(a, res, src, res.Name))
+		a.push(a.newTable(res, src, res.Name))
 	}
 }
 

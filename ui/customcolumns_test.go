@@ -11,6 +11,7 @@ import (
 
 	"kscope/columns"
 	"kscope/config"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -40,7 +41,7 @@ func TestCustomColumnsCommand(t *testing.T) {
 	h.contains("<none>") // web's nodeName
 	h.lacks("READY")     // not the server's columns
 	var src RowSource
-	h.quietly(func() { src = h.app.top().(*LiveTable).src })
+	h.quietly(func() { src = h.app.top().(*livetable.Table).Source() })
 	if _, ok := src.(*watch.ObjectSource); !ok {
 		t.Fatalf("source %T, want an ObjectSource", src)
 	}
@@ -58,10 +59,10 @@ func TestCustomColumnsCommand(t *testing.T) {
 
 	h.typeText("/envoy\n")
 	h.eventually("</envoy>")
-	h.until("one row", func() bool { return len(h.app.top().(*LiveTable).content.Rows()) == 1 })
+	h.until("one row", func() bool { return len(h.app.top().(*livetable.Table).Rows()) == 1 })
 	h.lacks("nginx:1.28")
 	h.press(tcell.KeyEscape, 0)
-	h.until("both rows", func() bool { return len(h.app.top().(*LiveTable).content.Rows()) == 2 })
+	h.until("both rows", func() bool { return len(h.app.top().(*livetable.Table).Rows()) == 2 })
 
 	h.typeText("N") // sort by NAME; again: reverse
 	h.until("sorted by NAME", func() bool { return firstRowName(h) == "api-5c4b-zzzzz" })
@@ -116,7 +117,7 @@ func TestViewsServerColumns(t *testing.T) {
 	h.command("pods")
 	h.eventually("web-7d9f-fghij")
 	var src RowSource
-	h.quietly(func() { src = h.app.top().(*LiveTable).src })
+	h.quietly(func() { src = h.app.top().(*livetable.Table).Source() })
 	if _, ok := src.(*watch.StaticSource); !ok {
 		t.Fatalf("source %T, want the Table source", src)
 	}
@@ -165,7 +166,7 @@ func headerLine(h *harness) string {
 
 // firstRowName is the name of the table's first row ("" for none); call it on the UI goroutine.
 func firstRowName(h *harness) string {
-	rows := h.app.top().(*LiveTable).content.Rows()
+	rows := h.app.top().(*livetable.Table).Rows()
 	if len(rows) == 0 {
 		return ""
 	}

@@ -1,7 +1,8 @@
-// Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live table,
-// the YAML, describe and events views, the object verbs (edit, scale, restart, delete), the command
-// and filter bars, the help screen, a pod's shell and the port-forwards (:pf). All drawing happens on the one
-// tview goroutine; data arrives from package watch and is applied in batched QueueUpdate calls.
+// Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live tables
+// (package ui/livetable) and what opens them, the events views, the object verbs (edit, scale, restart,
+// delete), the command and filter bars, the help screen, a pod's shell and the port-forwards (:pf). All drawing
+// happens on the one tview goroutine; data arrives from package watch and is applied in batched QueueUpdate
+// calls.
 //
 // What the screens ask of the cluster is declared in package cluster: cluster.Interface and its roles
 // (Objects, Streams, Metrics, Access, Sources), the values they take and return, and the optional capabilities
@@ -19,6 +20,21 @@
 // Navigator offers plus what their opener in TableScreens passes them (the tree gets the YAML view's opener
 // and the catalog's lookup of a kind), and the program registers them in Options.Screens; a key whose screen
 // is not registered is not bound. ui's tests register stubs.
+//
+// # Layers
+//
+// The packages under ui/ are layered, each importing only those before it:
+//
+//  1. the leaves ui/keymap (the one key table, Keys, and Binding) and ui/theme (the colors, a k9s skin's
+//     over kscope's), which every ui package uses;
+//  2. ui/livetable, the live table: rows, sort, filter, flashes, its HEALTH and metrics columns, views.yaml
+//     layouts, save. It asks the app only through the livetable.Host it is made with; ui's tableHost
+//     (tablehost.go) is that host and adds the app's part (help, the object verbs and their access checks,
+//     the screens a table opens, enter's drill-down, plugins). ui's own tests drive real tables through the
+//     app, which they can since ui imports the table;
+//  3. ui, the core: App, the stack, the prompt and status lines, the picker, commands, verbs, plugins;
+//  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
+//     ui/portforwards), which import ui (Screen, Navigator) and which ui never imports.
 //
 // # Structure
 //
@@ -61,13 +77,13 @@
 //
 // # Tables of several namespaces or kinds
 //
-// `:pods shop,web` and `:deploy,sts,ds` / `:all` are live tables like any other, over a union source that
-// runs one source per namespace (namespacessource.go) or per kind (kindssource.go) and gathers their rows
+// `:pods shop,web` and `:deploy,sts,ds` / `:all` are live tables like any other, over a union source (package
+// union) that runs one source per namespace or per kind and gathers their rows
 // into a watch.StaticSource, so that sorting, filtering and change marks are the table's usual ones. A table
 // of several kinds has a KIND column first ("deployment.apps", as kubectl prefixes names) and the kinds' own
-// columns when they all have the same ones, else NAME, NAMESPACE and AGE (kindslayout.go); its rows name
-// their own resource, which the object keys act on (kindstable.go), and its state names the kind that
-// failed.
+// columns when they all have the same ones, else NAME, NAMESPACE and AGE; its rows name their own resource,
+// which the object keys act on (kindstable.go opens it, ui/livetable/kinds.go reads a row's kind), and its
+// state names the kind that failed.
 //
 // # Writes
 //
@@ -117,29 +133,29 @@
 //	func New(nav ui.Navigator, label string, src ui.RowSource) ui.Screen { … }
 //	func (v *View) Crumb() string              { return "pulse" }
 //	func (v *View) Primitive() tview.Primitive { return v.text }
-//	func (v *View) Bindings() []ui.Binding {
-//		return []ui.Binding{v.nav.HelpBinding(), v.nav.QuitBinding()}
+//	func (v *View) Bindings() []keymap.Binding {
+//		return []keymap.Binding{v.nav.HelpBinding(), v.nav.QuitBinding()}
 //	}
 //
-// The key that opens it is written once, in Keys (keytable.go), in the family of the screen it is pressed
+// The key that opens it is written once, in keymap.Keys (ui/keymap/table.go), in the family of the screen it is pressed
 // in; a family of keys that only the new screen binds is tagged with its package (`screen:"ui/pulse"`), and
 // the screen's own tests check it binds them (ui/navtest is the Navigator those tests use). The opener is a
 // field of TableScreens (navigator.go), bound where the key belongs only when the program registers it:
 //
 //	if open := a.opts.Screens.Pulse; open != nil {
-//		keys = append(keys, Keys.Table.Pulse.Bind(func() { a.push(open(a, t.title, t.src)) }))
+//		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.Title(), t.Source())) }))
 //	}
 //
 // and the one line in the program (tui.go): `ui.TableScreens{Pulse: pulse.New, …}`. ui's own tests register
 // stub screens in their harness (they cannot import a package that imports ui); the e2e tests run the real
 // ones. TestNoKeyBoundTwice checks that the keys collide with none of the view's or the global ones and that
-// every key bound is Keys's; the names keys.yaml may rebind (bindingNames) and README.md's key tables follow
-// from the table (TestREADMEKeys fails until `go generate ./ui` rewrites them).
+// every key bound is Keys's; the names keys.yaml may rebind (keymap.Names()) and README.md's key tables follow
+// from the table (TestREADMEKeys fails until `go generate ./ui/keymap` rewrites them).
 //
 // # Keys and colors from the configuration
 //
 // keys.yaml's remaps are applied where the bindings are consulted (App.keys: the key handling and the help
 // both go through it), so the one key table stays the truth: a remap onto a key the view already has is
-// not applied in that view, and said once. A k9s skin becomes a theme (theme.go) that the views read their
+// not applied in that view, and said once. A k9s skin becomes a theme (package ui/theme) that the views read their
 // colors from; without one the theme is kscope's own look.
 package ui

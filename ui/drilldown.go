@@ -100,7 +100,7 @@ func (a *App) openPods(spec watch.Spec, of string) {
 		a.errorf("pods of %s: %s", of, err)
 		return
 	}
-	t := NewLiveTable(a, res, src, "pods("+of+")")
-	t.fixed = true
+	t := a.newTable(res, src, "pods("+of+")")
+	t.KeepNamespace()
 	a.push(t)
 }

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"kscope/discovery"
+	"kscope/ui/livetable"
 )
 
 // TestEnterDrillsDownToPods: Enter on a deployment opens the pods its selector picks, live, titled after it
@@ -26,8 +27,8 @@ func TestEnterDrillsDownToPods(t *testing.T) {
 	h.lacks("api-5c4b")
 	var spec string
 	h.quietly(func() {
-		if t, ok := h.app.top().(*LiveTable); ok {
-			spec = t.src.Spec().LabelSelector
+		if t, ok := h.app.top().(*livetable.Table); ok {
+			spec = t.Source().Spec().LabelSelector
 		}
 	})
 	if spec != "app=web" {

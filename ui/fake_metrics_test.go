@@ -5,6 +5,7 @@ import (
 	"maps"
 
 	"kscope/discovery"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -89,9 +90,9 @@ func (r fakePodResources) Get(key string) (PodResources, bool) {
 func withMetrics(c *fakeCluster) {
 	metricsVerbs := []string{"get", "list"}
 	c.catalog.Add(
-		discovery.Resource{Group: metricsGroup, Version: "v1beta1", Name: "pods", SingularName: "", Kind: "PodMetrics",
+		discovery.Resource{Group: livetable.MetricsGroup, Version: "v1beta1", Name: "pods", SingularName: "", Kind: "PodMetrics",
 			Verbs: metricsVerbs, Namespaced: true},
-		discovery.Resource{Group: metricsGroup, Version: "v1beta1", Name: "nodes", SingularName: "", Kind: "NodeMetrics",
+		discovery.Resource{Group: livetable.MetricsGroup, Version: "v1beta1", Name: "nodes", SingularName: "", Kind: "NodeMetrics",
 			Verbs: metricsVerbs},
 	)
 	withNodes(c)

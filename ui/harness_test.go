@@ -16,6 +16,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"kscope/discovery"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -190,8 +191,8 @@ func (h *harness) typeText(s string) {
 func (a *App) runBinding(names ...string) {
 	for _, name := range names {
 		for _, b := range a.top().Bindings() {
-			if b.Name == name && b.run != nil {
-				b.run()
+			if b.Name == name && b.Active() {
+				b.Run()
 				return
 			}
 		}
@@ -201,8 +202,8 @@ func (a *App) runBinding(names ...string) {
 // refresh makes the top table take its source's changes now (instead of waiting for its loop).
 func (h *harness) refresh() {
 	h.ui(func() {
-		if t, ok := h.app.top().(*LiveTable); ok {
-			t.refresh()
+		if t, ok := h.app.top().(*livetable.Table); ok {
+			t.Refresh()
 		}
 	})
 }

@@ -5,18 +5,20 @@ import (
 	"strings"
 
 	"github.com/rivo/tview"
+
+	"kscope/ui/theme"
 )
 
 // Header is the two lines at the top: the connection (context, cluster, user, server and kscope versions,
 // read-only mark), then the namespace and the breadcrumbs of the view stack. UI goroutine only.
 type Header struct {
 	view  *tview.TextView
-	theme *Theme
+	theme *theme.Theme
 }
 
 // NewHeader returns an empty header.
 func NewHeader() *Header {
-	return &Header{view: tview.NewTextView().SetDynamicColors(true).SetWrap(false), theme: newTheme(nil)}
+	return &Header{view: tview.NewTextView().SetDynamicColors(true).SetWrap(false), theme: theme.Default()}
 }
 
 // Set rewrites the header.
@@ -35,15 +37,15 @@ func (h *Header) Set(info ClusterInfo, namespace, version string, readOnly bool,
 	}
 	th := h.theme
 	field := func(label, value string) string {
-		return th.infoLabel + label + ":[-] " + th.infoValue + tview.Escape(value) + reset(th.infoValue)
+		return th.InfoLabel + label + ":[-] " + th.InfoValue + tview.Escape(value) + theme.Reset(th.InfoValue)
 	}
 	line1 := ro + strings.Join([]string{field("Context", info.Context), field("Cluster", info.Cluster),
 		field("User", info.User), field("K8s", server), field("kscope", version)}, "  ")
 	parts := make([]string, len(crumbs))
 	for i, c := range crumbs {
-		color := th.crumb
+		color := th.Crumb
 		if i == len(crumbs)-1 {
-			color = th.crumbActive
+			color = th.CrumbActive
 		}
 		parts[i] = fmt.Sprintf("%s<%s>[-:-]", color, tview.Escape(c))
 	}

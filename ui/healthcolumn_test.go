@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
 
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -69,11 +70,12 @@ func (h *harness) waitGone(substr string) {
 	}
 }
 
-// tableHealthOf returns the top table's health column (read on the UI goroutine).
-func tableHealthOf(h *harness) *tableHealth {
-	var th *tableHealth
-	h.quietly(func() { th = providerOf[*tableHealth](h.app.top().(*LiveTable)) })
-	return th
+// tableHealthOf returns the top table's HEALTH source while the column is on, else nil (read on the UI
+// goroutine).
+func tableHealthOf(h *harness) RowSource {
+	var src RowSource
+	h.quietly(func() { src = h.app.top().(*livetable.Table).HealthSource() })
+	return src
 }
 
 // TestHealthColumnToggles: shift-h adds HEALTH to a table, each row's kstatus by its key (InProgress,
@@ -98,7 +100,7 @@ func TestHealthColumnToggles(t *testing.T) {
 		}
 	}
 	var src RowSource
-	h.quietly(func() { src = providerOf[*tableHealth](h.app.top().(*LiveTable)).src })
+	h.quietly(func() { src = h.app.top().(*livetable.Table).HealthSource() })
 	osrc, ok := src.(*watch.ObjectSource)
 	if !ok {
 		t.Fatalf("health source %T, want an ObjectSource", src)
@@ -149,7 +151,7 @@ func TestHealthColumnToggles(t *testing.T) {
 			return false
 		}
 	})
-	if th := tableHealthOf(h); th.on() {
+	if tableHealthOf(h) != nil {
 		t.Error("the column is still on")
 	}
 }
@@ -186,7 +188,7 @@ func TestHealthColumnNotForSeveralKinds(t *testing.T) {
 	h.typeText("H")
 	waitFor(t, h, "no health: not available in a table of several kinds")
 	h.waitRow("KIND", "KIND NAME AGE")
-	if tableHealthOf(h).on() {
+	if tableHealthOf(h) != nil {
 		t.Error("the column is on")
 	}
 }
@@ -203,7 +205,7 @@ func TestHealthColumnForbidden(t *testing.T) {
 	h.eventually("forbidden")
 	h.lacks("HEALTH")
 	h.lacks("goroutine")
-	if tableHealthOf(h).on() {
+	if tableHealthOf(h) != nil {
 		t.Error("the column is still on")
 	}
 }
@@ -216,7 +218,7 @@ func TestHealthColumnStopsWithTable(t *testing.T) {
 	waitFor(t, h, "HEALTH")
 	var src *watch.ObjectSource
 	h.until("a health source", func() bool {
-		src, _ = providerOf[*tableHealth](h.app.top().(*LiveTable)).src.(*watch.ObjectSource)
+		src, _ = h.app.top().(*livetable.Table).HealthSource().(*watch.ObjectSource)
 		return src != nil && src.State().Phase == watch.Synced
 	})
 	h.command("secrets")
@@ -241,15 +243,11 @@ func TestHealthColumnFollowsNamespaceSwitch(t *testing.T) {
 	waitFor(t, h, "web-7d9f-abcde")
 	h.typeText("H")
 	h.waitRow("web-7d9f-abcde", "web-7d9f-abcde 1/1 Running 0 5m InProgress")
-	old := tableHealthOf(h)
-	var oldSrc RowSource
-	h.quietly(func() { oldSrc = old.src })
+	oldSrc := tableHealthOf(h)
 	h.typeText("0")
 	waitFor(t, h, "db-0")
 	h.waitRow("db-0", "data db-0 1/1 Running 0 30d Current")
-	var src RowSource
-	now := tableHealthOf(h)
-	h.quietly(func() { src = now.src })
+	src := tableHealthOf(h)
 	if src == nil || src == oldSrc || src.Spec().Namespace != "" {
 		t.Errorf("health source after the switch: %v (before: %v)", src, oldSrc)
 	}

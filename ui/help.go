@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"kscope/ui/keymap"
 )
 
 // HelpView lists the keys of the view it was opened from, then the global keys: the same bindings that
@@ -15,13 +17,13 @@ type HelpView struct {
 
 // NewHelpView builds the help screen for a view called name with its own keys, the global ones, and the
 // configured keys that conflict with another binding there (not bound, or taking a key with override).
-func NewHelpView(a *App, name string, own, global []Binding, conflicts []keyConflict) *HelpView {
+func NewHelpView(a *App, name string, own, global []keymap.Binding, conflicts []keyConflict) *HelpView {
 	h := &HelpView{app: a, table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
 	th := a.theme
 	h.table.SetBorder(true).SetTitle(" " + th.Title + "help" + th.Counter + " " + tview.Escape(name) + " (esc: back) ")
 	h.table.SetSelectedStyle(th.Cursor)
 	for c, title := range []string{"KEY", "NAME", "WHERE", "DESCRIPTION"} {
-		h.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(th.helpHeader).SetSelectable(false))
+		h.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(th.HelpHeader).SetSelectable(false))
 	}
 	row := 1
 	for i, line := range readOnlyCovers { // first, what read-only mode covers
@@ -39,18 +41,18 @@ func NewHelpView(a *App, name string, own, global []Binding, conflicts []keyConf
 	}
 	for _, group := range []struct {
 		where string
-		keys  []Binding
+		keys  []keymap.Binding
 		color tcell.Color
-	}{{name, own, th.helpText}, {"everywhere", global, th.Dim}} {
+	}{{name, own, th.HelpText}, {"everywhere", global, th.Dim}} {
 		for _, b := range group.keys {
 			desc, color := b.Description, group.color
-			if b.denied != nil && b.denied() {
+			if b.Denied() {
 				desc, color = "not permitted: "+desc, th.ErrorColor
 			}
 			for c, text := range []string{b.Label, b.Name, group.where, desc} {
 				cellColor := color
-				if c == 0 && color == th.helpText {
-					cellColor = th.helpKey
+				if c == 0 && color == th.HelpText {
+					cellColor = th.HelpKey
 				}
 				h.table.SetCell(row, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(cellColor))
 			}
@@ -76,9 +78,9 @@ func (h *HelpView) Activate()                  {}
 func (h *HelpView) Close()                     {}
 
 // Bindings: `?` again closes the help, `q` quits.
-func (h *HelpView) Bindings() []Binding {
-	return []Binding{
-		Keys.Help.Back.Bind(h.app.pop),
+func (h *HelpView) Bindings() []keymap.Binding {
+	return []keymap.Binding{
+		keymap.Keys.Help.Back.Bind(h.app.pop),
 		h.app.QuitBinding(),
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"kscope/discovery"
+	"kscope/ui/keymap"
 )
 
 // historyLimit bounds how many resources the navigation history keeps (the oldest forgotten first).
@@ -47,11 +48,11 @@ func (h *viewHistory) previous() (discovery.Resource, bool) {
 }
 
 // historyBindings are the navigation keys of the views opened from the top.
-func (a *App) historyBindings() []Binding {
-	return []Binding{
-		Keys.Opened.Back.Bind(func() { a.historyMove(-1) }),
-		Keys.Opened.Forward.Bind(func() { a.historyMove(1) }),
-		Keys.Opened.LastView.Bind(a.historyLast),
+func (a *App) historyBindings() []keymap.Binding {
+	return []keymap.Binding{
+		keymap.Keys.Opened.Back.Bind(func() { a.historyMove(-1) }),
+		keymap.Keys.Opened.Forward.Bind(func() { a.historyMove(1) }),
+		keymap.Keys.Opened.LastView.Bind(a.historyLast),
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/history"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -15,13 +16,13 @@ func (a *App) rowVersions(res discovery.Resource, key string) ([]watch.RowVersio
 	var best []watch.RowVersion
 	var cols []watch.Column
 	for _, v := range a.stack {
-		t, ok := v.(*LiveTable)
-		if !ok || t.res.GVR() != res.GVR() {
+		t, ok := v.(*livetable.Table)
+		if !ok || t.Resource().GVR() != res.GVR() {
 			continue
 		}
-		if src, ok := t.src.(cluster.Versioner); ok {
+		if src, ok := t.Source().(cluster.Versioner); ok {
 			if vs := src.Versions(key); len(vs) > len(best) {
-				best, cols = vs, t.src.Columns()
+				best, cols = vs, t.Source().Columns()
 			}
 		}
 	}

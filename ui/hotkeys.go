@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/config"
+	"kscope/ui/keymap"
 )
 
 // shiftedDigits are the characters Shift-0 … Shift-9 stand for in k9s's key names (a US keyboard's).
@@ -14,35 +15,35 @@ const shiftedDigits = ")!@#$%^&*("
 
 // parseShortCut reads a key as k9s's hotkeys.yaml names it: a character (a, 0, ?), Shift-A (A), Shift-0
 // ()), Ctrl-U, or a named key (F1, Enter, Tab, PgUp …); case does not matter in the names.
-func parseShortCut(s string) (Binding, error) {
+func parseShortCut(s string) (keymap.Binding, error) {
 	if r := []rune(s); len(r) == 1 {
-		return char(r[0]), nil
+		return keymap.Char(r[0]), nil
 	}
 	lower := strings.ToLower(s)
 	if rest, ok := strings.CutPrefix(lower, "shift-"); ok && len(rest) == 1 {
 		switch c := rest[0]; {
 		case c >= 'a' && c <= 'z':
-			return shifted(rune(c - 'a' + 'A')), nil
+			return keymap.Shifted(rune(c - 'a' + 'A')), nil
 		case c >= '0' && c <= '9':
-			b := char(rune(shiftedDigits[c-'0']))
+			b := keymap.Char(rune(shiftedDigits[c-'0']))
 			b.Label = "shift-" + rest
 			return b, nil
 		}
 	}
 	if rest, ok := strings.CutPrefix(lower, "ctrl-"); ok && len(rest) == 1 && rest[0] >= 'a' && rest[0] <= 'z' {
-		return key(tcell.KeyCtrlA+tcell.Key(rest[0]-'a'), "ctrl-"+rest), nil
+		return keymap.Key(tcell.KeyCtrlA+tcell.Key(rest[0]-'a'), "ctrl-"+rest), nil
 	}
 	for k, name := range tcell.KeyNames {
 		if strings.EqualFold(name, s) && k != tcell.KeyRune {
-			return key(k, strings.ToLower(name)), nil
+			return keymap.Key(k, strings.ToLower(name)), nil
 		}
 	}
-	return Binding{}, fmt.Errorf("unknown key %q (keys are written a, Shift-A, Shift-0, Ctrl-U, F1 …)", s)
+	return keymap.Binding{}, fmt.Errorf("unknown key %q (keys are written a, Shift-A, Shift-0, Ctrl-U, F1 …)", s)
 }
 
 // hotkeyBindings turns the configured hotkeys into bindings that run their command, the overriding ones
 // first; a key that cannot be read is said in bad.
-func hotkeyBindings(a *App, hotkeys []config.HotKey) (override, normal []Binding, bad []string) {
+func hotkeyBindings(a *App, hotkeys []config.HotKey) (override, normal []keymap.Binding, bad []string) {
 	for _, h := range hotkeys {
 		b, err := parseShortCut(h.ShortCut)
 		if err != nil {
@@ -54,7 +55,7 @@ func hotkeyBindings(a *App, hotkeys []config.HotKey) (override, normal []Binding
 		if desc == "" {
 			desc = ":" + command
 		}
-		b = b.does("hotkey "+h.Name, desc+" (:"+command+")", func() { a.command(command) })
+		b = b.Does("hotkey "+h.Name, desc+" (:"+command+")", func() { a.command(command) })
 		if h.Override {
 			override = append(override, b)
 		} else {

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+
+	"kscope/ui/livetable"
 )
 
 // TestBurstScreenNotesKeysWithInputBehind: keys read while more input waits are noted, the last of a burst
@@ -50,7 +52,7 @@ func TestKeyBurstDrawnOnce(t *testing.T) {
 	for _, k := range burst {
 		h.app.tv.QueueEvent(k)
 	}
-	h.until("filter applied", func() bool { return h.app.top().(*LiveTable).query.Filter.String() == "web" })
+	h.until("filter applied", func() bool { return h.app.top().(*livetable.Table).Query().Filter.String() == "web" })
 	if n := count() - base; n != 1 {
 		t.Errorf("%d draws for a burst of %d keys, want 1", n, len(burst))
 	}

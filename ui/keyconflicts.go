@@ -3,16 +3,18 @@ package ui
 import (
 	"fmt"
 	"strings"
+
+	"kscope/ui/keymap"
 )
 
 // keyConflict is a key two bindings of a view want, one of them configured (a plugin or a hotkey): lost
 // is the binding that does not get it, kept the one that does.
 type keyConflict struct {
-	lost, kept Binding
+	lost, kept keymap.Binding
 }
 
 // configured tells whether b comes from plugins.yaml or hotkeys.yaml.
-func configured(b Binding) bool {
+func configured(b keymap.Binding) bool {
 	return strings.HasPrefix(b.Name, "plugin ") || strings.HasPrefix(b.Name, "hotkey ")
 }
 
@@ -29,10 +31,10 @@ func (c keyConflict) why(in string) string {
 // does: a configured binding on a key taken already is left out, and a kscope key that a configured
 // binding (one with override, in an earlier tier) took is left out; both are returned as conflicts. Two
 // of kscope's own bindings on one key are both kept (a bug TestNoKeyBoundTwice finds).
-func resolveKeys(tiers ...[]Binding) (kept [][]Binding, lost []keyConflict) {
-	var taken []Binding
+func resolveKeys(tiers ...[]keymap.Binding) (kept [][]keymap.Binding, lost []keyConflict) {
+	var taken []keymap.Binding
 	for _, tier := range tiers {
-		var out []Binding
+		var out []keymap.Binding
 		for _, b := range tier {
 			if i := collision(append(taken, b), len(taken)); i >= 0 && (configured(b) || configured(taken[i])) {
 				lost = append(lost, keyConflict{lost: b, kept: taken[i]})

@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"kscope/config"
+	"kscope/ui/keymap"
 )
 
 // keyRemaps are the keys keys.yaml gives kscope's own bindings, by name. The remap happens where the
 // bindings are consulted (App.keys), so the one key table still drives both the handling and the help.
 // UI goroutine only (warned).
 type keyRemaps struct {
-	to map[string]Binding // name → the new key (Key, Rune, Label)
+	to map[string]keymap.Binding // name → the new key (Key, Rune, Label)
 	// warned holds the remaps already said not to apply in a view, and the configured keys said to conflict
 	// (each said once per session).
 	warned map[string]bool
@@ -22,14 +23,14 @@ type keyRemaps struct {
 // newKeyRemaps reads keys.yaml's entries; one that names no binding or a key that cannot be read is left
 // out and said in bad.
 func newKeyRemaps(remaps []config.KeyRemap) (keyRemaps, []string) {
-	k := keyRemaps{to: map[string]Binding{}, warned: map[string]bool{}}
+	k := keyRemaps{to: map[string]keymap.Binding{}, warned: map[string]bool{}}
 	var bad []string
 	for _, r := range remaps {
 		b, err := parseShortCut(r.Key)
 		switch {
-		case r.Name == Keys.Global.Move.Name:
+		case r.Name == keymap.Keys.Global.Move.Name:
 			bad = append(bad, "keys.yaml: move is the list's own keys (arrows, j k, pgup pgdn, g G): they cannot be rebound")
-		case !slices.Contains(bindingNames, r.Name):
+		case !slices.Contains(keymap.Names(), r.Name):
 			bad = append(bad, fmt.Sprintf("keys.yaml: no key is called %q (the names are the help's NAME column: describe, yaml, logs …)", r.Name))
 		case err != nil:
 			bad = append(bad, fmt.Sprintf("keys.yaml: %s: %s", r.Name, err))
@@ -43,14 +44,14 @@ func newKeyRemaps(remaps []config.KeyRemap) (keyRemaps, []string) {
 // apply returns keys (a view's own, then the global ones) with the remaps applied, and the lines saying
 // which remaps were not applied because their key is another binding's in the same keys. The first
 // binding of a name is the one remapped (the view's own `quit` before the global ctrl-c).
-func (k keyRemaps) apply(keys []Binding) ([]Binding, []string) {
+func (k keyRemaps) apply(keys []keymap.Binding) ([]keymap.Binding, []string) {
 	if len(k.to) == 0 {
 		return keys, nil
 	}
 	out := slices.Clone(keys)
-	remapped := map[int]Binding{} // index → its default key
+	remapped := map[int]keymap.Binding{} // index → its default key
 	for name, to := range k.to {
-		if i := slices.IndexFunc(out, func(b Binding) bool { return b.Name == name && b.run != nil }); i >= 0 {
+		if i := slices.IndexFunc(out, func(b keymap.Binding) bool { return b.Name == name && b.Active() }); i >= 0 {
 			remapped[i] = out[i]
 			out[i].Key, out[i].Rune, out[i].Label = to.Key, to.Rune, to.Label
 		}
@@ -93,7 +94,7 @@ func (a *App) readKeys() []string {
 
 // keys returns the keys of v, then the global keys, as keys.yaml remaps them and as configured keys take
 // them (see viewKeys). UI goroutine only.
-func (a *App) keys(v Screen) (own, global []Binding) {
+func (a *App) keys(v Screen) (own, global []keymap.Binding) {
 	k := a.viewKeys(v)
 	return k.own, k.global
 }
@@ -101,7 +102,7 @@ func (a *App) keys(v Screen) (own, global []Binding) {
 // keySet is the keys of a view: its own (the plugins that apply to it among them), the global ones, and
 // the configured keys that lost a key to another binding or took one.
 type keySet struct {
-	own, global []Binding
+	own, global []keymap.Binding
 	conflicts   []keyConflict
 }
 
@@ -139,9 +140,9 @@ func (a *App) viewKeys(v Screen) keySet {
 }
 
 // collision is the index of another binding in keys with the key of keys[i], or -1.
-func collision(keys []Binding, i int) int {
+func collision(keys []keymap.Binding, i int) int {
 	for j := range keys {
-		if j != i && keys[i].same(keys[j]) {
+		if j != i && keys[i].Same(keys[j]) {
 			return j
 		}
 	}

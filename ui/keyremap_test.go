@@ -8,18 +8,19 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/config"
+	"kscope/ui/keymap"
 )
 
 // TestKeyRemapCollisions: what a remap does to one view's keys, and when it is not applied.
 func TestKeyRemapCollisions(t *testing.T) {
 	run := func() {}
-	keys := []Binding{
-		char('d').does("describe", "x", run),
-		char('y').does("yaml", "x", run),
-		key(tcell.KeyCtrlD, "ctrl-d").does("delete", "x", run),
-		char('q').does("quit", "x", run),
-		key(tcell.KeyEscape, "esc").does("back", "x", run),
-		key(tcell.KeyCtrlC, "ctrl-c").does("quit", "x", run),
+	keys := []keymap.Binding{
+		keymap.Char('d').Does("describe", "x", run),
+		keymap.Char('y').Does("yaml", "x", run),
+		keymap.Key(tcell.KeyCtrlD, "ctrl-d").Does("delete", "x", run),
+		keymap.Char('q').Does("quit", "x", run),
+		keymap.Key(tcell.KeyEscape, "esc").Does("back", "x", run),
+		keymap.Key(tcell.KeyCtrlC, "ctrl-c").Does("quit", "x", run),
 	}
 	tests := []struct {
 		name   string
@@ -82,7 +83,7 @@ func TestKeyRemapRefused(t *testing.T) {
 	}
 }
 
-// TestBindingNamesKnown: every key of every view is in bindingNames (the names keys.yaml may use), and
+// TestBindingNamesKnown: every key of every view is in keymap.Names() (the names keys.yaml may use), and
 // every name there is some view's.
 func TestBindingNamesKnown(t *testing.T) {
 	h := start(t, 120, 30, func(o *Options) {
@@ -95,12 +96,12 @@ func TestBindingNamesKnown(t *testing.T) {
 		h.ui(func() {
 			own, global := h.app.keys(h.app.top())
 			for _, b := range append(own, global...) {
-				if b.run == nil || strings.HasPrefix(b.Name, "hotkey ") || strings.HasPrefix(b.Name, "plugin ") {
+				if !b.Active() || strings.HasPrefix(b.Name, "hotkey ") || strings.HasPrefix(b.Name, "plugin ") {
 					continue
 				}
 				seen[b.Name] = true
-				if !slices.Contains(bindingNames, b.Name) {
-					t.Errorf("%s: key %s %q is not in bindingNames", h.app.top().Crumb(), b.Label, b.Name)
+				if !slices.Contains(keymap.Names(), b.Name) {
+					t.Errorf("%s: key %s %q is not in keymap.Names()", h.app.top().Crumb(), b.Label, b.Name)
 				}
 			}
 		})
@@ -130,21 +131,21 @@ func TestBindingNamesKnown(t *testing.T) {
 		back()
 	}
 	elsewhere := map[string]bool{} // the names only screens in packages of their own bind (their tests check them)
-	for _, f := range Keys.families() {
+	for _, f := range keymap.Keys.Families() {
 		for _, d := range f.Defs {
 			elsewhere[d.Name] = f.Screen != ""
 		}
 	}
-	for _, f := range Keys.families() {
+	for _, f := range keymap.Keys.Families() {
 		for _, d := range f.Defs {
 			if f.Screen == "" {
 				elsewhere[d.Name] = false
 			}
 		}
 	}
-	for _, n := range bindingNames {
+	for _, n := range keymap.Names() {
 		if !seen[n] && n != "back" && !elsewhere[n] {
-			t.Errorf("bindingNames has %q, which no view binds", n)
+			t.Errorf("keymap.Names() has %q, which no view binds", n)
 		}
 	}
 }

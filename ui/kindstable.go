@@ -10,8 +10,8 @@ import (
 	"kscope/watch"
 )
 
-// A table of several kinds (`:deploy,sts,ds`, `:all`, `kscope all`) is a LiveTable over a kindsSource. Its
-// resource is unionResource's: it names the list (so that the history can open it again) and is served by no
+// A table of several kinds (`:deploy,sts,ds`, `:all`, `kscope all`) is a live table (livetable.Table) over a
+// kinds source. Its resource is unionResource's: it names the list (so that the history can open it again) and is served by no
 // API; each row's own resource comes from the source (rowKind), and the object keys act on it.
 
 // unionResource is the resource of a table of l's kinds: named by l's canonical form, namespaced when a kind
@@ -119,52 +119,8 @@ func (a *App) openKinds(l discovery.List, nsText string) {
 		rows = union.KindsInNamespaces{Kinds: src}
 	}
 	a.popTo(1)
-	a.push(NewLiveTable(a, res, rows, unionTitle(l)))
+	a.push(a.newTable(res, rows, unionTitle(l)))
 	a.history.record(res)
-}
-
-// kindedSource is a source whose rows are of several kinds (a kindsSource).
-type kindedSource interface {
-	KindOf(row *watch.Row) (discovery.Resource, *watch.Row, bool)
-	InNamespace(ns string) (RowSource, error)
-}
-
-// rowKind returns the resource of row, a row of the table, and the row as that resource's own table keys it:
-// the table's resource and row itself, unless the table shows several kinds.
-func (t *LiveTable) rowKind(row *watch.Row) (discovery.Resource, *watch.Row) {
-	if k, ok := t.src.(kindedSource); ok && row != nil {
-		if res, own, ok := k.KindOf(row); ok {
-			return res, own
-		}
-	}
-	return t.res, row
-}
-
-// kindsScope is scope for a table of several kinds: the selected row's resource and the namespace its verbs
-// act in (none for a cluster-scoped kind); ok is false for other tables.
-func (t *LiveTable) kindsScope() (res discovery.Resource, ns string, ok bool) {
-	if _, ok := t.src.(kindedSource); !ok {
-		return discovery.Resource{}, "", false
-	}
-	r, _ := t.table.GetSelection()
-	row, _ := t.content.RowAt(r)
-	if row == nil {
-		return t.res, t.src.Spec().Namespace, true
-	}
-	res, _ = t.rowKind(row)
-	if !res.Namespaced {
-		return res, "", true
-	}
-	return res, row.Namespace, true
-}
-
-// sourceIn returns a new source for spec, the table's spec in another namespace: of the same kinds for a
-// table of several.
-func (t *LiveTable) sourceIn(spec watch.Spec) (RowSource, error) {
-	if k, ok := t.src.(kindedSource); ok {
-		return k.InNamespace(spec.Namespace)
-	}
-	return t.app.cluster.NewSource(spec)
 }
 
 // completeCommand answers Tab in the command bar: the last name of a comma-separated list (`deploy,st`) is
@@ -195,15 +151,6 @@ func (a *App) categoryNames() []string {
 	return names
 }
 
-// objects names the table's objects for its placeholder: the resource ("pods"), or for a table of several
-// kinds "objects of" its title ("objects of all").
-func (t *LiveTable) objects() string {
-	if isUnion(t.res) {
-		return "objects of " + t.title
-	}
-	return t.res.Name
-}
-
 // openInNamespaces opens res in the namespaces text lists: one namespace switches to it (as :ns does), two
 // or more show one table of them all.
 func (a *App) openInNamespaces(res discovery.Resource, text string) {
@@ -227,5 +174,5 @@ func (a *App) openInNamespaces(res discovery.Resource, text string) {
 		return
 	}
 	a.popTo(1)
-	a.push(NewLiveTable(a, res, src, res.Name))
+	a.push(a.newTable(res, src, res.Name))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -76,47 +77,6 @@ func indexOf(lines []string, s string) int {
 	return slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, s) })
 }
 
-func TestSelectionFollowsObjectFlashAndGhost(t *testing.T) {
-	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
-	src := h.cluster.lastSource()
-	h.press(tcell.KeyDown, 0) // natural order: api, web-abcde, web-fghij → web-abcde
-	selected := func() string {
-		var k string
-		h.ui(func() { k = h.app.top().(*LiveTable).selectedKey() })
-		return k
-	}
-	if got := selected(); got != "shop/web-7d9f-abcde" {
-		t.Fatalf("selected %q", got)
-	}
-	src.Put(&watch.Row{Key: "shop/aaa-1", Namespace: "shop", Name: "aaa-1", Created: t0,
-		Cells: []string{"aaa-1", "0/1", "Pending", "0", ""}})
-	h.refresh()
-	if got := selected(); got != "shop/web-7d9f-abcde" {
-		t.Errorf("after a row was added above, selection moved to %q", got)
-	}
-	if st, _ := h.style("aaa-1"); fg(st) != colorFlash {
-		t.Errorf("added row does not flash: %v", fg(st))
-	}
-	src.Delete("shop/api-5c4b-zzzzz")
-	h.refresh()
-	h.contains("api-5c4b-zzzzz")
-	if st, _ := h.style("api-5c4b-zzzzz"); fg(st) != colorGhost {
-		t.Errorf("deleted row is not dimmed: %v", fg(st))
-	}
-	h.contains("synced  3/3")
-	h.advance(3 * time.Second)
-	h.refresh()
-	h.lacks("api-5c4b-zzzzz")
-	if st, _ := h.style("aaa-1"); fg(st) != colorNormal {
-		t.Errorf("flash did not end: %v", fg(st))
-	}
-	if got := selected(); got != "shop/web-7d9f-abcde" {
-		t.Errorf("after rows moved, selection is %q", got)
-	}
-}
-
-func fg(st tcell.Style) tcell.Color { c, _, _ := st.Decompose(); return c }
-
 func TestLiveLoopRedrawsOnNotify(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
 	h.cluster.lastSource().Put(&watch.Row{Key: "shop/new-1", Namespace: "shop", Name: "new-1", Created: t0,
@@ -140,20 +100,6 @@ func TestNamespaceInputIsALabel(t *testing.T) {
 		h.contains(`invalid namespace "` + ns + `"`)
 		h.contains("pods(shop)[3]")
 	}
-}
-
-// TestColumnNamesAreEscaped: a server column name with brackets shows as it is, not as a colour tag.
-func TestColumnNamesAreEscaped(t *testing.T) {
-	h := start(t, 100, 30, func(o *Options) { o.Resource = "widgets" })
-	var src *watch.StaticSource
-	h.ui(func() { src = h.app.top().(*LiveTable).src.(*watch.StaticSource) })
-	src.SetColumns([]watch.Column{{Name: "Name", Type: "string", Format: "name"}, {Name: "Size[-]", Type: "string"}})
-	h.refresh()
-	h.contains("NAME   SIZE[-]") // over the "no widgets here" line
-	src.Put(&watch.Row{Namespace: "shop", Name: "gizmo", Created: t0, Cells: []string{"gizmo", "3"}})
-	h.refresh()
-	h.contains("SIZE[-]")
-	h.contains("gizmo")
 }
 
 func TestNamespaces(t *testing.T) {
@@ -196,7 +142,7 @@ func TestRedrawsAreBatchedAndIdleIsQuiet(t *testing.T) {
 	// The first change after the quiet hour is drawn at once; the rest wait until MinRedraw has passed (unless
 	// the UI goroutine took all 200 as one change: on a loaded machine it may not run until the loop has ended).
 	shownNow := func() (n int) {
-		h.quietly(func() { n = h.app.top().(*LiveTable).shown })
+		h.quietly(func() { n = h.app.top().(*livetable.Table).Shown() })
 		return n
 	}
 	deadline := time.Now().Add(uiWait)
@@ -240,60 +186,6 @@ func TestPlaceholders(t *testing.T) {
 	h.contains("no widgets here")
 }
 
-// TestAgeTickDrawsOnlyWhenAnAgeChanges: a tick redraws only when an AGE on screen reads differently. (A table
-// without metrics columns: a pods table's metrics poll draws on its own, on the same clock.)
-func TestAgeTickDrawsOnlyWhenAnAgeChanges(t *testing.T) {
-	h := start(t, 100, 30, func(o *Options) { o.Resource = "replicasets" })
-	var table *LiveTable
-	h.ui(func() { table = h.app.top().(*LiveTable) })
-	h.advance(time.Hour) // the replica set is 4 hours old: its age reads in hours and minutes
-	count := h.countDraws()
-	installed := count()
-	h.quietly(table.tick) // draws the new ages
-	base := count()
-	if base == installed {
-		t.Error("the tick after an hour did not draw")
-	}
-	h.advance(time.Second)
-	h.quietly(table.tick)
-	if n := count() - base; n != 0 {
-		t.Errorf("%d draws for a tick that changed no age", n)
-	}
-	h.advance(time.Minute)
-	h.quietly(table.tick)
-	if n := count() - base; n != 1 {
-		t.Errorf("%d draws for a tick after the ages changed, want 1", n)
-	}
-	h.contains("4h1m")
-}
-
-func TestCursorStaysOnTopWhileListing(t *testing.T) {
-	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
-	src := h.cluster.lastSource()
-	h.ui(func() {}) // opened: api-5c4b-zzzzz on top, selected
-	src.SetState(watch.State{Phase: watch.Listing})
-	selected := func() string {
-		var k string
-		h.ui(func() { k = h.app.top().(*LiveTable).selectedKey() })
-		return k
-	}
-	h.refresh() // the table now knows it is listing
-	src.Put(&watch.Row{Key: "shop/aaa-0", Namespace: "shop", Name: "aaa-0", Created: t0,
-		Cells: []string{"aaa-0", "1/1", "Running", "0", ""}})
-	h.refresh()
-	if got := selected(); got != "shop/aaa-0" {
-		t.Errorf("while listing, the cursor left the top row for %q", got)
-	}
-	src.SetState(watch.State{Phase: watch.Synced})
-	h.refresh()
-	src.Put(&watch.Row{Key: "shop/000-first", Namespace: "shop", Name: "000-first", Created: t0,
-		Cells: []string{"000-first", "1/1", "Running", "0", ""}})
-	h.refresh()
-	if got := selected(); got != "shop/aaa-0" {
-		t.Errorf("once synced, the cursor did not follow its object: %q", got)
-	}
-}
-
 func TestOffScreenChangesDoNotRedraw(t *testing.T) {
 	t.Run("quiet", func(t *testing.T) { testOffScreenChangesDoNotRedraw(t, false) })
 	// A busy source's event rate (the pulse note of the status line) reads differently at every refresh: it
@@ -316,16 +208,16 @@ func testOffScreenChangesDoNotRedraw(t *testing.T, busy bool) {
 		src.Put(row(i, "Running"))
 	}
 	waitFor(t, h, "pods(shop)[63]")
-	var table *LiveTable
-	h.quietly(func() { table = h.app.top().(*LiveTable) })
+	var table *livetable.Table
+	h.quietly(func() { table = h.app.top().(*livetable.Table) })
 	// The table asks the server which verbs the user may use (off the UI goroutine); each answer redraws the
 	// status line. On a loaded machine they can come after the rows: the draws are counted once they are in.
-	h.until("answers to the table's access questions", func() bool { return len(table.access.waiting) == 0 })
+	h.until("answers to the table's access questions", func() bool { return len(table.Host().(*tableHost).access.waiting) == 0 })
 	count := h.countDraws()
 	// drained waits until the table shows r (its refresh has taken the change), then for the draw it did.
 	drained := func(r *watch.Row) {
 		h.until("the table taking the change", func() bool {
-			got, ghost := table.content.RowAt(table.content.IndexOf(r.Key))
+			got, ghost := table.Row(r.Key)
 			return got == r && !ghost
 		})
 		h.sync() // the draw that refresh scheduled, if any, has happened
@@ -345,40 +237,4 @@ func testOffScreenChangesDoNotRedraw(t *testing.T, busy bool) {
 		t.Errorf("%d draws for a change on screen, want 1 (+1 sync)", n-1)
 	}
 	h.contains("many-001         1/1     Failed")
-}
-
-// TestFirstRowsAfterPlaceholderSelectTop: while a table shows its "listing" placeholder, tview moves the
-// cursor past that unselectable line; when the rows arrive, the cursor must be on the first of them.
-func TestFirstRowsAfterPlaceholderSelectTop(t *testing.T) {
-	h := start(t, 100, 30, func(o *Options) { o.Resource = "widgets" })
-	var src *watch.StaticSource
-	h.ui(func() { src = h.app.top().(*LiveTable).src.(*watch.StaticSource) })
-	src.SetColumns([]watch.Column{{Name: "Name", Type: "string", Format: "name"}})
-	src.SetState(watch.State{Phase: watch.Listing})
-	h.refresh()
-	waitFor(t, h, "listing widgets")
-	for _, name := range []string{"ccc", "aaa", "bbb"} {
-		src.Put(&watch.Row{Key: "shop/" + name, Namespace: "shop", Name: name, Created: t0, Cells: []string{name}})
-	}
-	src.SetState(watch.State{Phase: watch.Synced})
-	h.refresh()
-	var got string
-	h.ui(func() { got = h.app.top().(*LiveTable).selectedKey() })
-	if got != "shop/aaa" {
-		t.Errorf("after the placeholder, the cursor is on %q, want the first row shop/aaa:\n%s", got, h.text())
-	}
-}
-
-// TestTitleWhileListInPages: while the first list arrives in pages the title says how much of it is in;
-// once synced it shows the count alone.
-func TestTitleWhileListInPages(t *testing.T) {
-	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
-	src := h.cluster.lastSource()
-	src.SetState(watch.State{Phase: watch.Listing, Expected: 50000})
-	h.refresh()
-	h.contains("pods(shop)[3] listing 3 of 50000…")
-	src.SetState(watch.State{Phase: watch.Synced})
-	h.refresh()
-	h.contains("pods(shop)[3]")
-	h.lacks("listing")
 }

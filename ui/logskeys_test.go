@@ -11,6 +11,8 @@ import (
 
 	"kscope/config"
 	"kscope/discovery"
+	"kscope/ui/keymap"
+	"kscope/ui/theme"
 	"kscope/watch"
 )
 
@@ -56,7 +58,7 @@ func TestLogsKeysOpenTheRegisteredScreen(t *testing.T) {
 	bare.contains("pods(shop)[3]")
 	bare.press(tcell.KeyRune, '?')
 	text := bare.text()
-	if strings.Contains(text, Keys.Object.Logs.Description) || strings.Contains(text, Keys.Object.PrevLogs.Description) {
+	if strings.Contains(text, keymap.Keys.Object.Logs.Description) || strings.Contains(text, keymap.Keys.Object.PrevLogs.Description) {
 		t.Error("the help lists `l` or `p` with no logs screen registered")
 	}
 }
@@ -82,7 +84,7 @@ func TestPluginOnALogsScreenGetsTheConnection(t *testing.T) {
 }
 
 // stubLogs is the tests' logs screen (the real one, package ui/logview, imports ui), pushed at once: a line
-// naming the object, with the real one's keys (Keys.Logs between help and quit, checked there) doing
+// naming the object, with the real one's keys (keymap.Keys.Logs between help and quit, checked there) doing
 // nothing; like the real one, a plugin host of the pod's container and painted with the skin's logs
 // background.
 func stubLogs(nav Navigator, res discovery.Resource, row *watch.Row, previous bool, _ LogSettings) {
@@ -101,10 +103,10 @@ type stubLogsScreen struct {
 	pod string
 }
 
-func (s *stubLogsScreen) Bindings() []Binding {
-	keys := []Binding{s.nav.HelpBinding()}
-	l := Keys.Logs
-	for _, d := range []KeyDef{l.Search, l.NextMatch, l.PrevMatch, l.Follow, l.Timestamps, l.Wrap, l.Copy, l.Save} {
+func (s *stubLogsScreen) Bindings() []keymap.Binding {
+	keys := []keymap.Binding{s.nav.HelpBinding()}
+	l := keymap.Keys.Logs
+	for _, d := range []keymap.KeyDef{l.Search, l.NextMatch, l.PrevMatch, l.Follow, l.Timestamps, l.Wrap, l.Copy, l.Save} {
 		keys = append(keys, d.Bind(func() {}))
 	}
 	return append(keys, s.nav.QuitBinding())
@@ -117,4 +119,4 @@ func (s *stubLogsScreen) PluginSubject() (string, map[string]string, bool) {
 	return "container web of pod " + s.pod, env, true
 }
 
-func (*stubLogsScreen) SkinBackground(t *Theme) (tcell.Color, bool) { return t.LogBg, t.HasLogBg }
+func (*stubLogsScreen) SkinBackground(t *theme.Theme) (tcell.Color, bool) { return t.LogBg, t.HasLogBg }

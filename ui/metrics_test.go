@@ -10,95 +10,9 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
-
-func TestMetricsFormats(t *testing.T) {
-	q := resource.MustParse
-	tests := []struct {
-		name, got, want string
-	}{
-		{"CPU in nanocores rounds up to millicores", formatCPU(q("41998543n")), "42m"},
-		{"CPU in cores", formatCPU(q("1")), "1000m"},
-		{"CPU zero", formatCPU(resource.Quantity{}), "0m"},
-		{"memory in Mi", formatMemory(q("42Mi")), "42Mi"},
-		{"memory in bytes rounds down to Mi", formatMemory(q("44040191")), "41Mi"},
-		{"memory in Ki", formatMemory(q("1048572Ki")), "1023Mi"},
-		{"memory in Gi", formatMemory(q("1Gi")), "1024Mi"},
-		{"node CPU percent truncates", nodePercent(q("255m"), q("2"), true), "12"},
-		{"node memory percent", nodePercent(q("1Gi"), q("4Gi"), true), "25"},
-		{"node percent of zero allocatable", nodePercent(q("10m"), resource.Quantity{}, true), "0"},
-		{"node percent of unknown allocatable", nodePercent(q("10m"), q("1"), false), ""},
-		{"node percent over 100", nodePercent(q("3"), q("2"), true), "150"},
-		{"pod percent rounds down", podPercent(1, 3), "33"},
-		{"pod percent over 100", podPercent(150, 100), "150"},
-		{"pod percent of nothing requested", podPercent(42, 0), "n/a"},
-		{"pod percent of no usage", podPercent(0, 100), "0"},
-	}
-	for _, tt := range tests {
-		if tt.got != tt.want {
-			t.Errorf("%s: %q, want %q", tt.name, tt.got, tt.want)
-		}
-	}
-}
-
-func TestPodMetricsCells(t *testing.T) {
-	q := resource.MustParse
-	usage := []PodUsage{
-		{Namespace: "shop", Name: "web", CPU: q("50m"), Memory: q("96Mi")},
-		{Namespace: "shop", Name: "batch", CPU: q("1500m"), Memory: q("10Mi")},
-		{Namespace: "shop", Name: "new", CPU: q("1m"), Memory: q("1Mi")},
-	}
-	resources := fakePodResources{synced: make(chan struct{}), resources: map[string]PodResources{
-		"shop/web":   {RequestCPU: 100, LimitCPU: 200, RequestMemory: 128 << 20, LimitMemory: 256 << 20},
-		"shop/batch": {RequestCPU: 1000},
-	}}
-	tests := []struct {
-		name      string
-		resources PodResourceReader
-		want      map[string]string
-	}{
-		{"no resources yet", nil, map[string]string{
-			"shop/web": "50m 96Mi    ", "shop/batch": "1500m 10Mi    ", "shop/new": "1m 1Mi    "}},
-		{"resources not listed yet", resources, map[string]string{
-			"shop/web": "50m 96Mi    ", "shop/batch": "1500m 10Mi    ", "shop/new": "1m 1Mi    "}},
-		{"resources listed", closedResources(resources), map[string]string{
-			"shop/web":   "50m 96Mi 50 25 75 37",
-			"shop/batch": "1500m 10Mi 150 n/a n/a n/a",
-			"shop/new":   "1m 1Mi    ", // not in the pods listed
-		}},
-	}
-	for _, tt := range tests {
-		got := podMetricsCells(usage, tt.resources)
-		if len(got) != len(tt.want) {
-			t.Errorf("%s: %d rows, want %d", tt.name, len(got), len(tt.want))
-		}
-		for key, want := range tt.want {
-			if cells := strings.Join(got[key], " "); cells != want {
-				t.Errorf("%s: %s: %q, want %q", tt.name, key, cells, want)
-			}
-		}
-	}
-}
-
-func closedResources(r fakePodResources) fakePodResources {
-	r.synced = make(chan struct{})
-	close(r.synced)
-	return r
-}
-
-func TestNodeMetricsCells(t *testing.T) {
-	q := resource.MustParse
-	got := nodeMetricsCells([]NodeUsage{
-		{Name: "a", CPU: q("255m"), Memory: q("1Gi"), HasAllocatable: true, AllocatableCPU: q("2"), AllocatableMemory: q("4Gi")},
-		{Name: "b", CPU: q("5m"), Memory: q("3Mi")},
-	})
-	for key, want := range map[string]string{"a": "255m 12 1024Mi 25", "b": "5m  3Mi "} {
-		if cells := strings.Join(got[key], " "); cells != want {
-			t.Errorf("%s: %q, want %q", key, cells, want)
-		}
-	}
-}
 
 // podsWithMetrics starts the UI on the pods of shop with metrics.k8s.io served.
 func podsWithMetrics(t *testing.T) *harness {
@@ -148,7 +62,7 @@ func TestPodsTableMetricsColumns(t *testing.T) {
 	// The next poll, 15 s later on the app's clock, shows new figures.
 	h.cluster.setMetrics(func(m *fakeMetrics) { m.pods[0].CPU = resource.MustParse("99m") })
 	h.waitClockWaiter()
-	h.advance(metricsPeriod)
+	h.advance(livetable.MetricsPeriod)
 	h.eventually(" 99m ")
 
 	// `>` walks past the server's shown columns onto CPU; the snapshot sorts by value, rows without
@@ -181,7 +95,7 @@ func TestPodsTableMetricsColumns(t *testing.T) {
 	}
 	// A new poll re-sorts: the 42Mi pod now uses the most memory.
 	h.cluster.setMetrics(func(m *fakeMetrics) { m.pods[0].Memory = resource.MustParse("2Gi") })
-	h.advance(metricsPeriod)
+	h.advance(livetable.MetricsPeriod)
 	h.eventually(" 2048Mi ")
 	lines = strings.Split(h.text(), "\n")
 	if i, j := indexOf(lines, "web-7d9f-abcde"), indexOf(lines, "web-7d9f-fghij"); i < j {
@@ -263,11 +177,11 @@ func TestMetricsBroken(t *testing.T) {
 		m.pods = []PodUsage{{Namespace: "shop", Name: "web-7d9f-abcde", CPU: resource.MustParse("3m")}}
 	})
 	h.waitClockWaiter()
-	h.advance(metricsPeriod)
+	h.advance(livetable.MetricsPeriod)
 	h.eventually("%CPU/R")
 	h.lacks("unable")
 	h.cluster.setMetrics(func(m *fakeMetrics) { m.err = errors.New("metrics down") })
-	h.advance(metricsPeriod)
+	h.advance(livetable.MetricsPeriod)
 	h.eventually("metrics: metrics down")
 	h.lacks("%CPU/R")
 }
@@ -276,8 +190,8 @@ func TestMetricsBroken(t *testing.T) {
 func TestMetricsPollStopsWithView(t *testing.T) {
 	h := podsWithMetrics(t)
 	h.eventually("%MEM/L")
-	var done chan struct{}
-	h.quietly(func() { done = providerOf[*tableMetrics](h.app.top().(*LiveTable)).done })
+	var done <-chan struct{}
+	h.quietly(func() { done = h.app.top().(*livetable.Table).MetricsPolled() })
 	h.press(tcell.KeyEscape, 0)
 	h.until("the picker on top", func() bool { return len(h.app.stack) == 1 })
 	select {
@@ -286,7 +200,7 @@ func TestMetricsPollStopsWithView(t *testing.T) {
 		t.Fatal("the metrics poll did not return within 5 s of its table closing")
 	}
 	polls := h.cluster.metricsCalls()
-	h.advance(3 * metricsPeriod)
+	h.advance(3 * livetable.MetricsPeriod)
 	h.sync()
 	if n := h.cluster.metricsCalls(); n != polls {
 		t.Errorf("%d metrics requests after the table closed", n-polls)

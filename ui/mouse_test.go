@@ -8,6 +8,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"kscope/ui/livetable"
 )
 
 // click clicks the left button at x, y (down and up, as a terminal reports it).
@@ -39,11 +41,11 @@ func TestMouseSelectsSortsAndOpens(t *testing.T) {
 	h.eventually("web-7d9f-fghij")
 	h.click(h.cellAt("web-7d9f-fghij"))
 	h.until("the clicked row selected", func() bool {
-		t, ok := h.app.top().(*LiveTable)
+		t, ok := h.app.top().(*livetable.Table)
 		if !ok {
 			return false
 		}
-		_, row, ok := t.subject()
+		_, row, ok := t.Subject()
 		return ok && row.Name == "web-7d9f-fghij"
 	})
 	h.lacks("<web-7d9f-fghij>")   // a click selects, it does not open

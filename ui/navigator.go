@@ -11,6 +11,8 @@ import (
 	"kscope/discovery"
 	"kscope/forwards"
 	"kscope/history"
+	"kscope/ui/keymap"
+	"kscope/ui/theme"
 	"kscope/watch"
 )
 
@@ -20,9 +22,9 @@ import (
 // goroutine may call.
 type Navigator interface {
 	// HelpBinding is `?`: the keys of the screen on top.
-	HelpBinding() Binding
+	HelpBinding() keymap.Binding
 	// QuitBinding is `q`: quit kscope.
-	QuitBinding() Binding
+	QuitBinding() keymap.Binding
 	// EveryTickWhileOnTop runs fn on the UI goroutine once a tick while s is the top screen, until the
 	// returned cancel is called.
 	EveryTickWhileOnTop(s Screen, fn func()) context.CancelFunc
@@ -63,7 +65,7 @@ type Navigator interface {
 	SaveFile(kind, name string, data []byte) (path string, err error)
 
 	// Theme is the UI's colors (kscope's, or the skin's over them); not changed after start.
-	Theme() *Theme
+	Theme() *theme.Theme
 	// Clock is the time the UI runs on (tests step a fake one).
 	Clock() clock.WithTicker
 	// Width is the screen's width in cells (120 before the first draw).
@@ -99,15 +101,15 @@ type TableScreens struct {
 	// prompt line instead of a screen.
 	Tree func(nav Navigator, res discovery.Resource, row *watch.Row, openYAML func(discovery.Resource, *watch.Row),
 		resourceForKind func(apiVersion, kind string) (discovery.Resource, error)) (Screen, error)
-	// Logs opens the logs of row, an object of res (Keys.Object.Logs; previous, Keys.Object.PrevLogs: of the
-	// containers' previous instances), in the tables and the views of one object. It may read the cluster
+	// Logs opens the logs of row, an object of res (keymap.Keys.Object.Logs; previous,
+	// keymap.Keys.Object.PrevLogs: of the containers' previous instances), in the tables and the views of one object. It may read the cluster
 	// and ask which container before it pushes its screen, or say on the prompt line why it opens none;
 	// settings are the Options of the logs. Called on the UI goroutine.
 	Logs func(nav Navigator, res discovery.Resource, row *watch.Row, previous bool, settings LogSettings)
-	// YAML opens the live YAML of row, an object of res (Keys.Table.YAML and Open in a table, the tree's, the
-	// describe view's): obj is what ui hands it (ObjectView: the object keys, openers, versions recorded).
+	// YAML opens the live YAML of row, an object of res (keymap.Keys.Table.YAML and Open in a table, the tree's,
+	// the describe view's): obj is what ui hands it (ObjectView: the object keys, openers, versions recorded).
 	YAML func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen
-	// Describe opens the live description of row, an object of res (Keys.Object.Describe), as YAML does.
+	// Describe opens the live description of row, an object of res (keymap.Keys.Object.Describe), as YAML does.
 	Describe func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen
 }
 
@@ -192,7 +194,7 @@ func (a *App) Ask(label, initial string, done func(text string)) {
 }
 
 // Theme implements Navigator.
-func (a *App) Theme() *Theme { return a.theme }
+func (a *App) Theme() *theme.Theme { return a.theme }
 
 // Clock implements Navigator.
 func (a *App) Clock() clock.WithTicker { return a.opts.Clock }

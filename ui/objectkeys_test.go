@@ -9,6 +9,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/discovery"
+	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -74,7 +76,7 @@ func TestObjectViewsOpenTheRegisteredScreens(t *testing.T) {
 			t.Error("the ObjectView offers an opener of a screen not registered (or lacks blame's)")
 		}
 	})
-	if slices.Contains(keys, Keys.Table.YAML.Name) || slices.Contains(keys, Keys.Object.Describe.Name) {
+	if slices.Contains(keys, keymap.Keys.Table.YAML.Name) || slices.Contains(keys, keymap.Keys.Object.Describe.Name) {
 		t.Errorf("y or d bound with no YAML or describe view registered: %q", keys)
 	}
 	bare.press(tcell.KeyEnter, 0)
@@ -105,7 +107,7 @@ func TestOwnerJump(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	var key string
-	h.ui(func() { key = h.app.top().(*LiveTable).selectedKey() })
+	h.ui(func() { key = h.app.top().(*livetable.Table).SelectedKey() })
 	if key != "shop/web-7d9f" {
 		t.Errorf("owner selected = %q", key)
 	}

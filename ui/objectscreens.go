@@ -5,6 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"kscope/discovery"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -12,20 +13,20 @@ import (
 // their access checks and refusals, the openers of the screens it leads to, and the recording of the
 // object's versions. A plain value made for one screen; its funcs run on the UI goroutine, but for Record.
 type ObjectView struct {
-	// Keys are the object keys (Keys.Object: describe, edit, scale or shell, restart, delete, logs,
+	// Keys are the object keys (keymap.Keys.Object: describe, edit, scale or shell, restart, delete, logs,
 	// port-forward, owner, events, tree; each only where it applies or is registered), with the access
 	// questions that offer the writes (one cache for the screen's life) and read-only mode's refusals. shown,
 	// asked when a key is pressed, is the UID of the object the screen shows ("" while unknown: the row's)
 	// and whether it was deleted: then the key does nothing but say so in one line. The keys depend on the
 	// resource only, so Bindings may call Keys each time.
-	Keys func(shown func() (uid types.UID, deleted bool)) []Binding
-	// History opens the versions kscope keeps of the object (Keys.YAML.History); nil when no history screen
+	Keys func(shown func() (uid types.UID, deleted bool)) []keymap.Binding
+	// History opens the versions kscope keeps of the object (keymap.Keys.YAML.History); nil when no history screen
 	// is registered.
 	History func()
 	// Blame opens the field managers of each YAML line of obj, the object as shown (nil: not yet read; it
 	// then says so); nil when no blame screen is registered.
 	Blame func(obj *unstructured.Unstructured)
-	// YAML opens the YAML view of the object (Keys.Describe.YAML); nil when none is registered.
+	// YAML opens the YAML view of the object (keymap.Keys.Describe.YAML); nil when none is registered.
 	YAML func()
 	// Record keeps one event of the object's watch in the app's versions (what the history screen shows).
 	// Safe for any goroutine.
@@ -37,7 +38,7 @@ func (a *App) objectView(res discovery.Resource, row *watch.Row) ObjectView {
 	access := newAccessCache(a)
 	scope := func() (discovery.Resource, string) { return res, row.Namespace }
 	ov := ObjectView{
-		Keys: func(shown func() (types.UID, bool)) []Binding {
+		Keys: func(shown func() (types.UID, bool)) []keymap.Binding {
 			subject := func() (discovery.Resource, *watch.Row, bool) {
 				uid, deleted := shown()
 				if deleted {

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"kscope/discovery"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -52,28 +53,28 @@ func (s *stubObjectScreen) Crumb() string {
 }
 func (s *stubObjectScreen) Primitive() tview.Primitive { return s.text }
 
-func (s *stubObjectScreen) Bindings() []Binding {
+func (s *stubObjectScreen) Bindings() []keymap.Binding {
 	none := func() {}
-	keys := []Binding{s.nav.HelpBinding()}
+	keys := []keymap.Binding{s.nav.HelpBinding()}
 	if s.describe {
-		keys = append(keys, Keys.Describe.Search.Bind(none), Keys.Describe.NextMatch.Bind(none))
+		keys = append(keys, keymap.Keys.Describe.Search.Bind(none), keymap.Keys.Describe.NextMatch.Bind(none))
 		if s.obj.YAML != nil {
-			keys = append(keys, Keys.Describe.YAML.Bind(s.obj.YAML))
+			keys = append(keys, keymap.Keys.Describe.YAML.Bind(s.obj.YAML))
 		}
-		keys = append(keys, Keys.Describe.Copy.Bind(none))
+		keys = append(keys, keymap.Keys.Describe.Copy.Bind(none))
 	} else {
-		keys = append(keys, Keys.YAML.Search.Bind(none), Keys.YAML.NextMatch.Bind(none), Keys.YAML.Copy.Bind(none),
-			Keys.YAML.ManagedFields.Bind(none), Keys.YAML.Reveal.Bind(none))
+		keys = append(keys, keymap.Keys.YAML.Search.Bind(none), keymap.Keys.YAML.NextMatch.Bind(none), keymap.Keys.YAML.Copy.Bind(none),
+			keymap.Keys.YAML.ManagedFields.Bind(none), keymap.Keys.YAML.Reveal.Bind(none))
 		if s.obj.History != nil {
-			keys = append(keys, Keys.YAML.History.Bind(s.obj.History))
+			keys = append(keys, keymap.Keys.YAML.History.Bind(s.obj.History))
 		}
 		if blame := s.obj.Blame; blame != nil {
-			keys = append(keys, Keys.YAML.Blame.Bind(func() { blame(s.shown) }))
+			keys = append(keys, keymap.Keys.YAML.Blame.Bind(func() { blame(s.shown) }))
 		}
 	}
-	keys = append(keys, Keys.Health.Panel.Bind(none))
+	keys = append(keys, keymap.Keys.Health.Panel.Bind(none))
 	for _, b := range s.obj.Keys(s.subject) {
-		if !s.describe || b.Name != Keys.Object.Describe.Name {
+		if !s.describe || b.Name != keymap.Keys.Object.Describe.Name {
 			keys = append(keys, b)
 		}
 	}

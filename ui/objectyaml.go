@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"regexp"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
@@ -44,6 +43,3 @@ func RenderYAML(obj *unstructured.Unstructured, showManaged, reveal bool) (strin
 	}
 	return string(out), nil
 }
-
-// yamlKey matches a YAML mapping key at the start of a line (after indentation and a list dash).
-var yamlKey = regexp.MustCompile(`^(\s*(?:- )?)([^:\s][^:]*):(\s|$)`)

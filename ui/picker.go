@@ -8,6 +8,8 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/discovery"
+	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 )
 
 // ResourcePicker is the start screen: every API resource the catalog knows, filtered as the user types,
@@ -40,12 +42,12 @@ func (p *ResourcePicker) Activate()                  { p.reload() }
 func (p *ResourcePicker) Close()                     {}
 
 // Bindings are the picker's keys; letters type into its filter (typed), so wide is ctrl-w here.
-func (p *ResourcePicker) Bindings() []Binding {
-	return []Binding{
+func (p *ResourcePicker) Bindings() []keymap.Binding {
+	return []keymap.Binding{
 		p.app.HelpBinding(),
-		Keys.Picker.Filter.Bind(p.openFilterBar),
-		Keys.Picker.Open.Bind(p.enter),
-		Keys.Picker.Wide.Bind(p.toggleWide),
+		keymap.Keys.Picker.Filter.Bind(p.openFilterBar),
+		keymap.Keys.Picker.Open.Bind(p.enter),
+		keymap.Keys.Picker.Wide.Bind(p.toggleWide),
 	}
 }
 
@@ -114,7 +116,7 @@ func (p *ResourcePicker) reload() {
 	p.table.Clear()
 	headers := append(discovery.ResourceColumns(p.wide), "NOTE")
 	for c, h := range headers {
-		p.table.SetCell(0, c, tview.NewTableCell(h+columnGap).SetStyle(p.app.theme.Header).SetSelectable(false))
+		p.table.SetCell(0, c, tview.NewTableCell(h+livetable.ColumnGap).SetStyle(p.app.theme.Header).SetSelectable(false))
 	}
 	exact, kept := -1, -1
 	for i, r := range p.shown {
@@ -125,7 +127,7 @@ func (p *ResourcePicker) reload() {
 			color = p.app.theme.Dim
 		}
 		for c, text := range cells {
-			p.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)+columnGap).SetTextColor(color))
+			p.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)+livetable.ColumnGap).SetTextColor(color))
 		}
 		if hadPrev && r.FullName() == prev.FullName() {
 			kept = i

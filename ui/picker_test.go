@@ -6,13 +6,14 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/discovery"
+	"kscope/ui/theme"
 )
 
 func TestPickerStartScreen(t *testing.T) {
 	h := start(t, 100, 30, nil)
 	h.golden("picker_100x30")
 	st, ok := h.style("tokenreviews")
-	if fg, _, _ := st.Decompose(); !ok || fg != colorDimText {
+	if fg, _, _ := st.Decompose(); !ok || fg != theme.ColorDim {
 		t.Errorf("tokenreviews (no list/watch) is not dimmed: %v %v", ok, fg)
 	}
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"slices"
 	"strings"
+
+	"kscope/ui/livetable"
 )
 
 // activePlugins are the plugins of the current context: the global ones, replaced by name by those of
@@ -37,15 +39,22 @@ func (a *App) activePlugins() []pluginKey {
 	return merged
 }
 
+// tablePlugins is a live table as a PluginHost: the plugins of its resource act on its selected row.
+type tablePlugins struct {
+	a *App
+	t *livetable.Table
+}
+
 // PluginScopes: a table's plugins are those of its resource.
-func (t *LiveTable) PluginScopes() []string { return resourceScopes(t.res) }
+func (p tablePlugins) PluginScopes() []string { return resourceScopes(p.t.Resource()) }
 
 // PluginSubject is the selected row and its variables (each column's cell as COL-NAME, FILTER the table's
 // filter).
-func (t *LiveTable) PluginSubject() (string, map[string]string, bool) {
-	res, row, ok := t.subject()
+func (p tablePlugins) PluginSubject() (string, map[string]string, bool) {
+	res, row, ok := p.t.Subject()
 	if !ok {
 		return "", nil, false
 	}
-	return res.Name + " " + row.Name, t.rowEnv(row), true
+	scope, _ := p.t.Scope() // (the selected row's kind in a table of several)
+	return res.Name + " " + row.Name, p.a.pluginEnv(scope, row, p.t.ShownCells(row), p.t.Query().Filter.String()), true
 }

@@ -9,13 +9,15 @@ import (
 	"kscope/config"
 	"kscope/discovery"
 	"kscope/pluginvars"
+	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
 // pluginKey is a configured plugin and its key, read once at start.
 type pluginKey struct {
 	plugin config.Plugin
-	key    Binding
+	key    keymap.Binding
 }
 
 // pluginSet is the configured plugins: plugins.yaml's and its folders' (global), with each context's
@@ -59,8 +61,11 @@ func pluginApplies(p config.Plugin, names []string) bool {
 
 // pluginBindings are the configured plugins that apply to v, as keys acting on its selection: those with
 // override: true (they take a key the view binds), then the others (a view's key wins over them).
-func (a *App) pluginBindings(v Screen) (override, normal []Binding) {
+func (a *App) pluginBindings(v Screen) (override, normal []keymap.Binding) {
 	host, ok := v.(PluginHost)
+	if t, table := v.(*livetable.Table); table {
+		host, ok = tablePlugins{a, t}, true
+	}
 	if !ok {
 		return nil, nil
 	}
@@ -74,7 +79,7 @@ func (a *App) pluginBindings(v Screen) (override, normal []Binding) {
 		if desc == "" {
 			desc = p.Command + " " + strings.Join(p.Args, " ")
 		}
-		b := pk.key.does("plugin "+p.Name, desc, func() {
+		b := pk.key.Does("plugin "+p.Name, desc, func() {
 			if what, env, ok := host.PluginSubject(); ok {
 				all := a.connectionEnv()
 				maps.Copy(all, env)

@@ -12,6 +12,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/config"
+	"kscope/ui/livetable"
 )
 
 func TestPluginRunsWithTheRowsVariables(t *testing.T) {
@@ -59,9 +60,8 @@ func TestPluginRefusesShellText(t *testing.T) {
 	h.press(tcell.KeyRune, '/')
 	h.typeText("fghij\n")
 	h.ui(func() {
-		tbl := h.app.top().(*LiveTable)
-		_, row, _ := tbl.subject()
-		env := tbl.rowEnv(row)
+		tbl := h.app.top().(*livetable.Table)
+		_, env, _ := tablePlugins{h.app, tbl}.PluginSubject()
 		h.app.runPlugin(plugins[0], "pods x", mergeEnv(env, map[string]string{"NAME": "x'; touch " + out + ".p; echo '"}))
 	})
 	h.eventually(`plugin say not run: $NAME holds '\'', which a shell could read as code`)

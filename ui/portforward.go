@@ -15,13 +15,14 @@ import (
 
 	"kscope/apierr"
 	"kscope/discovery"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
 // forwardAddress is the local address forwards listen on (kubectl port-forward's default is localhost).
 const forwardAddress = "127.0.0.1"
 
-var portForwardVerb = verb{key: Keys.Object.PortForward,
+var portForwardVerb = verb{key: keymap.Keys.Object.PortForward,
 	need:    accessNeed{verb: "create", subresource: "portforward", resource: podsGVR},
 	applies: forwardable, start: (*App).startPortForward}
 

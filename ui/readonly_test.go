@@ -18,6 +18,7 @@ import (
 
 	"kscope/cluster"
 	"kscope/kube/readonly"
+	"kscope/ui/keymap"
 )
 
 // recordingServer answers every request with a 404 Status and records the ones that are not reads.
@@ -55,17 +56,17 @@ type viewPath struct {
 // (history, blame, pulse, YAML, describe) as the stubs ui's tests register.
 // TestReadOnlyEveryBindingSendsNoWrite fails when one of them is not reached.
 var everyView = []viewPath{
-	{"deployments", nil, "*ui.LiveTable", false},
+	{"deployments", nil, "*livetable.Table", false},
 	{"deployments", []string{"y"}, "*ui.stubObjectScreen", false}, // (the real YAML and describe views, in ui/objectview, offer these object keys and only reads of their own)
 	{"deployments", []string{"y", "b"}, "*ui.stubScreen", false},  // (the real blame, history and diff screens, in ui/versions, offer no write)
 	{"deployments", []string{"d"}, "*ui.stubObjectScreen", false},
-	{"deployments", []string{"E"}, "*ui.LiveTable", true},
+	{"deployments", []string{"E"}, "*livetable.Table", true},
 	{"deployments", []string{"h"}, "*ui.stubScreen", false},
 	{"deployments", []string{"t"}, "*ui.stubScreen", false}, // (the real tree screen, in ui/treeview, offers the same keys)
 	{"deployments", []string{"i"}, "*ui.stubScreen", false}, // (the real pulse screen, in ui/pulse, offers the same help and quit)
 	{"deployments", []string{"?"}, "*ui.HelpView", false},
 	{"deployments", []string{"esc"}, "*ui.ResourcePicker", false},
-	{"pods", nil, "*ui.LiveTable", false},
+	{"pods", nil, "*livetable.Table", false},
 	{"pods", []string{"l"}, "*ui.stubLogsScreen", false}, // (the real logs screen, in ui/logview, offers the same keys)
 	{"pods", []string{"y"}, "*ui.stubObjectScreen", false},
 	{"pods", []string{"d"}, "*ui.stubObjectScreen", false},
@@ -76,7 +77,7 @@ var everyView = []viewPath{
 }
 
 // viewTypes are the view types everyView must reach (every type with bindings()).
-var viewTypes = []string{"*ui.LiveTable", "*ui.stubObjectScreen", "*ui.stubScreen",
+var viewTypes = []string{"*livetable.Table", "*ui.stubObjectScreen", "*ui.stubScreen",
 	"*ui.stubLogsScreen", "*ui.HelpView", "*ui.ResourcePicker"}
 
 // writeNames are the bindings that would change the cluster.
@@ -127,7 +128,7 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 			reached := map[string]bool{}
 			ran, refusedSeen := 0, map[string]bool{}
 			for _, p := range everyView {
-				var keys []Binding
+				var keys []keymap.Binding
 				got := openPath(h, p)
 				reached[got] = true
 				if got != p.want {
@@ -138,7 +139,7 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 				at := noteOpened(h, p) // the path's views as opening it left them
 				kept := true           // the key before left them as it found them
 				for _, b := range keys {
-					if b.run == nil || b.Name == "quit" {
+					if !b.Active() || b.Name == "quit" {
 						continue
 					}
 					// the answers to the keys before are handled first: a late one (the logs of a deployment
@@ -293,7 +294,7 @@ func viewScreen(h *harness) string {
 // answer takes what a binding opened to its end: a question gets a value (the scale's replicas, the
 // port-forward's ports, a container), a dialog its dangerous choice, and the command bar is closed; wait:
 // the question comes once the server has answered whether the user may.
-func answer(h *harness, b Binding, wait bool) {
+func answer(h *harness, b keymap.Binding, wait bool) {
 	h.t.Helper()
 	asks := map[string]bool{"delete": true, "restart": true, "scale": true, "port-forward": true, "cordon": true,
 		"uncordon": true, "drain": true, "trigger": true, "suspend": true, "kill": true, "set image": true}

@@ -1,17 +1,5 @@
 package ui
 
-import "context"
-
-// whenSettled calls settle once settled is closed, unless ctx ends first (the table closed). It blocks: run
-// it on a goroutine of its own.
-func (a *App) whenSettled(ctx context.Context, settled <-chan struct{}) {
-	select {
-	case <-ctx.Done():
-	case <-settled:
-		a.settle()
-	}
-}
-
 // settle calls Options.Settled, if set: the work of opening something big (a table's first list, a pods
 // table's requests and limits) is done. Calls never overlap: one that comes while another runs makes that
 // one call Settled once more when it is done, and returns at once. It must not run on the UI goroutine.

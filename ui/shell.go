@@ -15,13 +15,14 @@ import (
 	"kscope/apierr"
 	"kscope/discovery"
 	"kscope/logs"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
 // shellCommand runs bash when the container has it, else sh (as k9s does).
 var shellCommand = []string{"sh", "-c", "command -v bash >/dev/null && exec bash || exec sh"}
 
-var shellVerb = verb{key: Keys.Object.Shell,
+var shellVerb = verb{key: keymap.Keys.Object.Shell,
 	need: accessNeed{verb: "create", subresource: "exec", resource: podsGVR}, applies: shellable, start: (*App).startShell}
 
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}

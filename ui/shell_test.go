@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/util/exec"
 
 	"kscope/logs"
+	"kscope/ui/keymap"
 )
 
 // syncBuffer is a shell's terminal output in a test (written by the fake's Exec, read by the test).
@@ -58,12 +59,12 @@ func withContainers(o *Options) {
 }
 
 // bindingNamed returns the top view's binding called name.
-func bindingNamed(h *harness, name string) (Binding, bool) {
-	var keys []Binding
+func bindingNamed(h *harness, name string) (keymap.Binding, bool) {
+	var keys []keymap.Binding
 	h.quietly(func() { keys = h.app.top().Bindings() })
-	i := slices.IndexFunc(keys, func(b Binding) bool { return b.Name == name })
+	i := slices.IndexFunc(keys, func(b keymap.Binding) bool { return b.Name == name })
 	if i < 0 {
-		return Binding{}, false
+		return keymap.Binding{}, false
 	}
 	return keys[i], true
 }

@@ -7,18 +7,19 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/discovery"
+	"kscope/ui/theme"
 )
 
 // StatusLine is the bottom line: the view's sync state, rows shown/total, sort and filter, the last error,
 // and the API groups discovery could not read. UI goroutine only.
 type StatusLine struct {
 	view  *tview.TextView
-	theme *Theme
+	theme *theme.Theme
 }
 
 // NewStatusLine returns an empty status line.
 func NewStatusLine() *StatusLine {
-	return &StatusLine{view: tview.NewTextView().SetDynamicColors(true).SetWrap(false), theme: newTheme(nil)}
+	return &StatusLine{view: tview.NewTextView().SetDynamicColors(true).SetWrap(false), theme: theme.Default()}
 }
 
 // SetView shows the view's own status text followed by the unavailable API groups.
@@ -38,5 +39,5 @@ func (s *StatusLine) SetView(text string, unavailable []discovery.Unavailable) {
 
 // ShowCandidates shows a Tab's candidates (grey) in place of the view's text, until the next SetView.
 func (s *StatusLine) ShowCandidates(candidates []string) {
-	s.view.SetText(s.theme.suggest + tview.Escape(strings.Join(candidates, "  ")) + "[-]")
+	s.view.SetText(s.theme.Suggest + tview.Escape(strings.Join(candidates, "  ")) + "[-]")
 }

@@ -68,7 +68,7 @@ func TestExportWritesEveryRowAsShown(t *testing.T) {
 		r := records[i+1]
 		var n int
 		fmt.Sscanf(name, "batch-%d", &n)
-		if r[0] != name || r[3] != fmt.Sprint(n%3) || r[4] != formatAge(time.Duration(n)*time.Minute) {
+		if r[0] != name || r[3] != fmt.Sprint(n%3) || r[4] != watch.FormatAge(time.Duration(n)*time.Minute) {
 			t.Fatalf("row %d = %q, want %s with its restarts and age", i, r, name)
 		}
 	}

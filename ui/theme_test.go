@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/config"
+	"kscope/ui/theme"
 )
 
 // loadSkin writes text as skins/test.yaml and reads it as kscope does.
@@ -105,8 +106,8 @@ func TestSkinColorsTheViews(t *testing.T) {
 func TestNoSkinKeepsKscopesLook(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
 	st, _ := h.style("web-7d9f-fghij")
-	if fg, _, _ := st.Decompose(); fg != colorNormal {
-		t.Errorf("row fg %v, want %v", fg, colorNormal)
+	if fg, _, _ := st.Decompose(); fg != theme.ColorNormal {
+		t.Errorf("row fg %v, want %v", fg, theme.ColorNormal)
 	}
 	st, _ = h.style("Context:")
 	if fg, _, _ := st.Decompose(); fg != tcell.ColorOrange {

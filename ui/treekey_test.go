@@ -9,6 +9,8 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/discovery"
+	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -62,7 +64,7 @@ func TestTreeKeyOpensTheRegisteredScreen(t *testing.T) {
 	failing.press(tcell.KeyRune, 't')
 	failing.eventually("tree of api-5c4b-zzzzz: no metadata API")
 	failing.quietly(func() {
-		if _, ok := failing.app.top().(*LiveTable); !ok {
+		if _, ok := failing.app.top().(*livetable.Table); !ok {
 			t.Errorf("a failed tree left %T on top", failing.app.top())
 		}
 	})
@@ -82,5 +84,5 @@ func stubTree(nav Navigator, res discovery.Resource, row *watch.Row, openYAML fu
 	_ func(string, string) (discovery.Resource, error)) (Screen, error) {
 	open := func() { openYAML(res, row) }
 	return &stubScreen{nav: nav, text: tview.NewTextView().SetText("tree stub of " + res.Name + " " + row.Key),
-		keys: []Binding{Keys.Tree.Open.Bind(open), Keys.Tree.YAML.Bind(open)}}, nil
+		keys: []keymap.Binding{keymap.Keys.Tree.Open.Bind(open), keymap.Keys.Tree.YAML.Bind(open)}}, nil
 }

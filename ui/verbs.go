@@ -10,13 +10,14 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"kscope/discovery"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
 // verb is one write on an object: its key (in Keys), the permission it needs, the resources
 // it applies to, and how it starts (asking first) once the server says the user may.
 type verb struct {
-	key  KeyDef
+	key  keymap.KeyDef
 	need accessNeed
 	// applies returns nil when the verb exists for res, else one line saying why not.
 	applies func(res discovery.Resource) error
@@ -46,13 +47,13 @@ func hasVerbs(action string, verbs ...string) func(discovery.Resource) error {
 }
 
 var (
-	editVerb = verb{key: Keys.Object.Edit,
+	editVerb = verb{key: keymap.Keys.Object.Edit,
 		need: accessNeed{verb: "update"}, applies: hasVerbs("edited", "get", "update"), start: (*App).startEdit}
-	scaleVerb = verb{key: Keys.Object.Scale,
+	scaleVerb = verb{key: keymap.Keys.Object.Scale,
 		need: accessNeed{verb: "patch", subresource: "scale"}, applies: scalable, start: (*App).startScale}
-	restartVerb = verb{key: Keys.Object.Restart,
+	restartVerb = verb{key: keymap.Keys.Object.Restart,
 		need: accessNeed{verb: "patch"}, applies: restartable, start: (*App).confirmRestart}
-	deleteVerb = verb{key: Keys.Object.Delete,
+	deleteVerb = verb{key: keymap.Keys.Object.Delete,
 		need: accessNeed{verb: "delete"}, applies: hasVerbs("deleted", "delete"), start: (*App).confirmDelete}
 )
 
@@ -170,7 +171,7 @@ func namespaceLine(row *watch.Row) string {
 // confirm shows question with Cancel (focused) and the action's button; do runs if the user chooses it.
 func (a *App) confirm(question, action string, do func()) {
 	modal := tview.NewModal().SetText(tview.Escape(question)).AddButtons([]string{"Cancel", action})
-	a.theme.dialogColors(modal)
+	a.theme.PaintDialog(modal)
 	modal.SetDoneFunc(func(_ int, label string) {
 		a.closeModal()
 		if label == action {

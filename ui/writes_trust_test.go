@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -178,9 +179,8 @@ func TestViewsActOnTheUIDShown(t *testing.T) {
 // selectedRow returns the key of the table's selected row and whether it is a deleted one.
 func selectedRow(h *harness) (key string, ghost bool) {
 	h.ui(func() {
-		t := h.app.top().(*LiveTable)
-		r, _ := t.table.GetSelection()
-		row, g := t.content.RowAt(r)
+		t := h.app.top().(*livetable.Table)
+		row, g := t.Selected()
 		if row != nil {
 			key, ghost = row.Key, g
 		}

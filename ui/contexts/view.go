@@ -7,6 +7,7 @@ import (
 
 	"kscope/cluster"
 	"kscope/ui"
+	"kscope/ui/keymap"
 )
 
 // View lists the kubeconfig's contexts. UI goroutine only.
@@ -55,10 +56,10 @@ func (v *View) Activate() {
 }
 
 // Bindings: switch to the selected context, help, quit.
-func (v *View) Bindings() []ui.Binding {
-	return []ui.Binding{
+func (v *View) Bindings() []keymap.Binding {
+	return []keymap.Binding{
 		v.nav.HelpBinding(),
-		ui.Keys.Contexts.Use.Bind(v.useSelected),
+		keymap.Keys.Contexts.Use.Bind(v.useSelected),
 		v.nav.QuitBinding(),
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/cluster"
-	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/ui/navtest"
 )
 
@@ -22,7 +22,7 @@ func (c inContext) Info() cluster.Info { return cluster.Info{Context: c.name} }
 
 // TestContextsListAndSwitch: the screen reads the contexts off the UI goroutine and lists them (name, cluster,
 // user, namespace, read-only), the current one marked and selected; Enter on another switches to it, on the
-// current one it only says so; its keys are the family's in ui.Keys.
+// current one it only says so; its keys are the family's in keymap.Keys.
 func TestContextsListAndSwitch(t *testing.T) {
 	nav := navtest.New(t, inContext{name: "viewer"})
 	var used []string
@@ -66,7 +66,7 @@ func TestContextsListAndSwitch(t *testing.T) {
 	}
 
 	b := v.Bindings()
-	if len(b) != 3 || b[0].Name != "help" || b[1].Name != ui.Keys.Contexts.Use.Name || b[1].Label != "enter" || b[2].Name != "quit" {
+	if len(b) != 3 || b[0].Name != "help" || b[1].Name != keymap.Keys.Contexts.Use.Name || b[1].Label != "enter" || b[2].Name != "quit" {
 		t.Errorf("bindings %+v: want help, use (enter), quit", b)
 	}
 }

@@ -8,19 +8,21 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/ui"
+	"kscope/ui/keymap"
+	"kscope/ui/theme"
 )
 
-// TestBindingsAreTheLogsKeys: the view binds every key of ui.Keys.Logs, in the table's order, between help
+// TestBindingsAreTheLogsKeys: the view binds every key of keymap.Keys.Logs, in the table's order, between help
 // and quit (ui's stub logs screen offers the same, so that ui's key tests cover them).
 func TestBindingsAreTheLogsKeys(t *testing.T) {
 	lt := newLogsTest(t, ui.LogSettings{})
 	v := lt.openPod("web-7d9f-abcde", false)
-	want := []string{ui.Keys.Views.Help.Name}
-	family := reflect.ValueOf(ui.Keys.Logs)
+	want := []string{keymap.Keys.Views.Help.Name}
+	family := reflect.ValueOf(keymap.Keys.Logs)
 	for i := range family.NumField() {
-		want = append(want, family.Field(i).Interface().(ui.KeyDef).Name)
+		want = append(want, family.Field(i).Interface().(keymap.KeyDef).Name)
 	}
-	want = append(want, ui.Keys.Views.Quit.Name)
+	want = append(want, keymap.Keys.Views.Quit.Name)
 	var got []string
 	for _, b := range v.Bindings() {
 		got = append(got, b.Name)
@@ -59,7 +61,7 @@ func TestPluginHostOfOnePod(t *testing.T) {
 
 // TestSkinBackground: the skin's logs background paints the view (ui.SkinnedScreen), when it has one.
 func TestSkinBackground(t *testing.T) {
-	th := ui.DefaultTheme()
+	th := theme.Default()
 	var v ui.SkinnedScreen = &View{}
 	if _, ok := v.SkinBackground(th); ok {
 		t.Error("kscope's own look sets a logs background")

@@ -12,6 +12,8 @@ import (
 	"kscope/cluster"
 	"kscope/logs"
 	"kscope/ui"
+	"kscope/ui/keymap"
+	"kscope/ui/theme"
 )
 
 // defaultLogLines is how many lines a logs view keeps when LogSettings.Lines is not set (k9s's default).
@@ -102,20 +104,20 @@ func (v *View) Crumb() string {
 func (v *View) Primitive() tview.Primitive { return v.pane }
 
 // SkinBackground implements ui.SkinnedScreen: the skin's views.logs.bgColor.
-func (*View) SkinBackground(t *ui.Theme) (tcell.Color, bool) { return t.LogBg, t.HasLogBg }
+func (*View) SkinBackground(t *theme.Theme) (tcell.Color, bool) { return t.LogBg, t.HasLogBg }
 
-// Bindings are the logs view's keys: ui.Keys.Logs, between help and quit.
-func (v *View) Bindings() []ui.Binding {
-	return []ui.Binding{
+// Bindings are the logs view's keys: keymap.Keys.Logs, between help and quit.
+func (v *View) Bindings() []keymap.Binding {
+	return []keymap.Binding{
 		v.nav.HelpBinding(),
-		ui.Keys.Logs.Search.Bind(v.openSearchBar),
-		ui.Keys.Logs.NextMatch.Bind(func() { v.nextMatch(true) }),
-		ui.Keys.Logs.PrevMatch.Bind(func() { v.nextMatch(false) }),
-		ui.Keys.Logs.Follow.Bind(v.toggleFollow),
-		ui.Keys.Logs.Timestamps.Bind(v.toggleTimestamps),
-		ui.Keys.Logs.Wrap.Bind(v.toggleWrap),
-		ui.Keys.Logs.Copy.Bind(v.copyVisible),
-		ui.Keys.Logs.Save.Bind(v.save),
+		keymap.Keys.Logs.Search.Bind(v.openSearchBar),
+		keymap.Keys.Logs.NextMatch.Bind(func() { v.nextMatch(true) }),
+		keymap.Keys.Logs.PrevMatch.Bind(func() { v.nextMatch(false) }),
+		keymap.Keys.Logs.Follow.Bind(v.toggleFollow),
+		keymap.Keys.Logs.Timestamps.Bind(v.toggleTimestamps),
+		keymap.Keys.Logs.Wrap.Bind(v.toggleWrap),
+		keymap.Keys.Logs.Copy.Bind(v.copyVisible),
+		keymap.Keys.Logs.Save.Bind(v.save),
 		v.nav.QuitBinding(),
 	}
 }

@@ -11,6 +11,8 @@ import (
 
 	"kscope/cluster"
 	"kscope/ui"
+	"kscope/ui/keymap"
+	"kscope/ui/theme"
 )
 
 // Nav is a ui.Navigator that records. Update runs its function under the lock UI takes, so a test reading a
@@ -23,7 +25,7 @@ type Nav struct {
 	cancel  context.CancelFunc
 	clock   clock.WithTicker
 	cluster cluster.Interface
-	theme   *ui.Theme
+	theme   *theme.Theme
 	width   int
 
 	rec sync.Mutex // guards what follows
@@ -46,7 +48,7 @@ type Confirmation struct {
 func New(t interface{ Cleanup(func()) }, c cluster.Interface) *Nav {
 	ctx, cancel := context.WithCancel(context.Background())
 	n := &Nav{ctx: ctx, cancel: cancel, clock: clocktesting.NewFakeClock(time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)),
-		cluster: c, theme: ui.DefaultTheme(), width: 120}
+		cluster: c, theme: theme.Default(), width: 120}
 	t.Cleanup(func() { cancel(); n.wg.Wait() })
 	return n
 }
@@ -62,10 +64,10 @@ func (n *Nav) UI(fn func()) {
 func (n *Nav) Wait() { n.wg.Wait() }
 
 // HelpBinding implements ui.Navigator: `?`, doing nothing.
-func (n *Nav) HelpBinding() ui.Binding { return ui.Keys.Views.Help.Bind(func() {}) }
+func (n *Nav) HelpBinding() keymap.Binding { return keymap.Keys.Views.Help.Bind(func() {}) }
 
 // QuitBinding implements ui.Navigator: `q`, doing nothing.
-func (n *Nav) QuitBinding() ui.Binding { return ui.Keys.Views.Quit.Bind(func() {}) }
+func (n *Nav) QuitBinding() keymap.Binding { return keymap.Keys.Views.Quit.Bind(func() {}) }
 
 // EveryTickWhileOnTop implements ui.Navigator: it records s (Ticking) and never ticks; a test calls the
 // screen's refresh itself.
@@ -141,7 +143,7 @@ func (n *Nav) SpaceRedraw(ctx context.Context, last *time.Time) bool {
 }
 
 // Theme implements ui.Navigator: kscope's own colors.
-func (n *Nav) Theme() *ui.Theme { return n.theme }
+func (n *Nav) Theme() *theme.Theme { return n.theme }
 
 // Clock implements ui.Navigator; FakeClock is the same clock, to step.
 func (n *Nav) Clock() clock.WithTicker { return n.clock }

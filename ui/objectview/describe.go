@@ -12,6 +12,7 @@ import (
 	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -54,21 +55,21 @@ func (v *DescribeView) Crumb() string { return "describe " + v.row.Name }
 func (v *DescribeView) Primitive() tview.Primitive { return v.health.primitive() }
 
 // Bindings are the describe view's keys: search, YAML, and the object's other actions.
-func (v *DescribeView) Bindings() []ui.Binding {
-	keys := []ui.Binding{
+func (v *DescribeView) Bindings() []keymap.Binding {
+	keys := []keymap.Binding{
 		v.nav.HelpBinding(),
-		ui.Keys.Describe.Search.Bind(v.openSearchBar),
-		ui.Keys.Describe.NextMatch.Bind(func() { v.text.next(v.render) }),
+		keymap.Keys.Describe.Search.Bind(v.openSearchBar),
+		keymap.Keys.Describe.NextMatch.Bind(func() { v.text.next(v.render) }),
 	}
 	if open := v.obj.YAML; open != nil {
-		keys = append(keys, ui.Keys.Describe.YAML.Bind(open))
+		keys = append(keys, keymap.Keys.Describe.YAML.Bind(open))
 	}
 	keys = append(keys,
-		ui.Keys.Describe.Copy.Bind(func() { v.nav.CopyToClipboard("the description of "+v.row.Name, v.described) }),
+		keymap.Keys.Describe.Copy.Bind(func() { v.nav.CopyToClipboard("the description of "+v.row.Name, v.described) }),
 		v.health.binding(),
 	)
 	for _, b := range v.obj.Keys(v.subject) {
-		if b.Name != ui.Keys.Object.Describe.Name {
+		if b.Name != keymap.Keys.Object.Describe.Name {
 			keys = append(keys, b)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"kscope/discovery"
 	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/ui/navtest"
 	"kscope/watch"
 )
@@ -65,8 +66,8 @@ func (f *fakeObject) view() ui.ObjectView {
 		f.pressed = append(f.pressed, s)
 	}
 	return ui.ObjectView{
-		Keys: func(shown func() (types.UID, bool)) []ui.Binding {
-			key := func(k ui.KeyDef) ui.Binding {
+		Keys: func(shown func() (types.UID, bool)) []keymap.Binding {
+			key := func(k keymap.KeyDef) keymap.Binding {
 				return k.Bind(func() {
 					uid, deleted := shown()
 					if deleted {
@@ -76,7 +77,7 @@ func (f *fakeObject) view() ui.ObjectView {
 					note(k.Name + " " + string(uid))
 				})
 			}
-			return []ui.Binding{key(ui.Keys.Object.Describe), key(ui.Keys.Object.Edit)}
+			return []keymap.Binding{key(keymap.Keys.Object.Describe), key(keymap.Keys.Object.Edit)}
 		},
 		History: func() { note("history") },
 		Blame: func(obj *unstructured.Unstructured) {

@@ -11,6 +11,7 @@ import (
 	"kscope/discovery"
 	"kscope/health"
 	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -39,8 +40,8 @@ func newHealthPanel(nav ui.Navigator, content tview.Primitive) *healthPanel {
 func (p *healthPanel) primitive() tview.Primitive { return p.root }
 
 // binding is the key that shows or hides the conditions.
-func (p *healthPanel) binding() ui.Binding {
-	return ui.Keys.Health.Panel.Bind(p.toggle)
+func (p *healthPanel) binding() keymap.Binding {
+	return keymap.Keys.Health.Panel.Bind(p.toggle)
 }
 
 func (p *healthPanel) toggle() {

@@ -10,20 +10,21 @@ import (
 
 	"kscope/discovery"
 	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
-// family is the names of a key family of ui.Keys, in the table's order.
+// family is the names of a key family of keymap.Keys, in the table's order.
 func family(f any) []string {
 	var names []string
 	v := reflect.ValueOf(f)
 	for i := range v.NumField() {
-		names = append(names, v.Field(i).Interface().(ui.KeyDef).Name)
+		names = append(names, v.Field(i).Interface().(keymap.KeyDef).Name)
 	}
 	return names
 }
 
-func names(bs []ui.Binding) []string {
+func names(bs []keymap.Binding) []string {
 	var out []string
 	for _, b := range bs {
 		out = append(out, b.Name)
@@ -31,18 +32,18 @@ func names(bs []ui.Binding) []string {
 	return out
 }
 
-// TestBindingsAreTheViewsKeys: the YAML view binds every key of ui.Keys.YAML and the describe view every
-// key of ui.Keys.Describe, in the table's order, then the health panel's and the object keys ui hands them
+// TestBindingsAreTheViewsKeys: the YAML view binds every key of keymap.Keys.YAML and the describe view every
+// key of keymap.Keys.Describe, in the table's order, then the health panel's and the object keys ui hands them
 // (the describe view's without describe), between help and quit; the openers ui leaves nil are not bound.
 func TestBindingsAreTheViewsKeys(t *testing.T) {
 	vt := newViewTest(t, 120, 30)
-	object := []string{ui.Keys.Object.Describe.Name, ui.Keys.Object.Edit.Name}
+	object := []string{keymap.Keys.Object.Describe.Name, keymap.Keys.Object.Edit.Name}
 	cases := []struct {
 		open func(ui.Navigator, discovery.Resource, *watch.Row, ui.ObjectView) ui.Screen
 		want []string
 	}{
-		{NewYAMLView, slices.Concat([]string{"help"}, family(ui.Keys.YAML), []string{ui.Keys.Health.Panel.Name}, object, []string{"quit"})},
-		{NewDescribeView, slices.Concat([]string{"help"}, family(ui.Keys.Describe), []string{ui.Keys.Health.Panel.Name}, object[1:], []string{"quit"})},
+		{NewYAMLView, slices.Concat([]string{"help"}, family(keymap.Keys.YAML), []string{keymap.Keys.Health.Panel.Name}, object, []string{"quit"})},
+		{NewDescribeView, slices.Concat([]string{"help"}, family(keymap.Keys.Describe), []string{keymap.Keys.Health.Panel.Name}, object[1:], []string{"quit"})},
 	}
 	for _, c := range cases {
 		v := vt.open(c.open, deploymentsRes, "web")
@@ -53,7 +54,7 @@ func TestBindingsAreTheViewsKeys(t *testing.T) {
 		}
 	}
 	// Without the screens they open, h, b (YAML) and y (describe) are not bound.
-	bare := func(shown func() (types.UID, bool)) []ui.Binding { return nil }
+	bare := func(shown func() (types.UID, bool)) []keymap.Binding { return nil }
 	row := &watch.Row{Key: "shop/web", Namespace: "shop", Name: "web"}
 	vt.nav.UI(func() {
 		y := NewYAMLView(vt.nav, deploymentsRes, row, ui.ObjectView{Keys: bare})
@@ -111,7 +112,7 @@ func TestEveryKeySendsNoWrite(t *testing.T) {
 		vt := newViewTest(t, 120, 30)
 		v := vt.open(open, secretsRes, "creds")
 		vt.eventually(v, "creds")
-		var keys []ui.Binding
+		var keys []keymap.Binding
 		vt.nav.UI(func() { keys = v.Bindings() })
 		for _, b := range keys {
 			asked := len(vt.nav.Questions())

@@ -10,6 +10,7 @@ import (
 
 	"kscope/discovery"
 	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -51,20 +52,20 @@ func (v *YAMLView) Crumb() string { return v.row.Name }
 func (v *YAMLView) Primitive() tview.Primitive { return v.health.primitive() }
 
 // Bindings are the YAML view's keys: search, toggles and the object's actions.
-func (v *YAMLView) Bindings() []ui.Binding {
-	keys := []ui.Binding{
+func (v *YAMLView) Bindings() []keymap.Binding {
+	keys := []keymap.Binding{
 		v.nav.HelpBinding(),
-		ui.Keys.YAML.Search.Bind(v.openSearchBar),
-		ui.Keys.YAML.NextMatch.Bind(v.nextMatch),
-		ui.Keys.YAML.Copy.Bind(v.copyYAML),
-		ui.Keys.YAML.ManagedFields.Bind(v.toggleManagedFields),
-		ui.Keys.YAML.Reveal.Bind(v.toggleReveal),
+		keymap.Keys.YAML.Search.Bind(v.openSearchBar),
+		keymap.Keys.YAML.NextMatch.Bind(v.nextMatch),
+		keymap.Keys.YAML.Copy.Bind(v.copyYAML),
+		keymap.Keys.YAML.ManagedFields.Bind(v.toggleManagedFields),
+		keymap.Keys.YAML.Reveal.Bind(v.toggleReveal),
 	}
 	if open := v.obj.History; open != nil { // a history screen is registered
-		keys = append(keys, ui.Keys.YAML.History.Bind(open))
+		keys = append(keys, keymap.Keys.YAML.History.Bind(open))
 	}
 	if open := v.obj.Blame; open != nil {
-		keys = append(keys, ui.Keys.YAML.Blame.Bind(func() { open(v.shown) }))
+		keys = append(keys, keymap.Keys.YAML.Blame.Bind(func() { open(v.shown) }))
 	}
 	keys = append(keys, v.health.binding())
 	keys = append(keys, v.obj.Keys(v.subject)...)

@@ -7,6 +7,7 @@ import (
 
 	"kscope/forwards"
 	"kscope/ui"
+	"kscope/ui/keymap"
 )
 
 // View lists the port-forwards started in this session (`:portforwards`, `:pf`): local address, target, since
@@ -41,10 +42,10 @@ func (v *View) Activate()                  { v.render() }
 func (v *View) Close() { v.unwatch() }
 
 // Bindings: stop a forward, help, quit.
-func (v *View) Bindings() []ui.Binding {
-	return []ui.Binding{
+func (v *View) Bindings() []keymap.Binding {
+	return []keymap.Binding{
 		v.nav.HelpBinding(),
-		ui.Keys.Forwards.Stop.Bind(v.stopSelected),
+		keymap.Keys.Forwards.Stop.Bind(v.stopSelected),
 		v.nav.QuitBinding(),
 	}
 }

@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"kscope/forwards"
-	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/ui/navtest"
 )
 
 // TestViewListsAndStops: the view lists every forward (local, target, since, state; an ended one with why),
 // follows the list while open, counts the active ones; ctrl-d asks (from, to) and stops the selected one only
-// when the user picks Stop; with nothing listed it says so. Its keys are the family's in ui.Keys.
+// when the user picks Stop; with nothing listed it says so. Its keys are the family's in keymap.Keys.
 func TestViewListsAndStops(t *testing.T) {
 	nav := navtest.New(t, nil)
 	var list forwards.List
@@ -43,8 +43,8 @@ func TestViewListsAndStops(t *testing.T) {
 	}
 
 	bindings := v.Bindings()
-	if len(bindings) != 3 || bindings[1].Name != ui.Keys.Forwards.Stop.Name || bindings[1].Label != ui.Keys.Forwards.Stop.Key.Label {
-		t.Fatalf("bindings %+v: want help, %s, quit", bindings, ui.Keys.Forwards.Stop.Name)
+	if len(bindings) != 3 || bindings[1].Name != keymap.Keys.Forwards.Stop.Name || bindings[1].Label != keymap.Keys.Forwards.Stop.Key.Label {
+		t.Fatalf("bindings %+v: want help, %s, quit", bindings, keymap.Keys.Forwards.Stop.Name)
 	}
 	v.table.Select(1, 0)
 	v.stopSelected()

@@ -10,6 +10,8 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/ui"
+	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 	"kscope/watch"
 )
 
@@ -37,8 +39,8 @@ func (v *View) Crumb() string              { return "pulse" }
 func (v *View) Primitive() tview.Primitive { return v.text }
 
 // Bindings: help and quit; the figures need no keys.
-func (v *View) Bindings() []ui.Binding {
-	return []ui.Binding{v.nav.HelpBinding(), v.nav.QuitBinding()}
+func (v *View) Bindings() []keymap.Binding {
+	return []keymap.Binding{v.nav.HelpBinding(), v.nav.QuitBinding()}
 }
 
 // Activate draws the figures and reads them again every second until the view closes.
@@ -58,11 +60,11 @@ func (v *View) Close() {
 
 // Status says how many informers the view shows.
 func (v *View) Status() string {
-	return fmt.Sprintf("%d informer(s); figures read every second", len(ui.PulsesOf(v.label, v.src)))
+	return fmt.Sprintf("%d informer(s); figures read every second", len(livetable.PulsesOf(v.label, v.src)))
 }
 
 func (v *View) render() {
-	pulses := ui.PulsesOf(v.label, v.src)
+	pulses := livetable.PulsesOf(v.label, v.src)
 	if len(pulses) == 0 {
 		v.text.SetText("[yellow]this table has no informer of its own (a fixed list of rows)[-]")
 		return

@@ -13,6 +13,7 @@ import (
 	"kscope/discovery"
 	"kscope/tree"
 	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -88,11 +89,11 @@ func (v *View) Crumb() string { return "tree " + v.row.Name }
 func (v *View) Primitive() tview.Primitive { return v.root }
 
 // Bindings are the tree's keys: open a node's YAML.
-func (v *View) Bindings() []ui.Binding {
-	return []ui.Binding{
+func (v *View) Bindings() []keymap.Binding {
+	return []keymap.Binding{
 		v.nav.HelpBinding(),
-		ui.Keys.Tree.Open.Bind(v.openSelected),
-		ui.Keys.Tree.YAML.Bind(v.openSelected),
+		keymap.Keys.Tree.Open.Bind(v.openSelected),
+		keymap.Keys.Tree.YAML.Bind(v.openSelected),
 		v.nav.QuitBinding(),
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -44,10 +45,10 @@ func (v *BlameView) Close()                     {}
 func (v *BlameView) Activate()                  { v.render() }
 
 // Bindings are the blame view's keys.
-func (v *BlameView) Bindings() []ui.Binding {
-	return []ui.Binding{
+func (v *BlameView) Bindings() []keymap.Binding {
+	return []keymap.Binding{
 		v.nav.HelpBinding(),
-		ui.Keys.Versions.Reveal.Bind(func() { v.reveal = !v.reveal; v.render() }),
+		keymap.Keys.Versions.Reveal.Bind(func() { v.reveal = !v.reveal; v.render() }),
 		v.nav.QuitBinding(),
 	}
 }

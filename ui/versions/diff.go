@@ -8,6 +8,7 @@ import (
 
 	"kscope/history"
 	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -40,10 +41,10 @@ func (v *DiffView) Close()                     {}
 func (v *DiffView) Activate()                  { v.render() }
 
 // Bindings are the diff view's keys.
-func (v *DiffView) Bindings() []ui.Binding {
-	return []ui.Binding{
+func (v *DiffView) Bindings() []keymap.Binding {
+	return []keymap.Binding{
 		v.nav.HelpBinding(),
-		ui.Keys.Versions.Reveal.Bind(func() { v.reveal = !v.reveal; v.render() }),
+		keymap.Keys.Versions.Reveal.Bind(func() { v.reveal = !v.reveal; v.render() }),
 		v.nav.QuitBinding(),
 	}
 }

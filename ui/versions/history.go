@@ -9,6 +9,7 @@ import (
 
 	"kscope/history"
 	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -46,10 +47,10 @@ func (v *HistoryView) Crumb() string              { return "history " + v.row.Na
 func (v *HistoryView) Primitive() tview.Primitive { return v.table }
 
 // Bindings are the history view's keys.
-func (v *HistoryView) Bindings() []ui.Binding {
-	return []ui.Binding{
+func (v *HistoryView) Bindings() []keymap.Binding {
+	return []keymap.Binding{
 		v.nav.HelpBinding(),
-		ui.Keys.Versions.Diff.Bind(v.openDiff),
+		keymap.Keys.Versions.Diff.Bind(v.openDiff),
 		v.nav.QuitBinding(),
 	}
 }

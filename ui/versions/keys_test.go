@@ -10,6 +10,7 @@ import (
 
 	"kscope/history"
 	"kscope/ui"
+	"kscope/ui/keymap"
 	"kscope/ui/navtest"
 )
 
@@ -22,14 +23,14 @@ func TestScreensBindTheKeyTable(t *testing.T) {
 	obj := deploymentVersion("5", 2, "nginx:1", "kubectl", "Apply", 0)
 	for _, c := range []struct {
 		screen ui.Screen
-		own    ui.KeyDef
+		own    keymap.KeyDef
 	}{
-		{NewHistory(nav, row, func() []history.Entry { return nil }), ui.Keys.Versions.Diff},
-		{newDiffView(nav, row, history.Entry{RV: "5"}), ui.Keys.Versions.Reveal},
-		{NewBlame(nav, row, obj), ui.Keys.Versions.Reveal},
+		{NewHistory(nav, row, func() []history.Entry { return nil }), keymap.Keys.Versions.Diff},
+		{newDiffView(nav, row, history.Entry{RV: "5"}), keymap.Keys.Versions.Reveal},
+		{NewBlame(nav, row, obj), keymap.Keys.Versions.Reveal},
 	} {
 		name := c.screen.Crumb()
-		want := []ui.KeyDef{ui.Keys.Views.Help, c.own, ui.Keys.Views.Quit}
+		want := []keymap.KeyDef{keymap.Keys.Views.Help, c.own, keymap.Keys.Views.Quit}
 		got := c.screen.Bindings()
 		if len(got) != len(want) {
 			t.Fatalf("%s binds %+v", name, got)
@@ -40,9 +41,9 @@ func TestScreensBindTheKeyTable(t *testing.T) {
 				t.Errorf("%s's binding %d is %s %q, want Keys's %s %q", name, i, b.Label, b.Name, d.Key.Label, d.Name)
 			}
 		}
-		global := reflect.ValueOf(ui.Keys.Global)
+		global := reflect.ValueOf(keymap.Keys.Global)
 		for i := range global.NumField() {
-			g := global.Field(i).Interface().(ui.KeyDef)
+			g := global.Field(i).Interface().(keymap.KeyDef)
 			for _, b := range got {
 				if b.Label == g.Key.Label {
 					t.Errorf("%s binds %s, the global key %q", name, b.Label, g.Name)

@@ -1,4 +1,4 @@
-package ui
+package keymap
 
 import (
 	"reflect"
@@ -33,62 +33,62 @@ func (d KeyDef) fixed() KeyDef {
 
 // Bind returns d's key, named and described as the table says, running run (nil: a key the focused widget
 // handles itself).
-func (d KeyDef) Bind(run func()) Binding { return d.Key.does(d.Name, d.Description, run) }
+func (d KeyDef) Bind(run func()) Binding { return d.Key.Does(d.Name, d.Description, run) }
 
 // Keys is every key kscope binds itself (not the configured plugins and hotkeys), by the views they
 // belong to. README.md's key tables are generated from it (TestREADMEKeys), and keys.yaml may rebind
-// every name in it but the fixed ones (bindingNames). A view decides which of its family's keys it
+// every name in it but the fixed ones (Names). A view decides which of its family's keys it
 // offers, and in which order (the help lists them so). Never written: it is read by the screens of every
 // package, which build their bindings with Bind.
 var Keys = KeyFamilies{
 	Global: globalKeys{
-		Command: newKey("command", char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), q"),
-		Back:    newKey("back", key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back"),
+		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), q"),
+		Back:    newKey("back", Key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back"),
 		Move:    newKey("move", Binding{Label: "↑↓ j k pgup pgdn g G"}, "move the selection / scroll").fixed(),
-		Quit:    newKey("quit", key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope"),
+		Quit:    newKey("quit", Key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope"),
 	},
 	Views: viewsKeys{
-		Help: newKey("help", char('?'), "show the keys of this view"),
-		Quit: newKey("quit", char('q'), "quit kscope"),
+		Help: newKey("help", Char('?'), "show the keys of this view"),
+		Quit: newKey("quit", Char('q'), "quit kscope"),
 	},
 	Picker: pickerKeys{
-		Filter: newKey("filter", char('/'), "filter the resources (as typing does)"),
-		Open:   newKey("open", key(tcell.KeyEnter, "enter"), "open the selected resource's live table"),
-		Wide:   newKey("wide", key(tcell.KeyCtrlW, "ctrl-w"), "show or hide VERBS and CATEGORIES"),
+		Filter: newKey("filter", Char('/'), "filter the resources (as typing does)"),
+		Open:   newKey("open", Key(tcell.KeyEnter, "enter"), "open the selected resource's live table"),
+		Wide:   newKey("wide", Key(tcell.KeyCtrlW, "ctrl-w"), "show or hide VERBS and CATEGORIES"),
 	},
 	Table: tableKeys{
-		Filter:        newKey("filter", char('/'), "filter rows (regex or -l label selector)"),
-		Open:          newKey("open", key(tcell.KeyEnter, "enter"), "pods of workload/service/node, objects of CRD, ns: switch, else YAML"),
-		YAML:          newKey("yaml", char('y'), "show the selected object's YAML, live"),
-		History:       newKey("history", char('h'), "the versions seen of the selected object: who changed what (enter: diff)"),
-		Copy:          newKey("copy", char('c'), "copy the selected object's name to the clipboard"),
-		Save:          newKey("save", key(tcell.KeyCtrlS, "ctrl-s"), "save every row of the table as shown (filter and sort applied) to CSV or JSON"),
-		Wide:          newKey("wide", char('w'), "show or hide the wide columns"),
-		SortName:      newKey("sort name", shifted('N'), "sort by NAME; again: reverse"),
-		SortAge:       newKey("sort age", shifted('A'), "sort by AGE; again: reverse"),
-		SortNext:      newKey("sort next", char('>'), "sort by the next column (was s)"),
-		Reverse:       newKey("reverse", char('!'), "reverse the sort direction (was r)"),
-		AllNamespaces: newKey("all namespaces", char('0'), "show every namespace"),
-		Pulse:         newKey("pulse", char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects"),
+		Filter:        newKey("filter", Char('/'), "filter rows (regex or -l label selector)"),
+		Open:          newKey("open", Key(tcell.KeyEnter, "enter"), "pods of workload/service/node, objects of CRD, ns: switch, else YAML"),
+		YAML:          newKey("yaml", Char('y'), "show the selected object's YAML, live"),
+		History:       newKey("history", Char('h'), "the versions seen of the selected object: who changed what (enter: diff)"),
+		Copy:          newKey("copy", Char('c'), "copy the selected object's name to the clipboard"),
+		Save:          newKey("save", Key(tcell.KeyCtrlS, "ctrl-s"), "save every row of the table as shown (filter and sort applied) to CSV or JSON"),
+		Wide:          newKey("wide", Char('w'), "show or hide the wide columns"),
+		SortName:      newKey("sort name", Shifted('N'), "sort by NAME; again: reverse"),
+		SortAge:       newKey("sort age", Shifted('A'), "sort by AGE; again: reverse"),
+		SortNext:      newKey("sort next", Char('>'), "sort by the next column (was s)"),
+		Reverse:       newKey("reverse", Char('!'), "reverse the sort direction (was r)"),
+		AllNamespaces: newKey("all namespaces", Char('0'), "show every namespace"),
+		Pulse:         newKey("pulse", Char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects"),
 	},
 	Opened: openedKeys{
-		Back:     newKey("back", char('['), "the resource opened before this one (history)"),
-		Forward:  newKey("forward", char(']'), "the resource opened after this one (history)"),
-		LastView: newKey("last view", char('-'), "the resource opened before this one; again: back here"),
+		Back:     newKey("back", Char('['), "the resource opened before this one (history)"),
+		Forward:  newKey("forward", Char(']'), "the resource opened after this one (history)"),
+		LastView: newKey("last view", Char('-'), "the resource opened before this one; again: back here"),
 	},
 	Object: objectKeys{
-		Describe:    newKey("describe", char('d'), "the object as kubectl describe prints it, live"),
-		Edit:        newKey("edit", char('e'), "edit the object in $KUBE_EDITOR or $EDITOR (kubectl edit)"),
-		Scale:       newKey("scale", char('s'), "set the object's replicas (asks first)"),
-		Shell:       newKey("shell", char('s'), "a shell in the pod (bash, else sh); exit returns here"),
-		Restart:     newKey("restart", char('r'), "rollout restart: replace the pods (asks first)"),
-		Delete:      newKey("delete", key(tcell.KeyCtrlD, "ctrl-d"), "delete the object (asks first)"),
-		Logs:        newKey("logs", char('l'), "the logs of the pod, or of the workload's pods, live (last 200 lines, then new ones)"),
-		PrevLogs:    newKey("previous logs", char('p'), "the logs of the previous instance of the containers (kubectl logs -p)"),
-		PortForward: newKey("port-forward", shifted('F'), "forward a local port to the pod, in the background (:pf)"),
-		Owner:       newKey("owner", shifted('J'), "jump to the object's controller (was o)"),
-		Events:      newKey("events", shifted('E'), "the object's events, live (was e)"),
-		Tree:        newKey("tree", char('t'), "the object's owners up to the root and everything it owns, with their health, live"),
+		Describe:    newKey("describe", Char('d'), "the object as kubectl describe prints it, live"),
+		Edit:        newKey("edit", Char('e'), "edit the object in $KUBE_EDITOR or $EDITOR (kubectl edit)"),
+		Scale:       newKey("scale", Char('s'), "set the object's replicas (asks first)"),
+		Shell:       newKey("shell", Char('s'), "a shell in the pod (bash, else sh); exit returns here"),
+		Restart:     newKey("restart", Char('r'), "rollout restart: replace the pods (asks first)"),
+		Delete:      newKey("delete", Key(tcell.KeyCtrlD, "ctrl-d"), "delete the object (asks first)"),
+		Logs:        newKey("logs", Char('l'), "the logs of the pod, or of the workload's pods, live (last 200 lines, then new ones)"),
+		PrevLogs:    newKey("previous logs", Char('p'), "the logs of the previous instance of the containers (kubectl logs -p)"),
+		PortForward: newKey("port-forward", Shifted('F'), "forward a local port to the pod, in the background (:pf)"),
+		Owner:       newKey("owner", Shifted('J'), "jump to the object's controller (was o)"),
+		Events:      newKey("events", Shifted('E'), "the object's events, live (was e)"),
+		Tree:        newKey("tree", Char('t'), "the object's owners up to the root and everything it owns, with their health, live"),
 	},
 	Workload: workloadKeys{
 		Trigger:  newKey("trigger", shifted('T'), "trigger: create a Job from the cronjob now, as kubectl create job --from=cronjob/… (asks first)"),
@@ -102,58 +102,58 @@ var Keys = KeyFamilies{
 		Drain:    newKey("drain", char('r'), "drain: cordon, then evict the node's pods as kubectl drain does (its flags in a dialog; asks first, progress on the prompt line)"),
 	},
 	Health: healthKeys{
-		Column: newKey("health", shifted('H'), "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)"),
-		Panel:  newKey("health", shifted('H'), "show or hide the object's conditions under its health (kstatus)"),
+		Column: newKey("health", Shifted('H'), "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)"),
+		Panel:  newKey("health", Shifted('H'), "show or hide the object's conditions under its health (kstatus)"),
 	},
 	YAML: yamlKeys{
-		Search:        newKey("search", char('/'), "search the YAML (n: next match)"),
-		NextMatch:     newKey("next match", char('n'), "go to the next search match"),
-		Copy:          newKey("copy", char('c'), "copy the YAML as shown to the clipboard"),
-		ManagedFields: newKey("managedFields", char('m'), "show or hide metadata.managedFields"),
-		Reveal:        newKey("reveal", char('x'), "reveal or mask Secret data"),
-		History:       newKey("history", char('h'), "the versions seen of the object: who changed what (enter: diff)"),
-		Blame:         newKey("blame", char('b'), "each line's field manager and the time of its last write (managedFields)"),
+		Search:        newKey("search", Char('/'), "search the YAML (n: next match)"),
+		NextMatch:     newKey("next match", Char('n'), "go to the next search match"),
+		Copy:          newKey("copy", Char('c'), "copy the YAML as shown to the clipboard"),
+		ManagedFields: newKey("managedFields", Char('m'), "show or hide metadata.managedFields"),
+		Reveal:        newKey("reveal", Char('x'), "reveal or mask Secret data"),
+		History:       newKey("history", Char('h'), "the versions seen of the object: who changed what (enter: diff)"),
+		Blame:         newKey("blame", Char('b'), "each line's field manager and the time of its last write (managedFields)"),
 	},
 	Describe: describeKeys{
-		Search:    newKey("search", char('/'), "search the text (n: next match)"),
-		NextMatch: newKey("next match", char('n'), "go to the next search match"),
-		YAML:      newKey("yaml", char('y'), "show the object's YAML, live"),
-		Copy:      newKey("copy", char('c'), "copy the text to the clipboard"),
+		Search:    newKey("search", Char('/'), "search the text (n: next match)"),
+		NextMatch: newKey("next match", Char('n'), "go to the next search match"),
+		YAML:      newKey("yaml", Char('y'), "show the object's YAML, live"),
+		Copy:      newKey("copy", Char('c'), "copy the text to the clipboard"),
 	},
 	Logs: logsKeys{
-		Search:     newKey("search", char('/'), "search the lines (a regular expression; n N: next, previous match)"),
-		NextMatch:  newKey("next match", char('n'), "go to the next matching line"),
-		PrevMatch:  newKey("previous match", shifted('N'), "go to the previous matching line"),
-		Follow:     newKey("follow", char('s'), "follow new lines at the bottom, or stay where you are (autoscroll)"),
-		Timestamps: newKey("timestamps", char('t'), "show or hide each line's timestamp"),
-		Wrap:       newKey("wrap", char('w'), "wrap long lines, or cut them at the edge"),
-		Copy:       newKey("copy", char('c'), "copy the lines on screen to the clipboard (as shown)"),
-		Save:       newKey("save", key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept to a file (as shown)"),
+		Search:     newKey("search", Char('/'), "search the lines (a regular expression; n N: next, previous match)"),
+		NextMatch:  newKey("next match", Char('n'), "go to the next matching line"),
+		PrevMatch:  newKey("previous match", Shifted('N'), "go to the previous matching line"),
+		Follow:     newKey("follow", Char('s'), "follow new lines at the bottom, or stay where you are (autoscroll)"),
+		Timestamps: newKey("timestamps", Char('t'), "show or hide each line's timestamp"),
+		Wrap:       newKey("wrap", Char('w'), "wrap long lines, or cut them at the edge"),
+		Copy:       newKey("copy", Char('c'), "copy the lines on screen to the clipboard (as shown)"),
+		Save:       newKey("save", Key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept to a file (as shown)"),
 	},
 	Tree: treeKeys{
-		Open: newKey("open", key(tcell.KeyEnter, "enter"), "the selected object's YAML, live"),
-		YAML: newKey("yaml", char('y'), "the selected object's YAML, live"),
+		Open: newKey("open", Key(tcell.KeyEnter, "enter"), "the selected object's YAML, live"),
+		YAML: newKey("yaml", Char('y'), "the selected object's YAML, live"),
 	},
 	Versions: versionsKeys{
 		// Diff was never among the names keys.yaml accepts; it stays so until that is decided.
-		Diff:   newKey("diff", key(tcell.KeyEnter, "enter"), "the selected version's changes from the one before").fixed(),
-		Reveal: newKey("reveal", char('x'), "reveal or mask Secret data"),
+		Diff:   newKey("diff", Key(tcell.KeyEnter, "enter"), "the selected version's changes from the one before").fixed(),
+		Reveal: newKey("reveal", Char('x'), "reveal or mask Secret data"),
 	},
 	Contexts: contextsKeys{
-		Use: newKey("use", key(tcell.KeyEnter, "enter"), "switch to the selected context"),
+		Use: newKey("use", Key(tcell.KeyEnter, "enter"), "switch to the selected context"),
 	},
 	Forwards: forwardsKeys{
-		Stop: newKey("stop", key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)"),
+		Stop: newKey("stop", Key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)"),
 	},
 	Help: helpKeys{
-		Back: newKey("back", char('?'), "close the help"),
+		Back: newKey("back", Char('?'), "close the help"),
 	},
 }
 
-// bindingNames are the names keys.yaml may rebind: Keys's, but the fixed ones, sorted.
-var bindingNames = func() []string {
+// Names are the names keys.yaml may rebind: Keys's, but the fixed ones, sorted, in a new slice each call.
+func Names() []string {
 	var names []string
-	for _, f := range Keys.families() {
+	for _, f := range Keys.Families() {
 		for _, d := range f.Defs {
 			if !d.Fixed {
 				names = append(names, d.Name)
@@ -162,23 +162,23 @@ var bindingNames = func() []string {
 	}
 	slices.Sort(names)
 	return slices.Compact(names)
-}()
+}
 
-// keyFamily is one family of Keys: its title (as README.md shows it), the package of the screen that binds
+// Family is one family of Keys: its title (as README.md shows it), the package of the screen that binds
 // its keys when that screen lives in a package of its own (the `screen` tag; its tests check them), and its
 // keys, in order.
-type keyFamily struct {
+type Family struct {
 	Title, Screen string
 	Defs          []KeyDef
 }
 
-// families lists the table's families and their keys in the order they are written.
-func (t KeyFamilies) families() []keyFamily {
+// Families lists the table's families and their keys in the order they are written.
+func (t KeyFamilies) Families() []Family {
 	v := reflect.ValueOf(t)
-	out := make([]keyFamily, 0, v.NumField())
+	out := make([]Family, 0, v.NumField())
 	for i := range v.NumField() {
 		tag := v.Type().Field(i).Tag
-		f := keyFamily{Title: tag.Get("title"), Screen: tag.Get("screen")}
+		f := Family{Title: tag.Get("title"), Screen: tag.Get("screen")}
 		for j := range v.Field(i).NumField() {
 			f.Defs = append(f.Defs, v.Field(i).Field(j).Interface().(KeyDef))
 		}
@@ -218,7 +218,7 @@ type viewsKeys struct{ Help, Quit KeyDef }
 // pickerKeys are the resource picker's.
 type pickerKeys struct{ Filter, Open, Wide KeyDef }
 
-// tableKeys are a live table's own (tablekeys.go).
+// tableKeys are a live table's (ui/livetable/keys.go and ui's tableHost, ui/tablehost.go).
 type tableKeys struct {
 	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse KeyDef
 }

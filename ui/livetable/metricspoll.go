@@ -1,4 +1,4 @@
-package ui
+package livetable
 
 import (
 	"context"
@@ -8,20 +8,22 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/apierr"
+	"kscope/cluster"
 	"kscope/discovery"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
-// metricsPeriod is how often a table reads its metrics again (metrics-server scrapes every 15 s by default).
-const metricsPeriod = 15 * time.Second
+// MetricsPeriod is how often a table reads its metrics again (metrics-server scrapes every 15 s by default).
+const MetricsPeriod = 15 * time.Second
 
 // tableMetrics gives a pods or nodes table its CPU and memory columns while metrics.k8s.io is served: a
-// goroutine per started table polls the metrics every metricsPeriod (on the app's clock) and hands each result
+// goroutine per started table polls the metrics every MetricsPeriod (on the app's clock) and hands each result
 // to the UI goroutine with QueueUpdateDraw; the table sorts by the cells through watch.Query.Extra. When the
 // API is not served, or a poll fails, the table has no extra columns and the status line says why. The fields
 // belong to the UI goroutine; poll touches none of them.
 type tableMetrics struct {
-	t     *LiveTable
+	t     *Table
 	nodes bool // a nodes table (else pods)
 	// extra is the cells of the last successful poll (nil: no columns); version counts the polls applied.
 	extra   *watch.Extra
@@ -37,10 +39,10 @@ type tableMetrics struct {
 
 // notServedNote is the status line's note while the catalog lacks metrics.k8s.io (and does not name it
 // unavailable: the status line says that already).
-const notServedNote = "no metrics: " + metricsGroup + " is not served"
+const notServedNote = "no metrics: " + MetricsGroup + " is not served"
 
 // newTableMetrics returns the metrics of t, or nil when t lists neither pods nor nodes.
-func newTableMetrics(t *LiveTable, res discovery.Resource) *tableMetrics {
+func newTableMetrics(t *Table, res discovery.Resource) *tableMetrics {
 	if res.Group != "" || (res.Name != "pods" && res.Name != "nodes") {
 		return nil
 	}
@@ -50,8 +52,8 @@ func newTableMetrics(t *LiveTable, res discovery.Resource) *tableMetrics {
 // started says at once, on a table just started, that the metrics are not served (the table's first screen
 // is the one it keeps, and the poll, which starts once the table is listed, has nothing to add), and arms
 // the poll of src until ctx ends (columnProvider).
-func (m *tableMetrics) started(ctx context.Context, src RowSource) {
-	if !metricsServed(m.t.app.cluster.Catalog(), m.resource()) {
+func (m *tableMetrics) started(ctx context.Context, src cluster.RowSource) {
+	if !metricsServed(m.t.host.Cluster().Catalog(), m.resource()) {
 		m.extra, m.note = nil, notServedNote
 	}
 	m.ctx, m.spec, m.armed = ctx, src.Spec(), true
@@ -70,35 +72,35 @@ func (m *tableMetrics) synced() {
 func (m *tableMetrics) stopped() {}
 
 // bindings: the metrics have no key (columnProvider).
-func (m *tableMetrics) bindings() []Binding { return nil }
+func (m *tableMetrics) bindings() []keymap.Binding { return nil }
 
 // start polls the metrics of spec's rows until ctx ends. UI goroutine.
 func (m *tableMetrics) start(ctx context.Context, spec watch.Spec) {
-	a := m.t.app
-	cluster := a.cluster
-	served := metricsServed(cluster.Catalog(), m.resource())
+	a := m.t.host
+	conn := a.Cluster()
+	served := metricsServed(conn.Catalog(), m.resource())
 	if !served {
 		m.extra, m.note = nil, notServedNote
 	}
 	done := make(chan struct{})
 	m.done = done
-	a.goSafe(func() {
+	a.Go(func() {
 		defer close(done)
-		m.poll(ctx, cluster, spec, served)
+		m.poll(ctx, conn, spec, served)
 	})
 }
 
-// poll reads the metrics at once, then every metricsPeriod, until ctx ends; while the catalog lacks
+// poll reads the metrics at once, then every MetricsPeriod, until ctx ends; while the catalog lacks
 // metrics.k8s.io it waits for the catalog to change, and tells the UI only when that changes (wasServed: as
 // start found it). A
 // pods table also keeps its pods' requests and limits (Cluster.WatchPodResources) while the metrics are
 // served, and applies its last usage again as soon as they have arrived. It runs on its own goroutine and
 // never touches tview.
-func (m *tableMetrics) poll(ctx context.Context, cluster Cluster, spec watch.Spec, wasServed bool) {
-	clk := m.t.app.opts.Clock
+func (m *tableMetrics) poll(ctx context.Context, conn cluster.Interface, spec watch.Spec, wasServed bool) {
+	clk := m.t.host.Clock()
 	// A catalog change may start or end metrics.k8s.io: while it is not served, that is all poll waits for.
 	changed := make(chan struct{}, 1)
-	unsubscribe := cluster.Catalog().Subscribe(func() {
+	unsubscribe := conn.Catalog().Subscribe(func() {
 		select {
 		case changed <- struct{}{}:
 		default:
@@ -106,14 +108,14 @@ func (m *tableMetrics) poll(ctx context.Context, cluster Cluster, spec watch.Spe
 	})
 	defer unsubscribe()
 	var (
-		resources     PodResourceReader
+		resources     cluster.PodResourceReader
 		stopResources context.CancelFunc = func() {}
 		synced        <-chan struct{}    // the resources' first list, until it has been used
-		usage         []PodUsage
+		usage         []cluster.PodUsage
 	)
 	defer func() { stopResources() }()
 	for ctx.Err() == nil {
-		served := metricsServed(cluster.Catalog(), m.resource())
+		served := metricsServed(conn.Catalog(), m.resource())
 		var cells map[string][]string
 		var err error
 		switch {
@@ -121,16 +123,16 @@ func (m *tableMetrics) poll(ctx context.Context, cluster Cluster, spec watch.Spe
 			stopResources()
 			resources, synced, usage = nil, nil, nil
 		case m.nodes:
-			var nodes []NodeUsage
-			if nodes, err = cluster.NodeMetrics(ctx, spec.LabelSelector); err == nil {
+			var nodes []cluster.NodeUsage
+			if nodes, err = conn.NodeMetrics(ctx, spec.LabelSelector); err == nil {
 				cells = nodeMetricsCells(nodes)
 			}
 		default:
 			if resources == nil {
-				resources, stopResources = watchPodResources(ctx, cluster, spec)
+				resources, stopResources = watchPodResources(ctx, conn, spec)
 				synced = resources.Synced()
 			}
-			if usage, err = cluster.PodMetrics(ctx, spec.Namespace, spec.LabelSelector); err == nil {
+			if usage, err = conn.PodMetrics(ctx, spec.Namespace, spec.LabelSelector); err == nil {
 				cells = podMetricsCells(usage, resources)
 			}
 		}
@@ -143,7 +145,7 @@ func (m *tableMetrics) poll(ctx context.Context, cluster Cluster, spec watch.Spe
 		wasServed = served
 		var due <-chan time.Time
 		if served {
-			due = clk.After(metricsPeriod)
+			due = clk.After(MetricsPeriod)
 		}
 		for again := false; !again; {
 			select {
@@ -152,27 +154,27 @@ func (m *tableMetrics) poll(ctx context.Context, cluster Cluster, spec watch.Spe
 			case <-due:
 				again = true
 			case <-changed:
-				again = metricsServed(cluster.Catalog(), m.resource()) != served
+				again = metricsServed(conn.Catalog(), m.resource()) != served
 			case <-synced:
 				synced = nil
 				if usage != nil {
 					m.send(ctx, true, podMetricsCells(usage, resources), nil)
 				}
-				m.t.app.goSafe(m.t.app.settle) // the list of every pod's resources is garbage now
+				m.t.host.Go(m.t.host.Settle) // the list of every pod's resources is garbage now
 			}
 		}
 	}
 }
 
 // watchPodResources starts keeping the resources of spec's pods until ctx ends or stop is called.
-func watchPodResources(ctx context.Context, cluster Cluster, spec watch.Spec) (r PodResourceReader, stop context.CancelFunc) {
+func watchPodResources(ctx context.Context, conn cluster.Interface, spec watch.Spec) (r cluster.PodResourceReader, stop context.CancelFunc) {
 	ctx, stop = context.WithCancel(ctx)
-	return cluster.WatchPodResources(ctx, spec), stop
+	return conn.WatchPodResources(ctx, spec), stop
 }
 
 // send hands one poll's outcome to the UI goroutine.
 func (m *tableMetrics) send(ctx context.Context, served bool, cells map[string][]string, err error) {
-	m.t.app.tv.QueueUpdateDraw(func() {
+	m.t.host.Update(func() {
 		if ctx.Err() == nil {
 			m.apply(served, cells, err)
 		}
@@ -215,8 +217,8 @@ func (m *tableMetrics) statusNote(st watch.State) string {
 		return ""
 	}
 	if m.note == notServedNote {
-		for _, u := range m.t.app.cluster.Catalog().Unavailable() {
-			if strings.HasPrefix(u.GroupVersion, metricsGroup+"/") {
+		for _, u := range m.t.host.Cluster().Catalog().Unavailable() {
+			if strings.HasPrefix(u.GroupVersion, MetricsGroup+"/") {
 				return ""
 			}
 		}

@@ -1,4 +1,4 @@
-package ui
+package livetable
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/apierr"
+	"kscope/cluster"
+	"kscope/ui/keymap"
 	"kscope/union"
 	"kscope/watch"
 )
@@ -24,13 +26,13 @@ var errSeveralKinds = errors.New("not available in a table of several kinds: ope
 // tableHealth is a table's optional HEALTH column (the `health` key): while on, a second informer lists and
 // watches the table's objects themselves (same resource, namespaces and selectors; a watch.ObjectSource whose
 // transform computes kstatus and drops the object), and a goroutine hands its changes to the UI goroutine in
-// batches (at most one per Options.MinRedraw), where they become the column's cells by row key, as the
+// batches (spaced by Host.SpaceRedraw), where they become the column's cells by row key, as the
 // metrics' are. It stops when toggled off or the table closes. An error (the list forbidden) stops it and is
 // one line on the status line. The fields belong to the UI goroutine; loop touches none of them.
 type tableHealth struct {
-	t *LiveTable
+	t *Table
 	// src is the health source while on (nil while off); cancel ends its loop.
-	src    RowSource
+	src    cluster.RowSource
 	cancel context.CancelFunc
 	// byKey is the column's cells by row key; extra holds them for the table (nil until the first batch).
 	byKey   map[string][]string
@@ -46,13 +48,13 @@ type tableHealth struct {
 }
 
 // bindings is the key that shows or hides the column (columnProvider).
-func (h *tableHealth) bindings() []Binding {
-	return []Binding{Keys.Health.Column.Bind(h.toggle)}
+func (h *tableHealth) bindings() []keymap.Binding {
+	return []keymap.Binding{keymap.Keys.Health.Column.Bind(h.toggle)}
 }
 
 // started starts the column again over the table's new source if it was on over the old one
 // (columnProvider).
-func (h *tableHealth) started(context.Context, RowSource) {
+func (h *tableHealth) started(context.Context, cluster.RowSource) {
 	if h.restart {
 		h.restart = false
 		h.startOrSay()
@@ -90,7 +92,7 @@ func (h *tableHealth) startOrSay() {
 
 // start lists and watches the table's objects for their health. UI goroutine.
 func (h *tableHealth) start() error {
-	t, a := h.t, h.t.app
+	t, a := h.t, h.t.host
 	if _, ok := t.src.(kindedSource); ok {
 		return errSeveralKinds
 	}
@@ -98,22 +100,22 @@ func (h *tableHealth) start() error {
 	hs := watch.Spec{GVR: spec.GVR, Namespaced: spec.Namespaced, Namespace: spec.Namespace,
 		LabelSelector: spec.LabelSelector, FieldSelector: spec.FieldSelector,
 		Columns: []watch.ObjectColumn{watch.HealthColumn()}}
-	var src RowSource
+	var src cluster.RowSource
 	var err error
 	if many, ok := t.src.(interface{ Namespaces() []string }); ok {
-		src, err = union.NewNamespaces(a.sup.Func(), a.cluster, hs, many.Namespaces())
+		src, err = union.NewNamespaces(a.Spawn(), a.Cluster(), hs, many.Namespaces())
 	} else {
-		src, err = a.cluster.NewSource(hs)
+		src, err = a.Cluster().NewSource(hs)
 	}
 	if err != nil {
 		return fmt.Errorf("health of %s: %w", t.res.FullName(), err)
 	}
-	ctx, cancel := context.WithCancel(a.ctx)
+	ctx, cancel := context.WithCancel(a.Context())
 	h.src, h.cancel = src, cancel
 	h.version++ // the column is there at once, empty until the first rows are in
 	h.byKey, h.extra, h.complete = nil, &watch.Extra{Columns: healthColumns, Version: h.version}, false
 	src.Start(ctx)
-	a.goSafe(func() { h.loop(ctx, src) })
+	a.Go(func() { h.loop(ctx, src) })
 	return nil
 }
 
@@ -124,14 +126,14 @@ func (h *tableHealth) stop() {
 		return
 	}
 	h.cancel()
-	h.t.app.goSafe(h.src.Stop)
+	h.t.host.Go(h.src.Stop)
 	h.src, h.cancel, h.byKey, h.extra = nil, nil, nil, nil
 }
 
 // loop turns the health source's notifications into batched updates of the column, until ctx ends. It runs
 // on its own goroutine and never touches tview or h.
-func (h *tableHealth) loop(ctx context.Context, src RowSource) {
-	a := h.t.app
+func (h *tableHealth) loop(ctx context.Context, src cluster.RowSource) {
+	a := h.t.host
 	var last time.Time
 	for {
 		select {
@@ -141,7 +143,7 @@ func (h *tableHealth) loop(ctx context.Context, src RowSource) {
 			if !a.SpaceRedraw(ctx, &last) {
 				return
 			}
-			a.tv.QueueUpdate(func() {
+			a.Queue(func() {
 				if ctx.Err() == nil && h.src == src && h.apply() {
 					h.t.refreshAndDraw()
 				}
@@ -207,7 +209,7 @@ func (h *tableHealth) cells() *watch.Extra { return h.extra }
 func (h *tableHealth) statusNote(watch.State) string {
 	switch {
 	case h.note != "":
-		return "  " + h.t.app.theme.errorTag + tview.Escape(h.note) + "[-]"
+		return "  " + h.t.host.Theme().ErrorTag + tview.Escape(h.note) + "[-]"
 	case h.on() && !h.complete:
 		return "  [yellow]health: listing the objects …[-]"
 	}

@@ -1,8 +1,10 @@
-package ui
+package livetable
 
 import (
 	"context"
 
+	"kscope/cluster"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -14,10 +16,10 @@ type columnProvider interface {
 	// cells returns the provider's columns and cells now (nil for none): a new pointer whenever they changed.
 	cells() *watch.Extra
 	// bindings returns the provider's keys in the table (none: nil).
-	bindings() []Binding
+	bindings() []keymap.Binding
 	// started tells that the table started (again) over src, until ctx ends: first shown, or restarted in
 	// another namespace.
-	started(ctx context.Context, src RowSource)
+	started(ctx context.Context, src cluster.RowSource)
 	// synced tells that a refresh found the current source synced, once per source: what would compete with
 	// the table's own first list starts now.
 	synced()
@@ -31,7 +33,7 @@ type columnProvider interface {
 
 // columnProviders returns the providers of t: HEALTH in every table, then the metrics of a pods or nodes
 // table whose columns are the server's (kubectl's custom columns are the columns asked for, no more).
-func (t *LiveTable) columnProviders() []columnProvider {
+func (t *Table) columnProviders() []columnProvider {
 	providers := []columnProvider{&tableHealth{t: t}}
 	if len(t.src.Spec().Columns) == 0 {
 		if m := newTableMetrics(t, t.res); m != nil {
@@ -41,9 +43,9 @@ func (t *LiveTable) columnProviders() []columnProvider {
 	return providers
 }
 
-// providerBindings returns the keys of the table's providers, in order.
-func (t *LiveTable) providerBindings() []Binding {
-	var keys []Binding
+// ColumnBindings are the keys of the table's own columns (HEALTH's), in order.
+func (t *Table) ColumnBindings() []keymap.Binding {
+	var keys []keymap.Binding
 	for _, p := range t.providers {
 		keys = append(keys, p.bindings()...)
 	}
@@ -51,7 +53,7 @@ func (t *LiveTable) providerBindings() []Binding {
 }
 
 // providersSynced tells the providers, once per source, that it has synced.
-func (t *LiveTable) providersSynced() {
+func (t *Table) providersSynced() {
 	if !t.synced || t.syncedTold {
 		return
 	}

@@ -1,29 +1,27 @@
-package ui
+package livetable
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
-	"kscope/apierr"
 	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/watch"
 )
 
-// LiveTable shows one RowSource as a table: the server's columns, rows sorted and filtered by the source,
+// Table shows one cluster.RowSource as a table: the server's columns, rows sorted and filtered by the source,
 // changed rows flashing and deleted ones dimmed for a moment, the selection following its object. A
-// goroutine of its own waits for the source's notifications and schedules at most one refresh per
-// Options.MinRedraw; the refresh itself (Changes + Snapshot) runs on the UI goroutine.
-type LiveTable struct {
-	BaseScreen
-	app     *App
+// goroutine of its own waits for the source's notifications and schedules at most one refresh per the host's
+// minimum time between redraws (Host.SpaceRedraw); the refresh itself (Changes + Snapshot) runs on the UI
+// goroutine. It is one screen of the app's stack (ui.Screen); every method runs on the UI goroutine.
+type Table struct {
+	host    Host
 	res     discovery.Resource
-	src     RowSource
+	src     cluster.RowSource
 	title   string
 	table   *tview.Table
 	content *RowContent
@@ -51,8 +49,6 @@ type LiveTable struct {
 	// patches/s, 20 full draws a second for rows that were not on screen).
 	pulse  string
 	cancel context.CancelFunc
-	// access keeps the server's answers about the verbs of the table's objects.
-	access *accessCache
 	// providers give the table columns of its own (HEALTH, the metrics); extras joins their cells.
 	providers []columnProvider
 	extras    tableExtra
@@ -62,37 +58,40 @@ type LiveTable struct {
 	layout *viewLayout
 }
 
-// NewLiveTable returns a table over src (not started until shown).
-func NewLiveTable(a *App, res discovery.Resource, src RowSource, title string) *LiveTable {
-	t := &LiveTable{app: a, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}, access: newAccessCache(a)}
+// New returns a table of res over src, titled title, shown by host (not started until shown: Activate).
+func New(host Host, res discovery.Resource, src cluster.RowSource, title string) *Table {
+	t := &Table{host: host, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}}
 	t.providers = t.columnProviders()
 	t.content = t.newContent()
 	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
-	t.table.SetSelectedStyle(a.theme.Cursor)
+	t.table.SetSelectedStyle(host.Theme().Cursor)
 	t.table.SetBorder(true)
 	t.table.SetMouseCapture(t.doubleClick)
 	return t
 }
 
-func (t *LiveTable) Crumb() string              { return t.title }
-func (t *LiveTable) Primitive() tview.Primitive { return t.table }
+// Crumb is the table's title, in the breadcrumbs.
+func (t *Table) Crumb() string { return t.title }
+
+// Primitive is the tview table.
+func (t *Table) Primitive() tview.Primitive { return t.table }
 
 // Activate starts the source on first show, and refreshes on every show.
-func (t *LiveTable) Activate() {
+func (t *Table) Activate() {
 	if t.cancel == nil {
 		t.start()
 	}
 	t.refresh()
 }
 
-func (t *LiveTable) start() {
-	ctx, cancel := context.WithCancel(t.app.ctx)
+func (t *Table) start() {
+	ctx, cancel := context.WithCancel(t.host.Context())
 	t.cancel = cancel
 	t.src.Start(ctx)
 	src := t.src
-	t.app.goSafe(func() { t.loop(ctx, src) })
+	t.host.Go(func() { t.loop(ctx, src) })
 	if s, ok := src.(cluster.Settler); ok {
-		t.app.goSafe(func() { t.app.whenSettled(ctx, s.Settled()) })
+		t.host.Go(func() { t.whenSettled(ctx, s.Settled()) })
 	}
 	t.syncedTold = false
 	for _, p := range t.providers {
@@ -102,7 +101,7 @@ func (t *LiveTable) start() {
 
 // Close cancels the refresh loop and stops the source off the UI goroutine (Stop waits for the informer
 // to return, which must not freeze the screen).
-func (t *LiveTable) Close() {
+func (t *Table) Close() {
 	if t.cancel != nil {
 		t.cancel()
 		t.cancel = nil
@@ -110,24 +109,24 @@ func (t *LiveTable) Close() {
 	for _, p := range t.providers {
 		p.stopped()
 	}
-	t.app.goSafe(t.src.Stop)
+	t.host.Go(t.src.Stop)
 }
 
 // refreshAndDraw refreshes the table and draws it when what it shows changed. A table under the YAML view, or
 // changes to rows off screen, need no drawing. UI goroutine.
-func (t *LiveTable) refreshAndDraw() {
+func (t *Table) refreshAndDraw() {
 	t.refresh()
-	if t.app.top() == t && t.screenChanged() {
-		t.app.tv.ForceDraw()
+	if t.host.OnTop() && t.screenChanged() {
+		t.host.Draw()
 	}
 }
 
 // loop turns the source's notifications into batched refreshes, and ticks AGE once a second.
-func (t *LiveTable) loop(ctx context.Context, src RowSource) {
-	clk := t.app.opts.Clock
+func (t *Table) loop(ctx context.Context, src cluster.RowSource) {
+	clk := t.host.Clock()
 	var tick <-chan time.Time
-	if t.app.opts.Tick > 0 {
-		ticker := clk.NewTicker(t.app.opts.Tick)
+	if t.host.Timing().Tick > 0 {
+		ticker := clk.NewTicker(t.host.Timing().Tick)
 		defer ticker.Stop()
 		tick = ticker.C()
 	}
@@ -137,17 +136,17 @@ func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 		case <-ctx.Done():
 			return
 		case <-src.Notify():
-			if !t.app.SpaceRedraw(ctx, &last) {
+			if !t.host.SpaceRedraw(ctx, &last) {
 				return
 			}
-			t.app.tv.QueueUpdate(func() {
+			t.host.Queue(func() {
 				if ctx.Err() == nil && t.src == src {
 					t.refreshAndDraw()
 				}
 			})
 		case <-tick:
-			t.app.tv.QueueUpdate(func() {
-				if ctx.Err() == nil && t.src == src && t.app.top() == t {
+			t.host.Queue(func() {
+				if ctx.Err() == nil && t.src == src && t.host.OnTop() {
 					t.tick()
 				}
 			})
@@ -158,15 +157,15 @@ func (t *LiveTable) loop(ctx context.Context, src RowSource) {
 // tick expires flashes and redraws when an AGE shown on screen has changed; an idle table whose ages
 // read the same (most seconds, once objects are minutes old) is not redrawn. It runs inside a queued
 // update, so it draws with ForceDraw (Draw would wait for itself).
-func (t *LiveTable) tick() {
+func (t *Table) tick() {
 	t.pulse = pulseNote(t.src)
 	if t.statusChanged() {
-		t.app.tv.ForceDraw()
+		t.host.Draw()
 		return
 	}
 	if t.content.Pending() {
 		t.refresh()
-		t.app.tv.ForceDraw()
+		t.host.Draw()
 		return
 	}
 	// A filter can match ages ("5m"), which change with time alone: a filtered table takes a new snapshot
@@ -174,19 +173,19 @@ func (t *LiveTable) tick() {
 	if !t.query.Filter.Empty() {
 		t.refresh()
 		if t.screenChanged() {
-			t.app.tv.ForceDraw()
+			t.host.Draw()
 			return
 		}
 	}
 	if ages := t.visibleAges(); ages != t.drawnAges {
 		t.drawnAges = ages
-		t.app.tv.ForceDraw()
+		t.host.Draw()
 	}
 }
 
 // statusChanged shows the status again when its text changed since the previous tick (the pulse's event
 // rate changes with time alone) and tells whether it did.
-func (t *LiveTable) statusChanged() bool {
+func (t *Table) statusChanged() bool {
 	text := t.Status()
 	if text == t.ticked {
 		return false
@@ -196,19 +195,19 @@ func (t *LiveTable) statusChanged() bool {
 	if first {
 		return false
 	}
-	t.app.updateStatus(t)
+	t.host.ShowStatus()
 	return true
 }
 
 // screenChanged tells whether what the table shows (rows in view, selection, title, status) differs from
 // the previous call, remembering the new state. Rows are immutable, so a changed row is a new pointer.
-func (t *LiveTable) screenChanged() bool {
+func (t *Table) screenChanged() bool {
 	// The rows on screen always include the selected one, so they lie within a screen's height of it.
 	selected, _ := t.table.GetSelection()
 	_, _, _, height := t.table.GetInnerRect()
 	rows := t.content.Rows()
 	visible := rows[min(max(selected-height, 0), len(rows)):min(selected+height, len(rows))]
-	title, status := t.table.GetTitle(), t.app.status.view.GetText(false)
+	title, status := t.table.GetTitle(), t.host.StatusText()
 	same := selected == t.drawn.selected && title == t.drawn.title && status == t.drawn.status &&
 		len(visible) == len(t.drawn.rows)
 	for i := 0; same && i < len(visible); i++ {
@@ -223,7 +222,7 @@ func (t *LiveTable) screenChanged() bool {
 }
 
 // visibleAges returns the AGE texts of the rows on screen, joined ("" without an AGE column).
-func (t *LiveTable) visibleAges() string {
+func (t *Table) visibleAges() string {
 	hasAge := false
 	for _, c := range t.src.Columns() {
 		hasAge = hasAge || c.Age
@@ -234,7 +233,7 @@ func (t *LiveTable) visibleAges() string {
 	offset, _ := t.table.GetOffset()
 	_, _, _, height := t.table.GetInnerRect()
 	rows := t.content.Rows()
-	now := t.app.opts.Clock.Now()
+	now := t.host.Clock().Now()
 	var b strings.Builder
 	for i := offset; i < min(offset+height, len(rows)); i++ {
 		b.WriteString(formatAge(now.Sub(rows[i].Created)))
@@ -244,7 +243,7 @@ func (t *LiveTable) visibleAges() string {
 }
 
 // refresh takes the source's changes and a new snapshot, keeping the selection on the same object.
-func (t *LiveTable) refresh() {
+func (t *Table) refresh() {
 	oldRow, _ := t.table.GetSelection()
 	hadRows := len(t.content.Rows()) > 0
 	want := ""
@@ -263,7 +262,7 @@ func (t *LiveTable) refresh() {
 	t.content.SetSort(t.query.SortColumn, t.query.Descending)
 	changes := t.src.Changes()
 	q := t.query
-	q.Now = t.app.opts.Clock.Now() // a filter matches the ages as this table shows them
+	q.Now = t.host.Clock().Now() // a filter matches the ages as this table shows them
 	q.Extra = t.extra()
 	snap := t.src.Snapshot(q)
 	t.total = snap.Total
@@ -285,29 +284,11 @@ func (t *LiveTable) refresh() {
 	t.synced = t.src.State().Phase == watch.Synced
 	t.providersSynced()
 	t.updateTitle()
-	t.app.updateStatus(t)
-}
-
-// placeholder says why the table has no rows.
-func (t *LiveTable) placeholder(snap watch.Snapshot) (string, tcell.Color) {
-	st := t.src.State()
-	switch {
-	case st.Phase == watch.Listing:
-		return "listing " + t.objects() + " …", t.app.theme.Dim
-	case st.Phase.Terminal() && st.Phase != watch.Stopped:
-		msg := st.Message
-		if msg == "" && st.Err != nil {
-			msg = st.Err.Error()
-		}
-		return st.Phase.String() + ": " + apierr.OneLine(msg), t.app.theme.ErrorColor
-	case snap.Total > 0:
-		return "no rows match the filter (esc clears it)", t.app.theme.Dim
-	}
-	return "no " + t.objects() + " here", t.app.theme.Dim
+	t.host.ShowStatus()
 }
 
 // selectedKey returns the key of the row under the cursor, or "".
-func (t *LiveTable) selectedKey() string {
+func (t *Table) selectedKey() string {
 	if r := t.selectedRow(); r != nil {
 		return r.Key
 	}
@@ -315,80 +296,14 @@ func (t *LiveTable) selectedKey() string {
 }
 
 // selectedRow returns the row under the cursor (possibly a deleted one), or nil.
-func (t *LiveTable) selectedRow() *watch.Row {
+func (t *Table) selectedRow() *watch.Row {
 	r, _ := t.table.GetSelection()
 	row, _ := t.content.RowAt(r)
 	return row
 }
 
-func (t *LiveTable) updateTitle() {
-	spec := t.src.Spec()
-	scope := ""
-	many, isMany := t.src.(interface{ Namespaces() []string })
-	switch {
-	case t.fixed:
-	case isMany:
-		scope = "(" + strings.Join(many.Namespaces(), ",") + ")"
-	case spec.AllNamespaces():
-		scope = "(all)"
-	case spec.Namespaced:
-		scope = "(" + spec.Namespace + ")"
-	}
-	th := t.app.theme
-	title := fmt.Sprintf(" %s%s%s%s[%d] ", th.Title, tview.Escape(t.title), tview.Escape(scope), th.Counter, t.shown)
-	if st := t.src.State(); st.Phase == watch.Listing && st.Expected > 0 {
-		// The first list arrives in pages: say how much of it is in, so that a partial table is never
-		// taken for the whole one.
-		title += fmt.Sprintf("[yellow::-]listing %d of %d… ", t.total, st.Expected)
-	}
-	if f := t.query.Filter.String(); f != "" {
-		title += fmt.Sprintf("%s</%s> ", th.Filter, tview.Escape(f))
-	}
-	t.table.SetTitle(title)
-}
-
-// Status is the sync state, row counts, sort, last error and note for the status line.
-func (t *LiveTable) Status() string {
-	st := t.src.State()
-	color := "green"
-	if st.Phase != watch.Synced {
-		color = "yellow"
-	}
-	if st.Phase.Terminal() && st.Phase != watch.Stopped {
-		color = "red"
-	}
-	text := fmt.Sprintf("[%s]%s[-]  %d/%d", color, st.Phase, t.shown, t.total)
-	if cols := t.columns(); t.query.SortColumn >= 0 && t.query.SortColumn < len(cols) {
-		dir := "↑"
-		if t.query.Descending {
-			dir = "↓"
-		}
-		text += "  sort:" + tview.Escape(strings.ToUpper(cols[t.query.SortColumn].Name)) + dir
-	}
-	if st.Err != nil || st.Message != "" {
-		msg := st.Message
-		if msg == "" {
-			msg = st.Err.Error()
-		}
-		text += "  " + t.app.theme.errorTag + tview.Escape(apierr.OneLine(msg)) + "[-]"
-	}
-	if st.Note != "" {
-		text += "  [yellow]" + tview.Escape(apierr.OneLine(st.Note)) + "[-]"
-	}
-	if t.pulse == "" {
-		t.pulse = pulseNote(t.src)
-	}
-	if t.pulse != "" {
-		text += "  [gray]" + t.pulse + "[-]"
-	}
-	for _, p := range t.providers {
-		text += p.statusNote(st)
-	}
-	return text + NotPermitted(t.Bindings())
-}
-
 // setNamespace restarts the table's source in namespace ns ("" = all).
-func (t *LiveTable) setNamespace(ns string) {
+func (t *Table) setNamespace(ns string) {
 	spec := t.src.Spec()
 	if _, many := t.src.(interface{ Namespaces() []string }); spec.Namespace == ns && !many {
 		return
@@ -396,7 +311,7 @@ func (t *LiveTable) setNamespace(ns string) {
 	spec.Namespace = ns
 	src, err := t.sourceIn(spec)
 	if err != nil {
-		t.app.errorf("open %s: %s", t.res.FullName(), err)
+		t.host.Errorf("open %s: %s", t.res.FullName(), err)
 		return
 	}
 	t.Close()
@@ -408,22 +323,22 @@ func (t *LiveTable) setNamespace(ns string) {
 }
 
 // setQuery applies a new sort or filter.
-func (t *LiveTable) setQuery(q watch.Query) {
+func (t *Table) setQuery(q watch.Query) {
 	t.query = q
 	t.refresh()
 }
 
 // newContent returns empty rows for the table; a click on a header sorts by that column.
-func (t *LiveTable) newContent() *RowContent {
-	c := NewRowContent(t.app.opts.Clock.Now, t.app.opts.FlashFor, t.app.opts.GhostFor)
-	c.theme = t.app.theme
+func (t *Table) newContent() *RowContent {
+	c := NewRowContent(t.host.Clock().Now, t.host.Timing().FlashFor, t.host.Timing().GhostFor)
+	c.theme = t.host.Theme()
 	c.headerClicked = t.sortByColumn
 	return c
 }
 
 // doubleClick makes a second click soon after the first count too: on a header it sorts again (reverses),
 // on a row it selects the row and opens it, as Enter does.
-func (t *LiveTable) doubleClick(action tview.MouseAction, ev *tcell.EventMouse) (tview.MouseAction, *tcell.EventMouse) {
+func (t *Table) doubleClick(action tview.MouseAction, ev *tcell.EventMouse) (tview.MouseAction, *tcell.EventMouse) {
 	if action != tview.MouseLeftDoubleClick || !t.table.InRect(ev.Position()) {
 		return action, ev
 	}

@@ -1,4 +1,4 @@
-package ui
+package livetable
 
 import (
 	"bytes"
@@ -7,38 +7,36 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-
-	"kscope/watch"
 )
 
 // exportTable asks for a file name (the extension chooses the format: .csv, or .json), then writes every row
 // of the table as it is shown, all of them and not only those on screen: the filter and the sort applied,
 // the columns shown (wide or not, metrics included), AGE as on screen; rows deleted moments ago (dimmed)
 // are left out.
-func (t *LiveTable) exportTable() {
+func (t *Table) exportTable() {
 	ns := t.src.Spec().Namespace
 	if ns == "" && t.res.Namespaced {
 		ns = "all"
 	}
-	name := strings.Join(nonEmpty(t.res.Name, ns, t.app.opts.Clock.Now().Format("20060102-150405")), "-") + ".csv"
-	t.app.bar.Open("save the table as (.csv or .json): ", name, func(text string) {
+	name := strings.Join(nonEmpty(t.res.Name, ns, t.host.Clock().Now().Format("20060102-150405")), "-") + ".csv"
+	t.host.Ask("save the table as (.csv or .json): ", name, func(text string) {
 		text = strings.TrimSpace(text)
 		format := strings.ToLower(filepath.Ext(text))
 		if format != ".csv" && format != ".json" {
-			t.app.errorf("save the table: %q: the name must end in .csv or .json", text)
+			t.host.Errorf("save the table: %q: the name must end in .csv or .json", text)
 			return
 		}
 		header, rows := t.shownTable()
 		data, err := encodeTable(format, header, rows)
 		if err == nil {
 			var path string
-			if path, err = t.app.SaveFile("tables", filepath.Base(text), data); err == nil {
-				t.app.message(fmt.Sprintf("saved %d rows to %s", len(rows), path))
+			if path, err = t.host.SaveFile("tables", filepath.Base(text), data); err == nil {
+				t.host.Message(fmt.Sprintf("saved %d rows to %s", len(rows), path))
 				return
 			}
 		}
-		t.app.errorf("save the table: %s", err)
-	}, nil)
+		t.host.Errorf("save the table: %s", err)
+	})
 }
 
 func nonEmpty(parts ...string) []string {
@@ -52,7 +50,7 @@ func nonEmpty(parts ...string) []string {
 }
 
 // shownTable returns the header and the cells of every live row as the table shows them.
-func (t *LiveTable) shownTable() (header []string, rows [][]string) {
+func (t *Table) shownTable() (header []string, rows [][]string) {
 	c := t.content
 	for _, idx := range c.visible {
 		header = append(header, strings.ToUpper(c.columns[idx].Name))
@@ -100,15 +98,4 @@ func encodeTable(format string, header []string, rows [][]string) ([]byte, error
 	}
 	b.WriteString("\n]\n")
 	return b.Bytes(), nil
-}
-
-// rowEnv is the plugin variables of row: its object's, and each column's cell as shown (COL-NAME …).
-func (t *LiveTable) rowEnv(row *watch.Row) map[string]string {
-	c := t.content
-	cols := map[string]string{}
-	for idx, col := range c.columns {
-		cols[col.Name] = c.shownText(row, idx)
-	}
-	res, _ := t.scope() // (the selected row's kind in a table of several)
-	return t.app.pluginEnv(res, row, cols, t.query.Filter.String())
 }

@@ -1,4 +1,4 @@
-package ui
+package livetable
 
 import (
 	"strings"
@@ -7,16 +7,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"kscope/ui/theme"
 	"kscope/watch"
-)
-
-// Row colours: fresh rows flash, deleted rows linger dimmed.
-var (
-	styleHeader  = tcell.StyleDefault.Foreground(tcell.ColorWhite).Bold(true)
-	colorNormal  = tcell.ColorAqua
-	colorFlash   = tcell.ColorGreen
-	colorGhost   = tcell.ColorGray
-	colorDimText = tcell.ColorGray
 )
 
 // ghost is a deleted row kept on screen, dimmed, until it expires.
@@ -58,7 +50,7 @@ type RowContent struct {
 	serverColumns int
 
 	// theme gives the colors (kscope's unless the table's app has a skin).
-	theme *Theme
+	theme *theme.Theme
 }
 
 // SetPlaceholder sets the line shown when there are no rows ("" for none).
@@ -71,7 +63,7 @@ func (c *RowContent) showsPlaceholder() bool { return len(c.rows) == 0 && c.plac
 // NewRowContent returns empty content using now for AGE and expiry.
 func NewRowContent(now func() time.Time, flashFor, ghostFor time.Duration) *RowContent {
 	return &RowContent{
-		theme: newTheme(nil), now: now, flashFor: flashFor, ghostFor: ghostFor, sortColumn: -1,
+		theme: theme.Default(), now: now, flashFor: flashFor, ghostFor: ghostFor, sortColumn: -1,
 		flashes: map[string]time.Time{}, ghosts: map[string]*ghost{}, ghosted: map[*watch.Row]bool{},
 	}
 }
@@ -225,8 +217,8 @@ func (c *RowContent) IndexOf(key string) int {
 	return -1
 }
 
-// columnGap pads every cell so that columns stand three spaces apart (tview adds one), as kubectl prints them.
-const columnGap = "  "
+// ColumnGap pads every cell so that columns stand three spaces apart (tview adds one), as kubectl prints them.
+const ColumnGap = "  "
 
 // GetRowCount implements tview.TableContent.
 func (c *RowContent) GetRowCount() int {
@@ -256,7 +248,7 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	idx := c.visible[column]
 	col := c.columns[idx]
 	if row == 0 {
-		cell := tview.NewTableCell(c.headerText(idx) + columnGap).SetStyle(c.theme.Header).SetSelectable(false)
+		cell := tview.NewTableCell(c.headerText(idx) + ColumnGap).SetStyle(c.theme.Header).SetSelectable(false)
 		if c.headerClicked != nil {
 			cell.SetClickedFunc(func() bool { c.headerClicked(idx); return true })
 		}
@@ -264,12 +256,12 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	}
 	r := c.rows[row-1]
 	text := c.shownText(r, idx)
-	cell := tview.NewTableCell(tview.Escape(text) + columnGap).SetTextColor(c.theme.RowFg)
+	cell := tview.NewTableCell(tview.Escape(text) + ColumnGap).SetTextColor(c.theme.RowFg)
 	switch {
 	case c.ghosted[r]:
-		cell.SetTextColor(c.theme.rowGhost).SetAttributes(tcell.AttrDim)
+		cell.SetTextColor(c.theme.RowGhost).SetAttributes(tcell.AttrDim)
 	case c.flashing(r.Key):
-		cell.SetTextColor(c.theme.rowFlash).SetAttributes(tcell.AttrBold)
+		cell.SetTextColor(c.theme.RowFlash).SetAttributes(tcell.AttrBold)
 	}
 	if col.Type == "integer" || col.Type == "number" || col.Type == "quantity" {
 		cell.SetAlign(tview.AlignRight)
@@ -289,11 +281,11 @@ func (c *RowContent) header(idx int) string {
 // headerText is header(idx) as markup: the sort arrow in the skin's sorter color.
 func (c *RowContent) headerText(idx int) string {
 	text := tview.Escape(c.header(idx))
-	if idx != c.sortColumn || c.theme.sorter == "" {
+	if idx != c.sortColumn || c.theme.Sorter == "" {
 		return text
 	}
 	arrow := len("↑") // as long as ↓
-	return text[:len(text)-arrow] + c.theme.sorter + text[len(text)-arrow:] + "[-]"
+	return text[:len(text)-arrow] + c.theme.Sorter + text[len(text)-arrow:] + "[-]"
 }
 
 // placeholderCell is the cell at row, column while the placeholder shows: the header line, then the text.
@@ -306,7 +298,7 @@ func (c *RowContent) placeholderCell(row, column int) *tview.TableCell {
 		for i, idx := range c.visible {
 			names[i] = tview.Escape(c.header(idx))
 		}
-		return tview.NewTableCell(strings.Join(names, columnGap+" ")).SetStyle(c.theme.Header).SetSelectable(false)
+		return tview.NewTableCell(strings.Join(names, ColumnGap+" ")).SetStyle(c.theme.Header).SetSelectable(false)
 	case row == 1:
 		return tview.NewTableCell(tview.Escape(c.placeholder)).SetTextColor(c.placeholderColor).SetSelectable(false)
 	}

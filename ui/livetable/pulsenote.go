@@ -1,4 +1,4 @@
-package ui
+package livetable
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 // partedSource is a row source made of others (one per namespace of `:pods a,b`), each with its label.
 type partedSource interface {
-	PartSources() (labels []string, parts []RowSource)
+	PartSources() (labels []string, parts []cluster.RowSource)
 }
 
 // InformerPulse is one informer's figures and what it watches (Label: the table, and the part of it, it
@@ -22,7 +22,7 @@ type InformerPulse struct {
 
 // PulsesOf returns the figures of every informer behind src, labelled with label (and their parts' labels);
 // none for a source without an informer of its own (a fixed list). Safe for any goroutine.
-func PulsesOf(label string, src RowSource) []InformerPulse {
+func PulsesOf(label string, src cluster.RowSource) []InformerPulse {
 	switch s := src.(type) {
 	case cluster.Pulser:
 		return []InformerPulse{{Label: label, Pulse: s.Pulse()}}
@@ -39,7 +39,7 @@ func PulsesOf(label string, src RowSource) []InformerPulse {
 
 // pulseNote is the status line's compact pulse of src ("" for a source without an informer): the event
 // rate over the last 10 s, else when the last event came, and the relists and reconnects when there were any.
-func pulseNote(src RowSource) string {
+func pulseNote(src cluster.RowSource) string {
 	pulses := PulsesOf("", src)
 	if len(pulses) == 0 {
 		return ""

@@ -1,4 +1,4 @@
-package ui
+package livetable
 
 import (
 	"fmt"
@@ -7,11 +7,12 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"kscope/cluster"
 	"kscope/watch"
 )
 
-// metricsGroup is the API group metrics-server serves (`kubectl top` reads it).
-const metricsGroup = "metrics.k8s.io"
+// MetricsGroup is the API group metrics-server serves (`kubectl top` reads it).
+const MetricsGroup = "metrics.k8s.io"
 
 // The extra columns of pods and nodes tables: usage as `kubectl top` prints it, then percentages as k9s
 // shows them (of the pod's requests and limits; of the node's allocatable, as `kubectl top nodes` does).
@@ -65,7 +66,7 @@ func podPercent(used, total int64) string {
 
 // podMetricsCells returns the extra cells of a pods table by row key ("namespace/name"). Percentages are
 // empty while resources is nil or has not listed the pods yet, and for a pod it does not hold.
-func podMetricsCells(usage []PodUsage, resources PodResourceReader) map[string][]string {
+func podMetricsCells(usage []cluster.PodUsage, resources cluster.PodResourceReader) map[string][]string {
 	synced := resources != nil && isClosed(resources.Synced())
 	cells := make(map[string][]string, len(usage))
 	for _, u := range usage {
@@ -85,7 +86,7 @@ func podMetricsCells(usage []PodUsage, resources PodResourceReader) map[string][
 }
 
 // nodeMetricsCells returns the extra cells of a nodes table by row key (the node's name).
-func nodeMetricsCells(usage []NodeUsage) map[string][]string {
+func nodeMetricsCells(usage []cluster.NodeUsage) map[string][]string {
 	cells := make(map[string][]string, len(usage))
 	for _, u := range usage {
 		cells[u.Name] = []string{
@@ -107,9 +108,9 @@ func isClosed(ch <-chan struct{}) bool {
 }
 
 // metricsServed tells whether the catalog lists metrics.k8s.io's resource (pods or nodes).
-func metricsServed(cat Catalog, resource string) bool {
+func metricsServed(cat cluster.Catalog, resource string) bool {
 	for _, r := range cat.Resources() {
-		if r.Group == metricsGroup && r.Name == resource && r.Has("list") {
+		if r.Group == MetricsGroup && r.Name == resource && r.Has("list") {
 			return true
 		}
 	}

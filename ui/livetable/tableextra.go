@@ -1,4 +1,4 @@
-package ui
+package livetable
 
 import (
 	"slices"
@@ -16,7 +16,7 @@ type tableExtra struct {
 }
 
 // extra returns the table's own columns and cells (nil for none). UI goroutine.
-func (t *LiveTable) extra() *watch.Extra {
+func (t *Table) extra() *watch.Extra {
 	parts := make([]*watch.Extra, len(t.providers))
 	for i, p := range t.providers {
 		parts[i] = p.cells()
@@ -45,7 +45,7 @@ func (t *LiveTable) extra() *watch.Extra {
 
 // columns returns the table's columns: the server's, then its own (HEALTH, the metrics) while they are
 // shown. UI goroutine.
-func (t *LiveTable) columns() []watch.Column {
+func (t *Table) columns() []watch.Column {
 	cols := t.src.Columns()
 	if e := t.extra(); e != nil {
 		return append(slices.Clip(cols), e.AllColumns()...)

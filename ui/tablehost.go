@@ -1,0 +1,133 @@
+package ui
+
+import (
+	"kscope/discovery"
+	"kscope/spawn"
+	"kscope/ui/keymap"
+	"kscope/ui/livetable"
+	"kscope/watch"
+)
+
+// tableHost is the app as one live table's host (livetable.Host): the app's services, and its part of the
+// table: the keys over the table's objects (with their access cache), what enter does, the namespaces table
+// giving way. One per table; UI goroutine, but for what livetable.Host says any goroutine may call.
+type tableHost struct {
+	*App
+	t *livetable.Table
+	// access keeps the server's answers about the verbs of the table's objects.
+	access *accessCache
+}
+
+// newTable returns a live table of res over src titled title, hosted by the app (not started until shown).
+func (a *App) newTable(res discovery.Resource, src RowSource, title string) *livetable.Table {
+	h := &tableHost{App: a, access: newAccessCache(a)}
+	h.t = livetable.New(h, res, src, title)
+	return h.t
+}
+
+// Spawn implements livetable.Host.
+func (h *tableHost) Spawn() spawn.Func { return h.sup.Func() }
+
+// Queue implements livetable.Host.
+func (h *tableHost) Queue(fn func()) { h.tv.QueueUpdate(fn) }
+
+// Draw implements livetable.Host.
+func (h *tableHost) Draw() { h.tv.ForceDraw() }
+
+// Timing implements livetable.Host.
+func (h *tableHost) Timing() livetable.Timing {
+	return livetable.Timing{Tick: h.opts.Tick, FlashFor: h.opts.FlashFor, GhostFor: h.opts.GhostFor}
+}
+
+// Settle implements livetable.Host.
+func (h *tableHost) Settle() { h.settle() }
+
+// OnTop implements livetable.Host.
+func (h *tableHost) OnTop() bool { return h.top() == Screen(h.t) }
+
+// ShowStatus implements livetable.Host.
+func (h *tableHost) ShowStatus() { h.updateStatus(h.t) }
+
+// StatusText implements livetable.Host.
+func (h *tableHost) StatusText() string { return h.status.view.GetText(false) }
+
+// StatusNote implements livetable.Host: the keys the server refuses here.
+func (h *tableHost) StatusNote() string { return NotPermitted(h.Bindings()) }
+
+// Bindings implements livetable.Host: the live table's keys: filter, sort, wide, namespaces and the selected
+// object's actions.
+func (h *tableHost) Bindings() []keymap.Binding {
+	a, t := h.App, h.t
+	keys := []keymap.Binding{
+		a.HelpBinding(),
+		t.FilterBinding(),
+		t.OpenBinding(),
+	}
+	if a.opts.Screens.YAML != nil { // a screen of its own package (TableScreens)
+		keys = append(keys, keymap.Keys.Table.YAML.Bind(h.withSelected(a.openYAML)))
+	}
+	if a.opts.Screens.History != nil { // a screen of its own package (TableScreens)
+		keys = append(keys, keymap.Keys.Table.History.Bind(h.withSelected(a.openHistory)))
+	}
+	keys = append(keys,
+		keymap.Keys.Table.Copy.Bind(h.withSelected(func(_ discovery.Resource, row *watch.Row) {
+			a.CopyToClipboard("name "+row.Name, row.Name)
+		})),
+	)
+	keys = append(keys, a.objectBindings(t.Subject, t.Scope, h.access)...)
+	keys = append(keys, t.ViewBindings()...)
+	keys = append(keys, keymap.Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }))
+	keys = append(keys, t.ColumnBindings()...)
+	if open := a.opts.Screens.Pulse; open != nil { // a screen of its own package (TableScreens)
+		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.Title(), t.Source())) }))
+	}
+	keys = append(keys, a.historyBindings()...)
+	return append(keys, a.QuitBinding())
+}
+
+// withSelected runs fn on the table's selected row, if there is one.
+func (h *tableHost) withSelected(fn func(discovery.Resource, *watch.Row)) func() {
+	return func() {
+		if res, row, ok := h.t.Subject(); ok {
+			fn(res, row)
+		}
+	}
+}
+
+// Open implements livetable.Host: enter opens the selected object's YAML, or drills down to its pods (a
+// workload, a service, a node) or its objects (a CRD); on a namespace it switches to that namespace (and, from
+// the resource picker, opens its pods).
+func (h *tableHost) Open(res discovery.Resource, row *watch.Row) {
+	a := h.App
+	if !h.picksNamespace() {
+		if !a.drillDown(res, row) {
+			a.openYAML(res, row)
+		}
+		return
+	}
+	a.setNamespace(row.Name)
+	if len(a.stack) == 1 {
+		a.command("pods")
+	}
+}
+
+// picksNamespace tells whether the table lists namespaces (Enter switches to one).
+func (h *tableHost) picksNamespace() bool {
+	return h.t.Resource().GVR() == namespacesResource().GVR()
+}
+
+// NamespaceChanged implements livetable.Host: the namespace list gives way to the view below it.
+func (h *tableHost) NamespaceChanged(ns string) bool {
+	if !h.picksNamespace() || len(h.stack) <= 1 {
+		return false
+	}
+	h.pop()
+	h.top().NamespaceChanged(ns)
+	return true
+}
+
+// A live table is one of the app's screens, and tableHost its host.
+var (
+	_ Screen         = (*livetable.Table)(nil)
+	_ livetable.Host = (*tableHost)(nil)
+)
