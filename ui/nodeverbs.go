@@ -10,6 +10,7 @@ import (
 
 	"kscope/cluster"
 	"kscope/discovery"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -29,11 +30,11 @@ func nodeVerb(action string) func(discovery.Resource) error {
 }
 
 var (
-	cordonVerb = verb{key: Keys.Node.Cordon, need: accessNeed{verb: "patch"}, applies: nodeVerb("cordoned"),
+	cordonVerb = verb{key: keymap.Keys.Node.Cordon, need: accessNeed{verb: "patch"}, applies: nodeVerb("cordoned"),
 		start: func(a *App, res discovery.Resource, row *watch.Row) { a.confirmCordon(res, row, true) }}
-	uncordonVerb = verb{key: Keys.Node.Uncordon, need: accessNeed{verb: "patch"}, applies: nodeVerb("uncordoned"),
+	uncordonVerb = verb{key: keymap.Keys.Node.Uncordon, need: accessNeed{verb: "patch"}, applies: nodeVerb("uncordoned"),
 		start: func(a *App, res discovery.Resource, row *watch.Row) { a.confirmCordon(res, row, false) }}
-	drainVerb = verb{key: Keys.Node.Drain, need: accessNeed{verb: "patch"}, applies: nodeVerb("drained"),
+	drainVerb = verb{key: keymap.Keys.Node.Drain, need: accessNeed{verb: "patch"}, applies: nodeVerb("drained"),
 		start: (*App).startDrain}
 )
 

@@ -71,9 +71,9 @@ var everyView = []viewPath{
 	{"pods", []string{"y"}, "*ui.stubObjectScreen", false},
 	{"pods", []string{"d"}, "*ui.stubObjectScreen", false},
 	{"pods", []string{"t"}, "*ui.stubScreen", false},
-	{"nodes", nil, "*ui.LiveTable", false},    // cordon, uncordon, drain
-	{"cronjobs", nil, "*ui.LiveTable", false}, // trigger, suspend, set image
-	{"pf", nil, "*ui.stubScreen", false},      // (the real :pf screen, in ui/portforwards, stops a forward after asking: no write)
+	{"nodes", nil, "*livetable.Table", false},    // cordon, uncordon, drain
+	{"cronjobs", nil, "*livetable.Table", false}, // trigger, suspend, set image
+	{"pf", nil, "*ui.stubScreen", false},         // (the real :pf screen, in ui/portforwards, stops a forward after asking: no write)
 }
 
 // viewTypes are the view types everyView must reach (every type with bindings()).

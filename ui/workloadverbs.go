@@ -10,6 +10,7 @@ import (
 
 	"kscope/cluster"
 	"kscope/discovery"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -42,13 +43,13 @@ func imageSettable(res discovery.Resource) error {
 }
 
 var (
-	triggerVerb = verb{key: Keys.Workload.Trigger, need: accessNeed{verb: "create", resource: jobsGVR},
+	triggerVerb = verb{key: keymap.Keys.Workload.Trigger, need: accessNeed{verb: "create", resource: jobsGVR},
 		applies: only(isCronJobs, "triggered", "cronjobs"), start: (*App).confirmTrigger}
-	suspendVerb = verb{key: Keys.Workload.Suspend, need: accessNeed{verb: "patch"},
+	suspendVerb = verb{key: keymap.Keys.Workload.Suspend, need: accessNeed{verb: "patch"},
 		applies: only(isCronJobs, "suspended", "cronjobs"), start: (*App).startSuspend}
-	killVerb = verb{key: Keys.Workload.Kill, need: accessNeed{verb: "delete"},
+	killVerb = verb{key: keymap.Keys.Workload.Kill, need: accessNeed{verb: "delete"},
 		applies: only(isPods, "killed", "pods"), start: (*App).confirmKill}
-	setImageVerb = verb{key: Keys.Workload.SetImage, need: accessNeed{verb: "patch"},
+	setImageVerb = verb{key: keymap.Keys.Workload.SetImage, need: accessNeed{verb: "patch"},
 		applies: imageSettable, start: (*App).startSetImage}
 )
 

@@ -91,15 +91,15 @@ var Keys = KeyFamilies{
 		Tree:        newKey("tree", Char('t'), "the object's owners up to the root and everything it owns, with their health, live"),
 	},
 	Workload: workloadKeys{
-		Trigger:  newKey("trigger", shifted('T'), "trigger: create a Job from the cronjob now, as kubectl create job --from=cronjob/… (asks first)"),
-		Suspend:  newKey("suspend", char('s'), "suspend the cronjob's schedule, or resume it (asks first)"),
-		Kill:     newKey("kill", key(tcell.KeyCtrlK, "ctrl-k"), "kill: delete the pod at once, grace period 0 (asks first)"),
-		SetImage: newKey("set image", shifted('I'), "set a container's image, as kubectl set image (pods, workloads, cronjobs; asks first)"),
+		Trigger:  newKey("trigger", Shifted('T'), "trigger: create a Job from the cronjob now, as kubectl create job --from=cronjob/… (asks first)"),
+		Suspend:  newKey("suspend", Char('s'), "suspend the cronjob's schedule, or resume it (asks first)"),
+		Kill:     newKey("kill", Key(tcell.KeyCtrlK, "ctrl-k"), "kill: delete the pod at once, grace period 0 (asks first)"),
+		SetImage: newKey("set image", Shifted('I'), "set a container's image, as kubectl set image (pods, workloads, cronjobs; asks first)"),
 	},
 	Node: nodeKeys{
-		Cordon:   newKey("cordon", shifted('C'), "cordon: mark the node unschedulable, as kubectl cordon (asks first)"),
-		Uncordon: newKey("uncordon", char('u'), "uncordon: mark the node schedulable again, as kubectl uncordon (asks first)"),
-		Drain:    newKey("drain", char('r'), "drain: cordon, then evict the node's pods as kubectl drain does (its flags in a dialog; asks first, progress on the prompt line)"),
+		Cordon:   newKey("cordon", Shifted('C'), "cordon: mark the node unschedulable, as kubectl cordon (asks first)"),
+		Uncordon: newKey("uncordon", Char('u'), "uncordon: mark the node schedulable again, as kubectl uncordon (asks first)"),
+		Drain:    newKey("drain", Char('r'), "drain: cordon, then evict the node's pods as kubectl drain does (its flags in a dialog; asks first, progress on the prompt line)"),
 	},
 	Health: healthKeys{
 		Column: newKey("health", Shifted('H'), "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)"),
