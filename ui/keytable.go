@@ -58,7 +58,7 @@ var Keys = KeyFamilies{
 	},
 	Table: tableKeys{
 		Filter:        newKey("filter", char('/'), "filter rows (regex or -l label selector)"),
-		Open:          newKey("open", key(tcell.KeyEnter, "enter"), "pods of workload/service/node, objects of CRD, ns: switch, else YAML"),
+		Open:          newKey("open", key(tcell.KeyEnter, "enter"), "pods of workload/service/node, jobs of cronjob, containers of pod, objects of CRD; ns: switch, its last resource; else YAML"),
 		YAML:          newKey("yaml", char('y'), "show the selected object's YAML, live"),
 		History:       newKey("history", char('h'), "the versions seen of the selected object: who changed what (enter: diff)"),
 		Copy:          newKey("copy", char('c'), "copy the selected object's name to the clipboard"),
@@ -131,6 +131,12 @@ var Keys = KeyFamilies{
 	Contexts: contextsKeys{
 		Use: newKey("use", key(tcell.KeyEnter, "enter"), "switch to the selected context"),
 	},
+	Containers: containersKeys{
+		Logs:        newKey("logs", char('l'), "the logs of the selected container, live"),
+		PrevLogs:    newKey("previous logs", char('p'), "the logs of the selected container's previous instance (kubectl logs -p -c)"),
+		Shell:       newKey("shell", char('s'), "a shell in the selected container (bash, else sh); exit returns here"),
+		PortForward: newKey("port-forward", shifted('F'), "forward a local port to one of the selected container's ports, in the background (:pf)"),
+	},
 	Forwards: forwardsKeys{
 		Stop: newKey("stop", key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)"),
 	},
@@ -179,21 +185,22 @@ func (t KeyFamilies) families() []keyFamily {
 // KeyFamilies is the type of Keys: a family per group of views, titled as README.md shows it; a family whose
 // screen lives in a package of its own names that package (tag screen).
 type KeyFamilies struct {
-	Global   globalKeys   `title:"Everywhere"`
-	Views    viewsKeys    `title:"Every view (but quit in the resource picker, where letters filter)"`
-	Picker   pickerKeys   `title:"The resource picker (the first screen)"`
-	Table    tableKeys    `title:"Live tables (:pods, :deploy,sts, :all, …)"`
-	Opened   openedKeys   `title:"Live tables: back and forth through the resources opened"`
-	Object   objectKeys   `title:"The selected object, in tables, YAML and describe (shell on a pod, scale elsewhere; port-forward on pods, services, deployments)"`
-	Health   healthKeys   `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
-	YAML     yamlKeys     `title:"YAML view"`
-	Describe describeKeys `title:"Describe view"`
-	Logs     logsKeys     `title:"Logs view"`
-	Tree     treeKeys     `title:"Tree view"`
-	Versions versionsKeys `title:"History view (diff), blame and diff views (reveal)" screen:"ui/versions"`
-	Contexts contextsKeys `title:"Contexts view (:ctx)" screen:"ui/contexts"`
-	Forwards forwardsKeys `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
-	Help     helpKeys     `title:"Help view"`
+	Global     globalKeys     `title:"Everywhere"`
+	Views      viewsKeys      `title:"Every view (but quit in the resource picker, where letters filter)"`
+	Picker     pickerKeys     `title:"The resource picker (the first screen)"`
+	Table      tableKeys      `title:"Live tables (:pods, :deploy,sts, :all, …)"`
+	Opened     openedKeys     `title:"Live tables: back and forth through the resources opened"`
+	Object     objectKeys     `title:"The selected object, in tables, YAML and describe (shell on a pod, scale elsewhere; port-forward on pods, services, deployments)"`
+	Health     healthKeys     `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
+	YAML       yamlKeys       `title:"YAML view"`
+	Describe   describeKeys   `title:"Describe view"`
+	Logs       logsKeys       `title:"Logs view"`
+	Tree       treeKeys       `title:"Tree view"`
+	Versions   versionsKeys   `title:"History view (diff), blame and diff views (reveal)" screen:"ui/versions"`
+	Contexts   contextsKeys   `title:"Contexts view (:ctx)" screen:"ui/contexts"`
+	Containers containersKeys `title:"Containers view (enter on a pod)" screen:"ui/containers"`
+	Forwards   forwardsKeys   `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
+	Help       helpKeys       `title:"Help view"`
 }
 
 // globalKeys work in every view, after the view's own (globalBindings).
@@ -242,6 +249,9 @@ type versionsKeys struct{ Diff, Reveal KeyDef }
 
 // contextsKeys are the contexts view's.
 type contextsKeys struct{ Use KeyDef }
+
+// containersKeys are the containers view's: they act on the selected container of the pod.
+type containersKeys struct{ Logs, PrevLogs, Shell, PortForward KeyDef }
 
 // forwardsKeys are the port-forwards view's.
 type forwardsKeys struct{ Stop KeyDef }

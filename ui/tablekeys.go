@@ -89,8 +89,8 @@ func (t *LiveTable) Escape() bool {
 	return true
 }
 
-// enter opens the selected object's YAML; on a namespace it switches to that namespace (and, from the
-// resource picker, opens its pods).
+// enter drills down into the selected object (drillDown), else opens its YAML; on a namespace it switches to
+// that namespace (enterNamespace).
 func (t *LiveTable) enter() {
 	res, row, ok := t.subject()
 	if !ok {
@@ -102,10 +102,7 @@ func (t *LiveTable) enter() {
 		}
 		return
 	}
-	t.app.setNamespace(row.Name)
-	if len(t.app.stack) == 1 {
-		t.app.command("pods")
-	}
+	t.app.enterNamespace(row.Name)
 }
 
 // picksNamespace tells whether the table lists namespaces (Enter switches to one).
