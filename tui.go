@@ -20,6 +20,7 @@ import (
 	"kscope/kube"
 	"kscope/spawn"
 	"kscope/ui"
+	"kscope/ui/containers"
 	"kscope/ui/contexts"
 	"kscope/ui/logview"
 	"kscope/ui/objectview"
@@ -181,15 +182,16 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	}
 	app := ui.New(ui.Options{
 		Screens: ui.TableScreens{ // the screens in packages of their own: one line each
-			Pulse:    pulse.New,
-			Forwards: portforwards.New,
-			Contexts: contexts.New,
-			History:  versions.NewHistory,
-			Blame:    versions.NewBlame,
-			Logs:     logview.Open,
-			Tree:     treeview.New,
-			YAML:     objectview.NewYAMLView,
-			Describe: objectview.NewDescribeView,
+			Pulse:      pulse.New,
+			Forwards:   portforwards.New,
+			Contexts:   contexts.New,
+			History:    versions.NewHistory,
+			Blame:      versions.NewBlame,
+			Logs:       logview.Open,
+			Tree:       treeview.New,
+			YAML:       objectview.NewYAMLView,
+			Describe:   objectview.NewDescribeView,
+			Containers: containers.New,
 		},
 		Stderr:     stderr,
 		Supervisor: sup,

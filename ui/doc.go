@@ -116,6 +116,16 @@
 // shows and whether it was deleted: goneSubject, shownRow), the openers of history, blame and YAML, and
 // the recording of its watch in the versions book.
 //
+// # Enter: drilling down
+//
+// Enter on a row (drilldown.go) opens what is below it, as in k9s: a workload's or a service's pods (its
+// selector), a node's pods (spec.nodeName), a CRD's objects, a cronjob's jobs (an ownedSource: the
+// namespace's jobs kept by the ownerReferences a metadata watch of them reads, both live), a pod's
+// containers (the registered screen, package ui/containers, handed a ContainerView: Keys.Containers acting
+// on the selected container, checked and refused as the object keys), else the YAML. On a namespace it
+// switches (enterNamespace): the table below reopens there, or the last namespaced resource of the history,
+// else the pods.
+//
 // # Adding a screen
 //
 // A new screen is a package of its own under ui/ (ui/pulse, ui/portforwards, ui/versions, ui/logview,

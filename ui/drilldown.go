@@ -8,9 +8,11 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 
 	"kscope/apierr"
 	"kscope/discovery"
+	"kscope/tree"
 	"kscope/watch"
 )
 
@@ -28,8 +30,9 @@ var drillsBySelector = map[string]bool{
 }
 
 // drillDown opens what Enter shows below row, an object of res, as a k9s user expects: a workload's or a
-// service's pods (its selector, live), a node's pods (spec.nodeName, every namespace), a CRD's objects. It
-// tells whether res drills down at all (else Enter opens the YAML).
+// service's pods (its selector, live), a cronjob's jobs (their ownerReferences, live), a pod's containers
+// (with a containers screen registered), a node's pods (spec.nodeName, every namespace), a CRD's objects.
+// It tells whether res drills down at all (else Enter opens the YAML).
 func (a *App) drillDown(res discovery.Resource, row *watch.Row) bool {
 	key := res.Group + "/" + res.Name
 	switch {
@@ -50,6 +53,21 @@ func (a *App) drillDown(res discovery.Resource, row *watch.Row) bool {
 			}
 			a.openPods(watch.Spec{Namespace: ns, LabelSelector: sel}, res.SingularName+" "+name)
 		})
+	case key == "batch/cronjobs":
+		a.message("reading cronjob " + row.Name + " …")
+		gvr, ns, name := res.GVR(), row.Namespace, row.Name
+		request(a, func(ctx context.Context, c Cluster) (*unstructured.Unstructured, error) {
+			return c.Get(ctx, gvr, ns, name)
+		}, func(obj *unstructured.Unstructured, err error) {
+			if err != nil {
+				a.errorf("cronjob %s: %s", name, apierr.OneLine(err.Error()))
+				return
+			}
+			a.message("")
+			a.openOwnedJobs(ns, name, obj.GetUID())
+		})
+	case key == "/pods":
+		return a.openContainers(res, row)
 	case key == "/nodes":
 		a.openPods(watch.Spec{FieldSelector: "spec.nodeName=" + row.Name}, "node "+row.Name)
 	case key == "apiextensions.k8s.io/customresourcedefinitions":
@@ -103,4 +121,56 @@ func (a *App) openPods(spec watch.Spec, of string) {
 	t := a.newTable(res, src, "pods("+of+")")
 	t.KeepNamespace()
 	a.push(t)
+}
+
+// jobsResource is batch/v1 jobs, what a cronjob drills down to.
+func jobsResource() discovery.Resource {
+	return discovery.Resource{Group: "batch", Version: "v1", Name: "jobs", SingularName: "job", Kind: "Job",
+		Verbs: []string{"get", "list", "watch", "delete"}, Namespaced: true}
+}
+
+// openOwnedJobs pushes a live table of the jobs in namespace ns that the cronjob name (uid) owns by their
+// ownerReferences: the namespace's jobs, kept by the owners a metadata watch of them reads (jobs carry no
+// label naming their cronjob). It keeps its namespace when the user switches.
+func (a *App) openOwnedJobs(ns, name string, uid types.UID) {
+	res := a.catalogEntry(jobsResource())
+	of := "cronjob " + name
+	src, err := a.cluster.NewSource(watch.Spec{GVR: res.GVR(), Namespaced: true, Namespace: ns})
+	if err != nil {
+		a.errorf("jobs of %s: %s", of, err)
+		return
+	}
+	owners, err := a.cluster.NewTreeSource([]tree.Kind{{GVR: res.GVR(), Kind: res.Kind, Namespaced: true}}, ns)
+	if err != nil {
+		a.errorf("jobs of %s: %s", of, err)
+		return
+	}
+	t := a.newTable(res, newOwnedSource(src, owners, uid, a.goSafe), "jobs("+of+")")
+	t.KeepNamespace()
+	a.push(t)
+}
+
+// enterNamespace is Enter on a namespace: it switches to ns, and the view below the namespaces (a namespaced
+// table) reopens there; with none (the namespaces were opened from the top), it opens the last namespaced
+// resource viewed before them, in ns, else the pods.
+func (a *App) enterNamespace(ns string) {
+	a.setNamespace(ns)
+	if len(a.stack) > 1 {
+		return
+	}
+	if res, ok := a.history.lastNamespaced(); ok {
+		a.openTop(res)
+		return
+	}
+	a.command("pods")
+}
+
+// lastNamespaced is the last namespaced resource opened up to the current position of the history.
+func (h *viewHistory) lastNamespaced() (discovery.Resource, bool) {
+	for i := min(h.at, len(h.entries)-1); i >= 0; i-- {
+		if h.entries[i].Namespaced {
+			return h.entries[i], true
+		}
+	}
+	return discovery.Resource{}, false
 }

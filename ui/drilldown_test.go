@@ -5,9 +5,12 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 
 	"kscope/discovery"
+	"kscope/tree"
 	"kscope/ui/livetable"
+	"kscope/watch"
 )
 
 // TestEnterDrillsDownToPods: Enter on a deployment opens the pods its selector picks, live, titled after it
@@ -84,4 +87,63 @@ func TestPodSelector(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEnterDrillsDownToJobs: Enter on a cronjob opens the jobs its UID owns by their ownerReferences, live
+// (not those of another cronjob, nor a job of the same name prefix); esc comes back to the cronjobs.
+func TestEnterDrillsDownToJobs(t *testing.T) {
+	owners := &fakeOwners{notify: make(chan struct{}), objects: []tree.Object{
+		job("nightly-1", "uid-nightly"), job("nightly-manual"), job("weekly-1", "uid-weekly")}}
+	h := start(t, 120, 20, func(o *Options) {
+		o.Resource = "cronjobs"
+		c := o.Cluster.(*fakeCluster)
+		verbs := []string{"delete", "get", "list", "watch"}
+		c.catalog = discovery.NewStaticCatalog(append(c.catalog.Resources(),
+			discovery.Resource{Group: "batch", Version: "v1", Name: "cronjobs", SingularName: "cronjob", Kind: "CronJob",
+				ShortNames: []string{"cj"}, Verbs: verbs, Namespaced: true},
+			discovery.Resource{Group: "batch", Version: "v1", Name: "jobs", SingularName: "job", Kind: "Job",
+				Verbs: verbs, Namespaced: true})...)
+		row := func(name string) *watch.Row {
+			return &watch.Row{Key: "shop/" + name, Namespace: "shop", Name: name, UID: types.UID("uid-" + name), Cells: []string{name}}
+		}
+		c.rows["cronjobs"] = []*watch.Row{row("nightly"), row("weekly")}
+		c.rows["jobs"] = []*watch.Row{row("nightly-1"), row("nightly-manual"), row("weekly-1")}
+		name := watch.Column{Name: "NAME", Type: "string", Format: "name"}
+		c.columns["cronjobs"], c.columns["jobs"] = []watch.Column{name}, []watch.Column{name}
+		c.objects["cronjobs/shop/nightly"] = &unstructured.Unstructured{Object: map[string]any{"apiVersion": "batch/v1",
+			"kind": "CronJob", "metadata": map[string]any{"name": "nightly", "namespace": "shop", "uid": "uid-nightly"}}}
+		c.owners = owners
+	})
+	waitFor(t, h, "weekly")
+	h.press(tcell.KeyEnter, 0)
+	h.eventually("jobs(cronjob nightly)[1]")
+	h.contains("nightly-1")
+	h.lacks("nightly-manual")
+	h.lacks("weekly-1")
+	owners.set(job("nightly-1", "uid-nightly"), job("nightly-manual", "uid-nightly"), job("weekly-1", "uid-weekly"))
+	h.eventually("jobs(cronjob nightly)[2]")
+	h.contains("nightly-manual")
+	h.press(tcell.KeyEscape, 0)
+	h.eventually("cronjobs(shop)")
+	h.lacks("jobs(cronjob")
+}
+
+// TestEnterOnNamespaceOpensLastResource: Enter on a namespace opened from the top (:namespaces) opens the last
+// namespaced resource viewed before it, in that namespace; with none, the pods.
+func TestEnterOnNamespaceOpensLastResource(t *testing.T) {
+	h := start(t, 120, 20, func(o *Options) { o.Resource = "deployments" })
+	waitFor(t, h, "web")
+	h.command("secrets")
+	h.eventually("secrets(shop)")
+	h.command("namespaces")
+	h.eventually("namespaces[2]")
+	h.press(tcell.KeyEnter, 0) // data
+	h.eventually("secrets(data)")
+	h.contains("Namespace: data")
+
+	first := start(t, 120, 20, func(o *Options) { o.Resource = "namespaces" })
+	waitFor(t, first, "namespaces[2]")
+	first.press(tcell.KeyDown, 0) // shop
+	first.press(tcell.KeyEnter, 0)
+	first.eventually("pods(shop)[3]")
 }

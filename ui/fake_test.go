@@ -42,6 +42,8 @@ type fakeCluster struct {
 	calls []string
 	// denied lists the access queries ("verb resource[/sub] ns") the server answers with not allowed.
 	denied map[string]bool
+	// owners, when set, is what NewTreeSource returns.
+	owners TreeSource
 	// replicas are the scale subresources, by objectKey.
 	replicas map[string]int32
 	// gone lists the objects deleted (by objectKey): writes to them answer NotFound.
@@ -68,9 +70,12 @@ func (c *fakeCluster) Info() ClusterInfo { return c.info }
 func (c *fakeCluster) Catalog() Catalog  { return c.catalog }
 func (c *fakeCluster) Close()            {}
 
-// NewTreeSource serves no metadata: the tree screen (package ui/treeview, tested there over a fake metadata
-// API) is a stub in ui's tests, which lists nothing.
+// NewTreeSource serves no metadata (the tree screen, package ui/treeview, tested there over a fake metadata
+// API, is a stub in ui's tests), but for the owners a test sets in c.owners.
 func (c *fakeCluster) NewTreeSource([]tree.Kind, string) (TreeSource, error) {
+	if c.owners != nil {
+		return c.owners, nil
+	}
 	return nil, errors.New("the fake cluster serves no metadata API")
 }
 

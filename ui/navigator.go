@@ -111,6 +111,9 @@ type TableScreens struct {
 	YAML func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen
 	// Describe opens the live description of row, an object of res (keymap.Keys.Object.Describe), as YAML does.
 	Describe func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen
+	// Containers opens the containers of row, a pod (res), live (Keys.Table.Open on a pod): ctr is what ui
+	// hands it (ContainerView: the keys that act on one container, checked and refused as the object keys).
+	Containers func(nav Navigator, res discovery.Resource, row *watch.Row, ctr ContainerView) Screen
 }
 
 // LogSettings are what Options say of a logs screen (config.yaml's logger section, --log-lines). A plain
@@ -121,6 +124,9 @@ type LogSettings struct {
 	Lines, Tail int
 	// Wrap, Timestamps and Follow, when set, are its toggles at start (nil: its defaults).
 	Wrap, Timestamps, Follow *bool
+	// Container, when set, is the one container of a pod to read (the containers view's choice): no
+	// question asked.
+	Container string
 }
 
 // EveryTickWhileOnTop implements Navigator: it runs fn on the UI goroutine once every Options.Tick (none when Tick is off) while v is

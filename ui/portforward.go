@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,8 @@ type forwardPort struct {
 	label     string
 	suggested int
 	podPort   int
+	// container declares the port ("" for a service's).
+	container string
 }
 
 // forwardTarget is the pod a port-forward of an object reaches, and the ports offered.
@@ -54,9 +57,18 @@ type forwardTarget struct {
 // startPortForward finds the pod (for a service or a deployment, one of its pods, as kubectl does) and its
 // ports, asks which one when there are several, then asks for the local port.
 func (a *App) startPortForward(res discovery.Resource, row *watch.Row) {
+	a.startPortForwardTo(res, row, "")
+}
+
+// startPortForwardTo is startPortForward offering only the ports container declares ("": every port).
+func (a *App) startPortForwardTo(res discovery.Resource, row *watch.Row, container string) {
 	a.message("finding the pod of " + row.Name + " …")
 	request(a, func(ctx context.Context, c Cluster) (forwardTarget, error) {
-		return resolveForward(ctx, c, res, row)
+		t, err := resolveForward(ctx, c, res, row)
+		if container != "" {
+			t.ports = slices.DeleteFunc(t.ports, func(p forwardPort) bool { return p.container != container })
+		}
+		return t, err
 	}, func(t forwardTarget, err error) {
 		if err != nil {
 			a.errorf("port-forward %s %s: %s", res.Name, row.Key, apierr.OneLine(err.Error()))
@@ -110,7 +122,8 @@ func resolveForward(ctx context.Context, c Cluster, res discovery.Resource, row 
 				if p.Name != "" {
 					label = fmt.Sprintf("%d/TCP  %s, container %s", p.ContainerPort, p.Name, ctr.Name)
 				}
-				t.ports = append(t.ports, forwardPort{label: label, suggested: int(p.ContainerPort), podPort: int(p.ContainerPort)})
+				t.ports = append(t.ports, forwardPort{label: label, suggested: int(p.ContainerPort), podPort: int(p.ContainerPort),
+					container: ctr.Name})
 			}
 		}
 		return t, nil

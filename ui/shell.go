@@ -39,7 +39,11 @@ func shellable(res discovery.Resource) error {
 }
 
 // startShell reads the pod, asks for the container when it has several, then runs the shell.
-func (a *App) startShell(_ discovery.Resource, row *watch.Row) {
+func (a *App) startShell(_ discovery.Resource, row *watch.Row) { a.startShellIn(row, "") }
+
+// startShellIn reads the pod of row, then runs the shell in container ("": the only one, else the one the
+// user picks).
+func (a *App) startShellIn(row *watch.Row, container string) {
 	a.message("reading pod " + row.Name + " …")
 	request(a, func(ctx context.Context, c Cluster) (*corev1.Pod, error) {
 		return c.PodFor(ctx, podsGVR, row.Namespace, row.Name)
@@ -58,10 +62,12 @@ func (a *App) startShell(_ discovery.Resource, row *watch.Row) {
 			names[i] = c.Name
 		}
 		preselect := logs.DefaultContainer(names, pod.Annotations, 0)
-		switch len(names) {
-		case 0:
+		switch {
+		case container != "":
+			a.shell(a.cluster, pod, container)
+		case len(names) == 0:
 			a.errorf("shell %s: the pod has no containers", row.Key)
-		case 1:
+		case len(names) == 1:
 			a.shell(a.cluster, pod, names[0])
 		default:
 			a.Choose("shell in which container of "+pod.Name, names, preselect, func(i int) {

@@ -94,9 +94,8 @@ func (h *tableHost) withSelected(fn func(discovery.Resource, *watch.Row)) func()
 	}
 }
 
-// Open implements livetable.Host: enter opens the selected object's YAML, or drills down to its pods (a
-// workload, a service, a node) or its objects (a CRD); on a namespace it switches to that namespace (and, from
-// the resource picker, opens its pods).
+// Open implements livetable.Host: enter drills down into the selected object (drillDown), else opens its
+// YAML; on a namespace it switches to that namespace (enterNamespace).
 func (h *tableHost) Open(res discovery.Resource, row *watch.Row) {
 	a := h.App
 	if !h.picksNamespace() {
@@ -105,10 +104,7 @@ func (h *tableHost) Open(res discovery.Resource, row *watch.Row) {
 		}
 		return
 	}
-	a.setNamespace(row.Name)
-	if len(a.stack) == 1 {
-		a.command("pods")
-	}
+	a.enterNamespace(row.Name)
 }
 
 // picksNamespace tells whether the table lists namespaces (Enter switches to one).

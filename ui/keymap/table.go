@@ -58,7 +58,7 @@ var Keys = KeyFamilies{
 	},
 	Table: tableKeys{
 		Filter:        newKey("filter", Char('/'), "filter rows (regex or -l label selector)"),
-		Open:          newKey("open", Key(tcell.KeyEnter, "enter"), "pods of workload/service/node, objects of CRD, ns: switch, else YAML"),
+		Open:          newKey("open", Key(tcell.KeyEnter, "enter"), "pods of workload/service/node, jobs of cronjob, containers of pod, objects of CRD; ns: switch, its last resource; else YAML"),
 		YAML:          newKey("yaml", Char('y'), "show the selected object's YAML, live"),
 		History:       newKey("history", Char('h'), "the versions seen of the selected object: who changed what (enter: diff)"),
 		Copy:          newKey("copy", Char('c'), "copy the selected object's name to the clipboard"),
@@ -142,6 +142,12 @@ var Keys = KeyFamilies{
 	Contexts: contextsKeys{
 		Use: newKey("use", Key(tcell.KeyEnter, "enter"), "switch to the selected context"),
 	},
+	Containers: containersKeys{
+		Logs:        newKey("logs", Char('l'), "the logs of the selected container, live"),
+		PrevLogs:    newKey("previous logs", Char('p'), "the logs of the selected container's previous instance (kubectl logs -p -c)"),
+		Shell:       newKey("shell", Char('s'), "a shell in the selected container (bash, else sh); exit returns here"),
+		PortForward: newKey("port-forward", Shifted('F'), "forward a local port to one of the selected container's ports, in the background (:pf)"),
+	},
 	Forwards: forwardsKeys{
 		Stop: newKey("stop", Key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)"),
 	},
@@ -190,23 +196,24 @@ func (t KeyFamilies) Families() []Family {
 // KeyFamilies is the type of Keys: a family per group of views, titled as README.md shows it; a family whose
 // screen lives in a package of its own names that package (tag screen).
 type KeyFamilies struct {
-	Global   globalKeys   `title:"Everywhere"`
-	Views    viewsKeys    `title:"Every view (but quit in the resource picker, where letters filter)"`
-	Picker   pickerKeys   `title:"The resource picker (the first screen)"`
-	Table    tableKeys    `title:"Live tables (:pods, :deploy,sts, :all, …)"`
-	Opened   openedKeys   `title:"Live tables: back and forth through the resources opened"`
-	Object   objectKeys   `title:"The selected object, in tables, YAML and describe (s: shell on a pod, suspend on a cronjob, scale elsewhere; r: drain on a node; port-forward on pods, services, deployments)"`
-	Workload workloadKeys `title:"Workloads: cronjobs (trigger; suspend in place of scale), pods (kill), images"`
-	Node     nodeKeys     `title:"Nodes: their table and the views of one node (drain in place of restart)"`
-	Health   healthKeys   `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
-	YAML     yamlKeys     `title:"YAML view"`
-	Describe describeKeys `title:"Describe view"`
-	Logs     logsKeys     `title:"Logs view"`
-	Tree     treeKeys     `title:"Tree view"`
-	Versions versionsKeys `title:"History view (diff), blame and diff views (reveal)" screen:"ui/versions"`
-	Contexts contextsKeys `title:"Contexts view (:ctx)" screen:"ui/contexts"`
-	Forwards forwardsKeys `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
-	Help     helpKeys     `title:"Help view"`
+	Global     globalKeys     `title:"Everywhere"`
+	Views      viewsKeys      `title:"Every view (but quit in the resource picker, where letters filter)"`
+	Picker     pickerKeys     `title:"The resource picker (the first screen)"`
+	Table      tableKeys      `title:"Live tables (:pods, :deploy,sts, :all, …)"`
+	Opened     openedKeys     `title:"Live tables: back and forth through the resources opened"`
+	Object     objectKeys     `title:"The selected object, in tables, YAML and describe (s: shell on a pod, suspend on a cronjob, scale elsewhere; r: drain on a node; port-forward on pods, services, deployments)"`
+	Workload   workloadKeys   `title:"Workloads: cronjobs (trigger; suspend in place of scale), pods (kill), images"`
+	Node       nodeKeys       `title:"Nodes: their table and the views of one node (drain in place of restart)"`
+	Health     healthKeys     `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
+	YAML       yamlKeys       `title:"YAML view"`
+	Describe   describeKeys   `title:"Describe view"`
+	Logs       logsKeys       `title:"Logs view"`
+	Tree       treeKeys       `title:"Tree view"`
+	Versions   versionsKeys   `title:"History view (diff), blame and diff views (reveal)" screen:"ui/versions"`
+	Contexts   contextsKeys   `title:"Contexts view (:ctx)" screen:"ui/contexts"`
+	Containers containersKeys `title:"Containers view (enter on a pod)" screen:"ui/containers"`
+	Forwards   forwardsKeys   `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
+	Help       helpKeys       `title:"Help view"`
 }
 
 // globalKeys work in every view, after the view's own (globalBindings).
@@ -261,6 +268,9 @@ type versionsKeys struct{ Diff, Reveal KeyDef }
 
 // contextsKeys are the contexts view's.
 type contextsKeys struct{ Use KeyDef }
+
+// containersKeys are the containers view's: they act on the selected container of the pod.
+type containersKeys struct{ Logs, PrevLogs, Shell, PortForward KeyDef }
 
 // forwardsKeys are the port-forwards view's.
 type forwardsKeys struct{ Stop KeyDef }

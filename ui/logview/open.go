@@ -17,10 +17,10 @@ import (
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
 // Open opens the logs of row, an object of res (ui.TableScreens.Logs): a pod's containers (the user picks
-// one when it has several, or all of them), or every pod a workload or service selects; previous reads the
-// containers' previous instances (kubectl logs -p). It reads the object off the UI goroutine and pushes the
-// view once it knows what to follow, or says on the prompt line why there is none. settings are the app's
-// for the logs. UI goroutine.
+// one when it has several, or all of them; settings.Container, when set, is the one read, without asking),
+// or every pod a workload or service selects; previous reads the containers' previous instances (kubectl
+// logs -p). It reads the object off the UI goroutine and pushes the view once it knows what to follow, or
+// says on the prompt line why there is none. settings are the app's for the logs. UI goroutine.
 func Open(nav ui.Navigator, res discovery.Resource, row *watch.Row, previous bool, settings ui.LogSettings) {
 	if err := logsApply(res); err != nil {
 		nav.Errorf("%s", err.Error())
@@ -36,6 +36,11 @@ func Open(nav ui.Navigator, res discovery.Resource, row *watch.Row, previous boo
 		s := subject{kind: res.Name, name: row.Name, namespace: row.Namespace, previous: previous}
 		if isPods(res) {
 			s.pod = row.Name
+			if settings.Container != "" { // the containers view's choice
+				s.containers = []string{settings.Container}
+				nav.Push(newView(nav, s, settings))
+				return
+			}
 			chooseContainers(nav, obj, "logs of "+row.Name, func(containers []string) {
 				s.containers = containers
 				nav.Push(newView(nav, s, settings))

@@ -257,3 +257,19 @@ func TestLogsSayWhyAStreamFails(t *testing.T) {
 	lt.eventually(v, "web line-3")
 	lt.lacks(v, "unreachable")
 }
+
+// TestLogsOfTheContainerGiven: settings.Container (the containers view's choice) reads that one container of
+// the pod, without asking.
+func TestLogsOfTheContainerGiven(t *testing.T) {
+	lt := newLogsTest(t, ui.LogSettings{Container: "web"})
+	lt.cluster.put(podsGVR, twoContainerPod())
+	lt.seedLog("web-7d9f-abcde", "web", 3)
+	lt.seedLog("web-7d9f-abcde", "sidecar", 3)
+	lt.open(podsRes, "web-7d9f-abcde", false)
+	if c := lt.nav.Choices(); len(c) != 0 {
+		t.Fatalf("asked %+v, want no question", c)
+	}
+	v := lt.top()
+	lt.eventually(v, "web line-3")
+	lt.lacks(v, "sidecar line-3")
+}
