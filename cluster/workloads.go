@@ -18,8 +18,9 @@ type Workloads interface {
 	// Suspend sets a cronjob's spec.suspend (true: no more scheduled runs; false: resume), if pre holds.
 	Suspend(ctx context.Context, namespace, name string, suspend bool, pre Precondition) error
 	// Images reads the containers of an object's pod spec (a pod's, a workload's pod template, a cronjob's
-	// job template), init containers first, and the precondition a SetImage from that read carries (the
-	// object's UID and resourceVersion).
+	// job template), init containers first, and the precondition a SetImage from that read carries: the
+	// object's UID (the image is set whatever else changed since, its status for one, as kubectl set image
+	// does; never on another object of the same name).
 	Images(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) ([]ContainerImage, Precondition, error)
 	// SetImage sets the image of container (a container or an init container of the object's pod
 	// template, or of the pod) as `kubectl set image` does, if pre holds.

@@ -84,7 +84,7 @@ func (c *Cluster) Images(ctx context.Context, gvr schema.GroupVersionResource, n
 	if err != nil {
 		return nil, cluster.Precondition{}, DescribeServerError(c.cfg.Host, err)
 	}
-	return containerImages(obj, gvr), cluster.Precondition{UID: obj.GetUID(), ResourceVersion: obj.GetResourceVersion()}, nil
+	return containerImages(obj, gvr), cluster.Precondition{UID: obj.GetUID()}, nil
 }
 
 // containerImages lists obj's containers, init ones first.

@@ -88,5 +88,5 @@ func (c *fakeCluster) Images(ctx context.Context, gvr schema.GroupVersionResourc
 			out = append(out, cluster.ContainerImage{Name: m["name"].(string), Image: m["image"].(string), Init: list == "initContainers"})
 		}
 	}
-	return out, Precondition{UID: obj.GetUID(), ResourceVersion: obj.GetResourceVersion()}, nil
+	return out, Precondition{UID: obj.GetUID()}, nil
 }

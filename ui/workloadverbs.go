@@ -75,7 +75,7 @@ func (a *App) confirmTrigger(res discovery.Resource, row *watch.Row) {
 }
 
 // startSuspend reads row, a cronjob, then asks to suspend it, or to resume it when it is suspended; the
-// write is conditioned on that read.
+// write is conditioned on the UID read.
 func (a *App) startSuspend(res discovery.Resource, row *watch.Row) {
 	what := "cronjob " + row.Key
 	if !needUID(a, "suspending", what, row) {
@@ -97,7 +97,9 @@ func (a *App) startSuspend(res discovery.Resource, row *watch.Row) {
 			verb, note = "resume", "its schedule starts again"
 		}
 		title := strings.ToUpper(verb[:1]) + verb[1:]
-		pre := Precondition{UID: obj.GetUID(), ResourceVersion: obj.GetResourceVersion()}
+		// the UID only: the controller writes the cronjob's status while the dialog is open, and the state the
+		// user asks for is the same whatever happened meanwhile
+		pre := Precondition{UID: obj.GetUID()}
 		a.confirm(fmt.Sprintf("%s cronjob %s?\n%s", title, row.Name, note)+namespaceLine(row), title, func() {
 			a.send(strings.TrimSuffix(verb, "e")+"ing "+what, strings.TrimSuffix(verb, "e")+"ed "+what, func(ctx context.Context, c Cluster) error {
 				return explainConflict(ctx, c, res, row, row.UID, c.Suspend(ctx, row.Namespace, row.Name, !suspended, pre))
