@@ -111,13 +111,14 @@ var Keys = KeyFamilies{
 	},
 	Logs: logsKeys{
 		Search:     newKey("search", char('/'), "search the lines (a regular expression; n N: next, previous match)"),
+		Filter:     newKey("filter", char('&'), "show only the lines matching a regular expression, new ones too (!REGEX: those not matching; esc: all)"),
 		NextMatch:  newKey("next match", char('n'), "go to the next matching line"),
 		PrevMatch:  newKey("previous match", shifted('N'), "go to the previous matching line"),
 		Follow:     newKey("follow", char('s'), "follow new lines at the bottom, or stay where you are (autoscroll)"),
 		Timestamps: newKey("timestamps", char('t'), "show or hide each line's timestamp"),
 		Wrap:       newKey("wrap", char('w'), "wrap long lines, or cut them at the edge"),
 		Copy:       newKey("copy", char('c'), "copy the lines on screen to the clipboard (as shown)"),
-		Save:       newKey("save", key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept to a file (as shown)"),
+		Save:       newKey("save", key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept to a file (as shown, the filter's only)"),
 	},
 	Tree: treeKeys{
 		Open: newKey("open", key(tcell.KeyEnter, "enter"), "the selected object's YAML, live"),
@@ -231,7 +232,7 @@ type describeKeys struct{ Search, NextMatch, YAML, Copy KeyDef }
 
 // logsKeys are the logs view's.
 type logsKeys struct {
-	Search, NextMatch, PrevMatch, Follow, Timestamps, Wrap, Copy, Save KeyDef
+	Search, Filter, NextMatch, PrevMatch, Follow, Timestamps, Wrap, Copy, Save KeyDef
 }
 
 // treeKeys are the tree view's.

@@ -11,7 +11,7 @@ import (
 	"kscope/logs"
 )
 
-// logPane draws the lines of a logs.Ring that fit its box, and only those: at the bottom while it follows,
+// logPane draws the lines of a logs.Ring that fit its box (those its filter does not hide), and only those: at the bottom while it follows,
 // else from a position the user scrolled to. Lines are cut or wrapped at the box's width; the search's
 // matches are highlighted (those of the focused line in orange). UI goroutine only.
 type logPane struct {
@@ -101,11 +101,8 @@ func (p *logPane) Draw(screen tcell.Screen) {
 	p.clampTop()
 	row := 0
 	p.drawnFrom, p.drawnTo = p.top, p.top
-	for seq := p.top; row < h; seq++ {
-		l, ok := p.ring.At(seq)
-		if !ok {
-			break
-		}
+	for seq, ok := p.ring.NextShown(p.top); ok && row < h; seq, ok = p.ring.NextShown(seq + 1) {
+		l, _ := p.ring.At(seq)
 		p.drawnTo = seq + 1
 		text := p.shown(l)
 		segs := segments(text, w, p.wrap)
@@ -126,10 +123,10 @@ func (p *logPane) Draw(screen tcell.Screen) {
 	}
 }
 
-// scrollToEnd puts the top where the last line's last row is at the bottom.
+// scrollToEnd puts the top where the last shown line's last row is at the bottom.
 func (p *logPane) scrollToEnd() {
-	seq, rows := p.ring.Next()-1, 0
-	for ; seq >= p.ring.Dropped(); seq-- {
+	rows := 0
+	for seq, ok := p.ring.PrevShown(p.ring.Next() - 1); ok; seq, ok = p.ring.PrevShown(seq - 1) {
 		l, _ := p.ring.At(seq)
 		n := p.rows(l)
 		if rows+n >= p.height {
@@ -141,13 +138,22 @@ func (p *logPane) scrollToEnd() {
 	p.top, p.topRow = p.ring.Dropped(), 0
 }
 
-// clampTop keeps the top on a kept line.
+// clampTop keeps the top on a kept line the filter shows: the first shown from the top, else the last shown.
 func (p *logPane) clampTop() {
 	if p.top < p.ring.Dropped() {
 		p.top, p.topRow = p.ring.Dropped(), 0
 	}
 	if p.top >= p.ring.Next() && p.ring.Len() > 0 {
 		p.top, p.topRow = p.ring.Next()-1, 0
+	}
+	if l, ok := p.ring.At(p.top); ok && l.Hidden {
+		seq, found := p.ring.NextShown(p.top)
+		if !found {
+			seq, found = p.ring.PrevShown(p.top)
+		}
+		if found {
+			p.top, p.topRow = seq, 0
+		}
 	}
 }
 
@@ -245,6 +251,7 @@ func (p *logPane) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
 			p.scroll(page)
 		case ev.Key() == tcell.KeyHome || ev.Rune() == 'g':
 			p.follow, p.top, p.topRow = false, p.ring.Dropped(), 0
+			p.clampTop()
 		case ev.Key() == tcell.KeyEnd || ev.Rune() == 'G':
 			p.follow = true
 		default:
@@ -268,11 +275,12 @@ func (p *logPane) scroll(n int) {
 			p.topRow--
 			continue
 		}
-		l, ok := p.ring.At(p.top - 1)
+		prev, ok := p.ring.PrevShown(p.top - 1)
 		if !ok {
 			break
 		}
-		p.top, p.topRow = p.top-1, p.rows(l)-1
+		l, _ := p.ring.At(prev)
+		p.top, p.topRow = prev, p.rows(l)-1
 	}
 	for ; n > 0 && !p.follow; n-- {
 		if p.atEnd() {
@@ -282,8 +290,8 @@ func (p *logPane) scroll(n int) {
 		l, _ := p.ring.At(p.top)
 		if p.topRow+1 < p.rows(l) {
 			p.topRow++
-		} else {
-			p.top, p.topRow = p.top+1, 0
+		} else if next, ok := p.ring.NextShown(p.top + 1); ok {
+			p.top, p.topRow = next, 0
 		}
 	}
 	if !p.follow && p.atEnd() && n > 0 {
@@ -291,10 +299,10 @@ func (p *logPane) scroll(n int) {
 	}
 }
 
-// atEnd tells whether the last line's last row is on screen.
+// atEnd tells whether the last shown line's last row is on screen.
 func (p *logPane) atEnd() bool {
 	rows := 0
-	for seq := p.top; seq < p.ring.Next(); seq++ {
+	for seq, ok := p.ring.NextShown(p.top); ok; seq, ok = p.ring.NextShown(seq + 1) {
 		l, _ := p.ring.At(seq)
 		n := p.rows(l)
 		if seq == p.top {

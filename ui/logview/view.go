@@ -109,6 +109,7 @@ func (v *View) Bindings() []ui.Binding {
 	return []ui.Binding{
 		v.nav.HelpBinding(),
 		ui.Keys.Logs.Search.Bind(v.openSearchBar),
+		ui.Keys.Logs.Filter.Bind(v.openFilterBar),
 		ui.Keys.Logs.NextMatch.Bind(func() { v.nextMatch(true) }),
 		ui.Keys.Logs.PrevMatch.Bind(func() { v.nextMatch(false) }),
 		ui.Keys.Logs.Follow.Bind(v.toggleFollow),
