@@ -11,7 +11,8 @@
 // Sink; the view's goroutine takes from it (Sink.Take, when Sink.Notify fires) into a Ring, which keeps the
 // last Capacity lines and at most ByteBudget bytes of them, counts those dropped, numbers every line so that
 // a position stays valid as older lines go, marks the lines matching a search and hides those a Filter
-// (ParseFilter: a regular expression, `!` inverting it) does not keep, the new ones as they come.
+// (ParseFilter: a regular expression, `!` inverting it) does not keep, the new ones as they come. A Range
+// says how much of a log a follower reads first (the last lines, those since a time ago, or all).
 //
 // Goroutine contracts:
 //
@@ -22,7 +23,7 @@
 //   - Follower.Run blocks until its context ends, the log is read (not following), or Follower.Ended says to
 //     stop; its goroutine is the only one that uses the Follower. Open and Ended are called on it and may
 //     block (ContainerEnded makes one request).
-//   - A Filter is immutable: safe for concurrent use. ParseFilter and CompileSmartCase are plain functions.
+//   - A Filter is immutable: safe for concurrent use; a Range is a plain value. ParseFilter and CompileSmartCase are plain functions.
 //   - PodSelector, PodContainers and DefaultContainer are plain functions; ContainerEnded blocks for one
 //     request.
 package logs

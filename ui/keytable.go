@@ -117,6 +117,13 @@ var Keys = KeyFamilies{
 		Follow:     newKey("follow", char('s'), "follow new lines at the bottom, or stay where you are (autoscroll)"),
 		Timestamps: newKey("timestamps", char('t'), "show or hide each line's timestamp"),
 		Wrap:       newKey("wrap", char('w'), "wrap long lines, or cut them at the edge"),
+		Tail:       newKey("tail", char('0'), "read the logs again from their last lines (200, or the logger's tail), then new ones"),
+		Since1m:    newKey("since 1m", char('1'), "read the logs again from a minute ago (sinceSeconds), then new ones"),
+		Since5m:    newKey("since 5m", char('2'), "read the logs again from 5 minutes ago, then new ones"),
+		Since15m:   newKey("since 15m", char('3'), "read the logs again from 15 minutes ago, then new ones"),
+		Since30m:   newKey("since 30m", char('4'), "read the logs again from 30 minutes ago, then new ones"),
+		Since1h:    newKey("since 1h", char('5'), "read the logs again from an hour ago, then new ones"),
+		All:        newKey("all lines", char('6'), "read the logs again from their first line, then new ones (the view keeps its last lines)"),
 		Copy:       newKey("copy", char('c'), "copy the lines on screen to the clipboard (as shown)"),
 		Save:       newKey("save", key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept to a file (as shown, the filter's only)"),
 	},
@@ -232,7 +239,8 @@ type describeKeys struct{ Search, NextMatch, YAML, Copy KeyDef }
 
 // logsKeys are the logs view's.
 type logsKeys struct {
-	Search, Filter, NextMatch, PrevMatch, Follow, Timestamps, Wrap, Copy, Save KeyDef
+	Search, Filter, NextMatch, PrevMatch, Follow, Timestamps, Wrap       KeyDef
+	Tail, Since1m, Since5m, Since15m, Since30m, Since1h, All, Copy, Save KeyDef
 }
 
 // treeKeys are the tree view's.

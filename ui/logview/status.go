@@ -22,6 +22,7 @@ func (v *View) render() {
 	if s.previous {
 		title += " [yellow](previous)"
 	}
+	title += " [gray]· " + v.span.Label(v.tailLines())
 	title += th.Counter + " "
 	if f := v.ring.Filter(); f != nil {
 		title += fmt.Sprintf("%s&%s %d/%d[-::-] ", th.Filter, tview.Escape(f.String()), v.ring.Shown(), v.ring.Len())
