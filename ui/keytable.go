@@ -117,6 +117,7 @@ var Keys = KeyFamilies{
 		Follow:     newKey("follow", char('s'), "follow new lines at the bottom, or stay where you are (autoscroll)"),
 		Timestamps: newKey("timestamps", char('t'), "show or hide each line's timestamp"),
 		Wrap:       newKey("wrap", char('w'), "wrap long lines, or cut them at the edge"),
+		JSON:       newKey("json", shifted('J'), "show JSON lines as read → indented → as the fields chosen → as read (copy and save keep them as read)"),
 		Tail:       newKey("tail", char('0'), "read the logs again from their last lines (200, or the logger's tail), then new ones"),
 		Since1m:    newKey("since 1m", char('1'), "read the logs again from a minute ago (sinceSeconds), then new ones"),
 		Since5m:    newKey("since 5m", char('2'), "read the logs again from 5 minutes ago, then new ones"),
@@ -239,7 +240,7 @@ type describeKeys struct{ Search, NextMatch, YAML, Copy KeyDef }
 
 // logsKeys are the logs view's.
 type logsKeys struct {
-	Search, Filter, NextMatch, PrevMatch, Follow, Timestamps, Wrap       KeyDef
+	Search, Filter, NextMatch, PrevMatch, Follow, Timestamps, Wrap, JSON KeyDef
 	Tail, Since1m, Since5m, Since15m, Since30m, Since1h, All, Copy, Save KeyDef
 }
 

@@ -104,7 +104,7 @@ type stubLogsScreen struct {
 func (s *stubLogsScreen) Bindings() []Binding {
 	keys := []Binding{s.nav.HelpBinding()}
 	l := Keys.Logs
-	for _, d := range []KeyDef{l.Search, l.Filter, l.NextMatch, l.PrevMatch, l.Follow, l.Timestamps, l.Wrap,
+	for _, d := range []KeyDef{l.Search, l.Filter, l.NextMatch, l.PrevMatch, l.Follow, l.Timestamps, l.Wrap, l.JSON,
 		l.Tail, l.Since1m, l.Since5m, l.Since15m, l.Since30m, l.Since1h, l.All, l.Copy, l.Save} {
 		keys = append(keys, d.Bind(func() {}))
 	}

@@ -29,6 +29,9 @@ type logPane struct {
 	focus int64
 	// fg is the lines' color.
 	fg tcell.Color
+	// json is how the lines that are JSON objects are shown, fields the top-level ones of JSONFields.
+	json   logs.JSONMode
+	fields []string
 	// width and height are the inner size at the last draw; drawnFrom and drawnTo the lines it showed
 	// (drawnTo excluded; the first and last may be shown in part).
 	width, height      int
@@ -76,15 +79,51 @@ func segments(text string, width int, wrap bool) [][2]int {
 	return append(rows, [2]int{start, pos})
 }
 
-// shown is line as drawn: ANSI escape sequences removed, tabs expanded, other control characters replaced.
-func (p *logPane) shown(l logs.Line) string { return printable(l.Display(p.timestamps)) }
+// rowsOf cuts text into rows as segments does, each of its lines (in pretty JSON) starting a row.
+func rowsOf(text string, width int, wrap bool) [][2]int {
+	var rows [][2]int
+	for start := 0; ; {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		for _, s := range segments(text[start:end], width, wrap) {
+			rows = append(rows, [2]int{start + s[0], start + s[1]})
+		}
+		if end == len(text) {
+			return rows
+		}
+		start = end + 1
+	}
+}
+
+// shown is line as drawn: ANSI escape sequences removed, tabs expanded, other control characters replaced;
+// a JSON object rendered as the JSON mode says (keys gives the spans of its keys, to color).
+func (p *logPane) shown(l logs.Line) (text string, keys []logSpan) {
+	display := l.Display(p.timestamps)
+	if p.json == logs.JSONRaw {
+		return printable(display), nil
+	}
+	r, ok := logs.RenderJSON(l.Text, p.json, p.fields)
+	if !ok {
+		return printable(display), nil
+	}
+	head := printable(display[:len(display)-len(l.Text)])
+	for _, k := range r.Keys {
+		keys = append(keys, logSpan{len(head) + k[0], len(head) + k[1], "[aqua]"})
+	}
+	return head + r.Text, keys
+}
 
 // rows is how many screen rows line takes.
 func (p *logPane) rows(l logs.Line) int {
-	if !p.wrap {
+	if !p.wrap && p.json == logs.JSONRaw {
 		return 1
 	}
-	return max(len(segments(p.shown(l), p.width, true)), 1)
+	text, _ := p.shown(l)
+	return max(len(rowsOf(text, p.width, p.wrap)), 1)
 }
 
 // Draw draws the visible rows.
@@ -104,15 +143,15 @@ func (p *logPane) Draw(screen tcell.Screen) {
 	for seq, ok := p.ring.NextShown(p.top); ok && row < h; seq, ok = p.ring.NextShown(seq + 1) {
 		l, _ := p.ring.At(seq)
 		p.drawnTo = seq + 1
-		text := p.shown(l)
-		segs := segments(text, w, p.wrap)
+		text, keys := p.shown(l)
+		segs := rowsOf(text, w, p.wrap)
 		if len(segs) == 0 {
 			segs = [][2]int{{0, 0}}
 		}
 		if seq == p.top {
 			segs = segs[min(p.topRow, len(segs)-1):]
 		}
-		spans := p.spans(l, text, seq == p.focus)
+		spans := append(keys, p.spans(l, text, seq == p.focus)...)
 		for _, s := range segs {
 			if row >= h {
 				break

@@ -22,7 +22,7 @@ func (v *View) render() {
 	if s.previous {
 		title += " [yellow](previous)"
 	}
-	title += " [gray]· " + v.span.Label(v.tailLines())
+	title += " [gray]· " + v.span.Label(v.tailLines()) + tview.Escape(v.jsonTitle())
 	title += th.Counter + " "
 	if f := v.ring.Filter(); f != nil {
 		title += fmt.Sprintf("%s&%s %d/%d[-::-] ", th.Filter, tview.Escape(f.String()), v.ring.Shown(), v.ring.Len())

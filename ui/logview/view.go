@@ -120,6 +120,7 @@ func (v *View) Bindings() []ui.Binding {
 		ui.Keys.Logs.Follow.Bind(v.toggleFollow),
 		ui.Keys.Logs.Timestamps.Bind(v.toggleTimestamps),
 		ui.Keys.Logs.Wrap.Bind(v.toggleWrap),
+		ui.Keys.Logs.JSON.Bind(v.toggleJSON),
 		ui.Keys.Logs.Tail.Bind(func() { v.setRange(logs.Range{}) }),
 		ui.Keys.Logs.Since1m.Bind(v.rangeSince(time.Minute)),
 		ui.Keys.Logs.Since5m.Bind(v.rangeSince(5 * time.Minute)),
