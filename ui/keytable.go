@@ -125,8 +125,8 @@ var Keys = KeyFamilies{
 		Since30m:   newKey("since 30m", char('4'), "read the logs again from 30 minutes ago, then new ones"),
 		Since1h:    newKey("since 1h", char('5'), "read the logs again from an hour ago, then new ones"),
 		All:        newKey("all lines", char('6'), "read the logs again from their first line, then new ones (the view keeps its last lines)"),
-		Copy:       newKey("copy", char('c'), "copy the lines on screen to the clipboard (as shown)"),
-		Save:       newKey("save", key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept to a file (as shown, the filter's only)"),
+		Copy:       newKey("copy", char('c'), "copy the lines on screen to the clipboard (as read, not as J shows them; timestamps as shown)"),
+		Save:       newKey("save", key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept that the filter shows to a file (as read, not as J shows them; timestamps as shown)"),
 	},
 	Tree: treeKeys{
 		Open: newKey("open", key(tcell.KeyEnter, "enter"), "the selected object's YAML, live"),
