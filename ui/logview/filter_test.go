@@ -124,3 +124,42 @@ func TestLogsSearchWithinTheFilter(t *testing.T) {
 	lt.lacks(v, "</line-2>")
 	lt.contains(v, "15 of 30 lines shown")
 }
+
+// TestLogsScrollSkipsHiddenLines: under a filter, g, j, k and G move over the lines shown only.
+func TestLogsScrollSkipsHiddenLines(t *testing.T) {
+	lt := newLogsTest(t, ui.LogSettings{})
+	lt.seedLog("web-7d9f-abcde", "web", 200)
+	v := lt.openPod("web-7d9f-abcde", false)
+	lt.eventually(v, "web line-200")
+	lt.filterWith(v, "0$")
+	lt.eventually(v, "20 of 200 lines shown") // 10, 20 … 200
+	first := func() string {
+		t.Helper()
+		shown := webLines(lt.text(v))
+		if len(shown) == 0 {
+			t.Fatal("no line shown")
+		}
+		return shown[0]
+	}
+	lt.filterWith(v, "[05]$")
+	lt.eventually(v, "40 of 200 lines shown") // 5, 10 … 200: more than a screen
+	lt.press(v, tcell.KeyRune, 'g')
+	if got := first(); got != "web line-5" {
+		t.Fatalf("g: the first row is %q, want web line-5", got)
+	}
+	lt.press(v, tcell.KeyRune, 'j')
+	if got := first(); got != "web line-10" {
+		t.Fatalf("j: the first row is %q, want web line-10 (the next shown)", got)
+	}
+	lt.press(v, tcell.KeyRune, 'k')
+	lt.press(v, tcell.KeyRune, 'k')
+	if got := first(); got != "web line-5" {
+		t.Fatalf("k k: the first row is %q, want web line-5", got)
+	}
+	lt.contains(v, "follow off (s)")
+	lt.press(v, tcell.KeyRune, 'G')
+	lt.contains(v, "follow on (s)")
+	if shown := webLines(lt.text(v)); shown[len(shown)-1] != "web line-200" || len(shown) != 27 {
+		t.Fatalf("G: rows %q, want a screen of lines shown ending with web line-200", shown)
+	}
+}
