@@ -38,6 +38,9 @@ type LogRequest struct {
 	TailLines int64
 	// Since, when not zero, starts at that time (the server reads it to the second).
 	Since time.Time
+	// SinceSeconds > 0 starts that many seconds before now, by the node's clock (kubectl logs --since);
+	// never set with Since (the server takes one of them).
+	SinceSeconds int64
 	// Timestamps puts the kubelet's RFC 3339 timestamp and a space before each line.
 	Timestamps bool
 }

@@ -25,6 +25,8 @@ func (c *Cluster) Logs(ctx context.Context, req cluster.LogRequest) (io.ReadClos
 	}
 	if !req.Since.IsZero() {
 		opts.SinceTime = &metav1.Time{Time: req.Since}
+	} else if req.SinceSeconds > 0 {
+		opts.SinceSeconds = &req.SinceSeconds
 	}
 	rc, err := c.core.Pods(req.Namespace).GetLogs(req.Pod, opts).Stream(ctx)
 	if err != nil {

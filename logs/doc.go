@@ -10,7 +10,11 @@
 // has. A line longer than 1 MiB is cut, and the cut is said on the line. The followers of one view feed one
 // Sink; the view's goroutine takes from it (Sink.Take, when Sink.Notify fires) into a Ring, which keeps the
 // last Capacity lines and at most ByteBudget bytes of them, counts those dropped, numbers every line so that
-// a position stays valid as older lines go, and marks the lines matching a search.
+// a position stays valid as older lines go, marks the lines matching a search and hides those a Filter
+// (ParseFilter: a regular expression, `!` inverting it) does not keep, the new ones as they come. A Range
+// says how much of a log a follower reads first (the last lines, those since a time ago, or all). RenderJSON
+// shows a line that is a JSON object indented or as chosen top-level fields (JSONMode), FieldsSeen lists
+// the fields of such lines; the lines kept are never changed.
 //
 // Goroutine contracts:
 //
@@ -21,6 +25,8 @@
 //   - Follower.Run blocks until its context ends, the log is read (not following), or Follower.Ended says to
 //     stop; its goroutine is the only one that uses the Follower. Open and Ended are called on it and may
 //     block (ContainerEnded makes one request).
+//   - A Filter is immutable: safe for concurrent use; a Range and a JSONMode are plain values, RenderJSON,
+//     JSONKeys and FieldsSeen plain functions. ParseFilter and CompileSmartCase are plain functions.
 //   - PodSelector, PodContainers and DefaultContainer are plain functions; ContainerEnded blocks for one
 //     request.
 package logs

@@ -23,7 +23,7 @@ type Follower struct {
 	// Key names the follower in the sink's states: "pod/container".
 	Key string
 	// Req is the log to read. Req.Timestamps is set by Run; after a reconnect Run asks for the lines since
-	// the last one read instead of Req.TailLines.
+	// the last one read instead of Req.TailLines or Req.SinceSeconds.
 	Req cluster.LogRequest
 	// Prefix is put before each line read (Line.Prefix).
 	Prefix string
@@ -49,7 +49,7 @@ func (f *Follower) Run(ctx context.Context) {
 		req := f.Req
 		req.Timestamps = true
 		if !last.IsZero() {
-			req.TailLines, req.Since = 0, last
+			req.TailLines, req.SinceSeconds, req.Since = 0, 0, last
 		}
 		rc, err := f.Open(ctx, req)
 		read := 0

@@ -18,8 +18,11 @@ type Line struct {
 	Prefix string
 	// Text is the line without its timestamp and newline.
 	Text string
-	// Hit tells whether the line matches the ring's search; the ring sets it as the line is pushed.
+	// Hit tells whether the line matches the ring's search (never while Hidden); the ring sets it as the
+	// line is pushed.
 	Hit bool
+	// Hidden tells whether the ring's filter hides the line; the ring sets it as the line is pushed.
+	Hidden bool
 }
 
 // Display is the line as shown and saved: prefix, then the timestamp when asked for, then the text, as

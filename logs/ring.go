@@ -5,7 +5,7 @@ import "regexp"
 // Ring keeps the last lines of a log: at most Capacity of them and at most Budget bytes of them (by Size;
 // the newest line is kept whatever its size), the oldest dropped first. Each line has a sequence number (0
 // for the first line ever pushed), so a position stays valid while older lines are dropped. It also keeps
-// which lines match a search. A Ring is not safe for concurrent use: one goroutine (the UI's) owns it.
+// which lines match a search, and which a filter hides. A Ring is not safe for concurrent use: one goroutine (the UI's) owns it.
 type Ring struct {
 	buf      []Line // circular, grown up to capacity; n lines from start
 	capacity int
@@ -15,8 +15,10 @@ type Ring struct {
 	bytes    int   // their size
 	first    int64 // sequence number of the oldest line
 	hits     int   // lines with Hit set
+	shown    int   // lines without Hidden set
 	search   *regexp.Regexp
-	// timestamps is what the search matches against (the lines as shown).
+	filter   *Filter
+	// timestamps is what the search and the filter match against (the lines as shown).
 	timestamps bool
 }
 
@@ -55,13 +57,11 @@ func (r *Ring) At(seq int64) (l Line, ok bool) {
 	return r.buf[r.slot(int(seq-r.first))], true
 }
 
-// Push appends lines, dropping the oldest beyond the capacity or beyond the budget. It sets each line's Hit.
+// Push appends lines, dropping the oldest beyond the capacity or beyond the budget. It sets each line's
+// Hidden and Hit.
 func (r *Ring) Push(lines ...Line) {
 	for _, l := range lines {
-		l.Hit = r.matches(l)
-		if l.Hit {
-			r.hits++
-		}
+		r.mark(&l)
 		if r.n == r.capacity {
 			r.dropOldest()
 		}
@@ -92,6 +92,9 @@ func (r *Ring) dropOldest() {
 	if r.buf[i].Hit {
 		r.hits--
 	}
+	if !r.buf[i].Hidden {
+		r.shown--
+	}
 	r.bytes -= r.buf[i].Size()
 	r.buf[i] = Line{}
 	r.start = (i + 1) % len(r.buf)
@@ -101,7 +104,7 @@ func (r *Ring) dropOldest() {
 
 // Clear drops every line (the sequence numbers go on).
 func (r *Ring) Clear() {
-	r.first, r.buf, r.start, r.n, r.bytes, r.hits = r.Next(), nil, 0, 0, 0, 0
+	r.first, r.buf, r.start, r.n, r.bytes, r.hits, r.shown = r.Next(), nil, 0, 0, 0, 0, 0
 }
 
 // Lose counts n more lines as dropped that never reached the ring (the Sink dropped them). The sink drops
@@ -111,28 +114,75 @@ func (r *Ring) Lose(n int64) {
 	r.first += n
 }
 
-// matches tells whether l, as shown, matches the search.
-func (r *Ring) matches(l Line) bool {
-	return r.search != nil && r.search.MatchString(l.Display(r.timestamps))
+// mark sets l's Hidden (the filter) and Hit (the search, on the lines shown), and counts them.
+func (r *Ring) mark(l *Line) {
+	if r.filter == nil && r.search == nil {
+		l.Hidden, l.Hit = false, false
+	} else {
+		s := l.Display(r.timestamps)
+		l.Hidden = !r.filter.Keep(s)
+		l.Hit = !l.Hidden && r.search != nil && r.search.MatchString(s)
+	}
+	if l.Hit {
+		r.hits++
+	}
+	if !l.Hidden {
+		r.shown++
+	}
+}
+
+// remark marks every line kept again (the search, the filter or the timestamps changed).
+func (r *Ring) remark() {
+	r.hits, r.shown = 0, 0
+	for i := 0; i < r.n; i++ {
+		r.mark(&r.buf[r.slot(i)])
+	}
 }
 
 // Search is the search the lines are matched against (nil: none).
 func (r *Ring) Search() *regexp.Regexp { return r.search }
 
-// Hits is the number of lines kept that match the search.
+// Hits is the number of lines kept and shown that match the search.
 func (r *Ring) Hits() int { return r.hits }
 
 // SetSearch marks the lines matching re (nil: no search), matched against the lines as shown with or
-// without their timestamps.
+// without their timestamps; lines the filter hides never match.
 func (r *Ring) SetSearch(re *regexp.Regexp, timestamps bool) {
-	r.search, r.timestamps, r.hits = re, timestamps, 0
-	for i := 0; i < r.n; i++ {
-		l := &r.buf[r.slot(i)]
-		l.Hit = r.matches(*l)
-		if l.Hit {
-			r.hits++
+	r.search, r.timestamps = re, timestamps
+	r.remark()
+}
+
+// Filter is the filter that hides lines (nil: none).
+func (r *Ring) Filter() *Filter { return r.filter }
+
+// SetFilter hides the lines kept, and those pushed from now on, that f does not keep (nil: shows them all),
+// matched against the lines as shown with or without their timestamps; the search's marks follow.
+func (r *Ring) SetFilter(f *Filter, timestamps bool) {
+	r.filter, r.timestamps = f, timestamps
+	r.remark()
+}
+
+// Shown is the number of lines kept that the filter does not hide (Len without a filter).
+func (r *Ring) Shown() int { return r.shown }
+
+// NextShown returns the first line the filter does not hide at or after seq; ok is false when there is none.
+func (r *Ring) NextShown(seq int64) (int64, bool) {
+	for seq = max(seq, r.first); seq < r.Next(); seq++ {
+		if l, _ := r.At(seq); !l.Hidden {
+			return seq, true
 		}
 	}
+	return 0, false
+}
+
+// PrevShown returns the last line the filter does not hide at or before seq; ok is false when there is none.
+func (r *Ring) PrevShown(seq int64) (int64, bool) {
+	for seq = min(seq, r.Next()-1); seq >= r.first; seq-- {
+		if l, _ := r.At(seq); !l.Hidden {
+			return seq, true
+		}
+	}
+	return 0, false
 }
 
 // NextHit returns the first matching line after seq (forward) or before it (backward), wrapping around;

@@ -106,7 +106,8 @@ type stubLogsScreen struct {
 func (s *stubLogsScreen) Bindings() []keymap.Binding {
 	keys := []keymap.Binding{s.nav.HelpBinding()}
 	l := keymap.Keys.Logs
-	for _, d := range []keymap.KeyDef{l.Search, l.NextMatch, l.PrevMatch, l.Follow, l.Timestamps, l.Wrap, l.Copy, l.Save} {
+	for _, d := range []keymap.KeyDef{l.Search, l.Filter, l.NextMatch, l.PrevMatch, l.Follow, l.Timestamps, l.Wrap, l.JSON,
+		l.Tail, l.Since1m, l.Since5m, l.Since15m, l.Since30m, l.Since1h, l.All, l.Copy, l.Save} {
 		keys = append(keys, d.Bind(func() {}))
 	}
 	return append(keys, s.nav.QuitBinding())

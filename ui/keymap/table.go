@@ -122,13 +122,22 @@ var Keys = KeyFamilies{
 	},
 	Logs: logsKeys{
 		Search:     newKey("search", Char('/'), "search the lines (a regular expression; n N: next, previous match)"),
+		Filter:     newKey("filter", Char('&'), "show only the lines matching a regular expression, new ones too (!REGEX: those not matching; esc: all)"),
 		NextMatch:  newKey("next match", Char('n'), "go to the next matching line"),
 		PrevMatch:  newKey("previous match", Shifted('N'), "go to the previous matching line"),
 		Follow:     newKey("follow", Char('s'), "follow new lines at the bottom, or stay where you are (autoscroll)"),
 		Timestamps: newKey("timestamps", Char('t'), "show or hide each line's timestamp"),
 		Wrap:       newKey("wrap", Char('w'), "wrap long lines, or cut them at the edge"),
-		Copy:       newKey("copy", Char('c'), "copy the lines on screen to the clipboard (as shown)"),
-		Save:       newKey("save", Key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept to a file (as shown)"),
+		JSON:       newKey("json", Shifted('J'), "show JSON lines as read → indented → as the fields chosen → as read (copy and save keep them as read)"),
+		Tail:       newKey("tail", Char('0'), "read the logs again from their last lines (200, or the logger's tail), then new ones"),
+		Since1m:    newKey("since 1m", Char('1'), "read the logs again from a minute ago (sinceSeconds), then new ones"),
+		Since5m:    newKey("since 5m", Char('2'), "read the logs again from 5 minutes ago, then new ones"),
+		Since15m:   newKey("since 15m", Char('3'), "read the logs again from 15 minutes ago, then new ones"),
+		Since30m:   newKey("since 30m", Char('4'), "read the logs again from 30 minutes ago, then new ones"),
+		Since1h:    newKey("since 1h", Char('5'), "read the logs again from an hour ago, then new ones"),
+		All:        newKey("all lines", Char('6'), "read the logs again from their first line, then new ones (the view keeps its last lines)"),
+		Copy:       newKey("copy", Char('c'), "copy the lines on screen to the clipboard (as read, not as J shows them; timestamps as shown)"),
+		Save:       newKey("save", Key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept that the filter shows to a file (as read, not as J shows them; timestamps as shown)"),
 	},
 	Tree: treeKeys{
 		Open: newKey("open", Key(tcell.KeyEnter, "enter"), "the selected object's YAML, live"),
@@ -257,7 +266,8 @@ type describeKeys struct{ Search, NextMatch, YAML, Copy KeyDef }
 
 // logsKeys are the logs view's.
 type logsKeys struct {
-	Search, NextMatch, PrevMatch, Follow, Timestamps, Wrap, Copy, Save KeyDef
+	Search, Filter, NextMatch, PrevMatch, Follow, Timestamps, Wrap, JSON KeyDef
+	Tail, Since1m, Since5m, Since15m, Since30m, Since1h, All, Copy, Save KeyDef
 }
 
 // treeKeys are the tree view's.

@@ -14,8 +14,9 @@ func (v *View) toggleFollow() {
 // toggleTimestamps shows or hides each line's timestamp (the search matches what is shown).
 func (v *View) toggleTimestamps() {
 	v.pane.timestamps = !v.pane.timestamps
-	if v.ring.Search() != nil {
+	if v.ring.Search() != nil || v.ring.Filter() != nil {
 		v.ring.SetSearch(v.ring.Search(), v.pane.timestamps)
+		v.pane.clampTop()
 	}
 	v.render()
 }
@@ -27,14 +28,16 @@ func (v *View) toggleWrap() {
 	v.render()
 }
 
-// save writes the lines kept, as shown (timestamps per the toggle), to a new file in the save folder
-// (Navigator.SaveFile).
+// save writes the lines kept that the filter shows, as the server sent them (timestamps per the toggle), to
+// a new file in the save folder (Navigator.SaveFile).
 func (v *View) save() {
 	var b strings.Builder
-	for seq := v.ring.Dropped(); seq < v.ring.Next(); seq++ {
+	n := 0
+	for seq, ok := v.ring.NextShown(v.ring.Dropped()); ok; seq, ok = v.ring.NextShown(seq + 1) {
 		l, _ := v.ring.At(seq)
 		b.WriteString(l.Display(v.pane.timestamps))
 		b.WriteByte('\n')
+		n++
 	}
 	name := fmt.Sprintf("%s-%s-%s.log", v.logs.namespace, v.logs.name, v.nav.Clock().Now().Format("20060102-150405"))
 	path, err := v.nav.SaveFile("logs", strings.TrimPrefix(name, "-"), []byte(b.String()))
@@ -42,14 +45,14 @@ func (v *View) save() {
 		v.nav.Errorf("save the logs: %s", err)
 		return
 	}
-	v.nav.Message(fmt.Sprintf("saved %d lines to %s", v.ring.Len(), path))
+	v.nav.Message(fmt.Sprintf("saved %d lines to %s", n, path))
 }
 
-// copyVisible copies the lines on screen, as shown (timestamps per the toggle).
+// copyVisible copies the lines on screen, as the server sent them (timestamps per the toggle).
 func (v *View) copyVisible() {
 	var b strings.Builder
 	for seq := v.pane.drawnFrom; seq < v.pane.drawnTo; seq++ {
-		if l, ok := v.ring.At(seq); ok {
+		if l, ok := v.ring.At(seq); ok && !l.Hidden {
 			b.WriteString(l.Display(v.pane.timestamps))
 			b.WriteByte('\n')
 		}

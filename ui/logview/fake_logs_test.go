@@ -41,6 +41,9 @@ func (c *fakeCluster) Logs(ctx context.Context, req cluster.LogRequest) (io.Read
 		if !req.Since.IsZero() && at.Before(req.Since.Truncate(time.Second)) {
 			continue
 		}
+		if req.SinceSeconds > 0 && at.Before(t0.Add(-time.Duration(req.SinceSeconds)*time.Second)) { // t0: the node's now
+			continue
+		}
 		out = append(out, l)
 	}
 	if req.TailLines > 0 && int64(len(out)) > req.TailLines {

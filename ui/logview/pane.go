@@ -11,7 +11,7 @@ import (
 	"kscope/logs"
 )
 
-// logPane draws the lines of a logs.Ring that fit its box, and only those: at the bottom while it follows,
+// logPane draws the lines of a logs.Ring that fit its box (those its filter does not hide), and only those: at the bottom while it follows,
 // else from a position the user scrolled to. Lines are cut or wrapped at the box's width; the search's
 // matches are highlighted (those of the focused line in orange). UI goroutine only.
 type logPane struct {
@@ -29,6 +29,9 @@ type logPane struct {
 	focus int64
 	// fg is the lines' color.
 	fg tcell.Color
+	// json is how the lines that are JSON objects are shown, fields the top-level ones of JSONFields.
+	json   logs.JSONMode
+	fields []string
 	// width and height are the inner size at the last draw; drawnFrom and drawnTo the lines it showed
 	// (drawnTo excluded; the first and last may be shown in part).
 	width, height      int
@@ -76,15 +79,51 @@ func segments(text string, width int, wrap bool) [][2]int {
 	return append(rows, [2]int{start, pos})
 }
 
-// shown is line as drawn: ANSI escape sequences removed, tabs expanded, other control characters replaced.
-func (p *logPane) shown(l logs.Line) string { return printable(l.Display(p.timestamps)) }
+// rowsOf cuts text into rows as segments does, each of its lines (in pretty JSON) starting a row.
+func rowsOf(text string, width int, wrap bool) [][2]int {
+	var rows [][2]int
+	for start := 0; ; {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		for _, s := range segments(text[start:end], width, wrap) {
+			rows = append(rows, [2]int{start + s[0], start + s[1]})
+		}
+		if end == len(text) {
+			return rows
+		}
+		start = end + 1
+	}
+}
+
+// shown is line as drawn: ANSI escape sequences removed, tabs expanded, other control characters replaced;
+// a JSON object rendered as the JSON mode says (keys gives the spans of its keys, to color).
+func (p *logPane) shown(l logs.Line) (text string, keys []logSpan) {
+	display := l.Display(p.timestamps)
+	if p.json == logs.JSONRaw {
+		return printable(display), nil
+	}
+	r, ok := logs.RenderJSON(l.Text, p.json, p.fields)
+	if !ok {
+		return printable(display), nil
+	}
+	head := printable(display[:len(display)-len(l.Text)])
+	for _, k := range r.Keys {
+		keys = append(keys, logSpan{len(head) + k[0], len(head) + k[1], "[aqua]"})
+	}
+	return head + r.Text, keys
+}
 
 // rows is how many screen rows line takes.
 func (p *logPane) rows(l logs.Line) int {
-	if !p.wrap {
+	if !p.wrap && p.json == logs.JSONRaw {
 		return 1
 	}
-	return max(len(segments(p.shown(l), p.width, true)), 1)
+	text, _ := p.shown(l)
+	return max(len(rowsOf(text, p.width, p.wrap)), 1)
 }
 
 // Draw draws the visible rows.
@@ -101,21 +140,18 @@ func (p *logPane) Draw(screen tcell.Screen) {
 	p.clampTop()
 	row := 0
 	p.drawnFrom, p.drawnTo = p.top, p.top
-	for seq := p.top; row < h; seq++ {
-		l, ok := p.ring.At(seq)
-		if !ok {
-			break
-		}
+	for seq, ok := p.ring.NextShown(p.top); ok && row < h; seq, ok = p.ring.NextShown(seq + 1) {
+		l, _ := p.ring.At(seq)
 		p.drawnTo = seq + 1
-		text := p.shown(l)
-		segs := segments(text, w, p.wrap)
+		text, keys := p.shown(l)
+		segs := rowsOf(text, w, p.wrap)
 		if len(segs) == 0 {
 			segs = [][2]int{{0, 0}}
 		}
 		if seq == p.top {
 			segs = segs[min(p.topRow, len(segs)-1):]
 		}
-		spans := p.spans(l, text, seq == p.focus)
+		spans := append(keys, p.spans(l, text, seq == p.focus)...)
 		for _, s := range segs {
 			if row >= h {
 				break
@@ -126,10 +162,10 @@ func (p *logPane) Draw(screen tcell.Screen) {
 	}
 }
 
-// scrollToEnd puts the top where the last line's last row is at the bottom.
+// scrollToEnd puts the top where the last shown line's last row is at the bottom.
 func (p *logPane) scrollToEnd() {
-	seq, rows := p.ring.Next()-1, 0
-	for ; seq >= p.ring.Dropped(); seq-- {
+	rows := 0
+	for seq, ok := p.ring.PrevShown(p.ring.Next() - 1); ok; seq, ok = p.ring.PrevShown(seq - 1) {
 		l, _ := p.ring.At(seq)
 		n := p.rows(l)
 		if rows+n >= p.height {
@@ -141,13 +177,22 @@ func (p *logPane) scrollToEnd() {
 	p.top, p.topRow = p.ring.Dropped(), 0
 }
 
-// clampTop keeps the top on a kept line.
+// clampTop keeps the top on a kept line the filter shows: the first shown from the top, else the last shown.
 func (p *logPane) clampTop() {
 	if p.top < p.ring.Dropped() {
 		p.top, p.topRow = p.ring.Dropped(), 0
 	}
 	if p.top >= p.ring.Next() && p.ring.Len() > 0 {
 		p.top, p.topRow = p.ring.Next()-1, 0
+	}
+	if l, ok := p.ring.At(p.top); ok && l.Hidden {
+		seq, found := p.ring.NextShown(p.top)
+		if !found {
+			seq, found = p.ring.PrevShown(p.top)
+		}
+		if found {
+			p.top, p.topRow = seq, 0
+		}
 	}
 }
 
@@ -245,6 +290,7 @@ func (p *logPane) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
 			p.scroll(page)
 		case ev.Key() == tcell.KeyHome || ev.Rune() == 'g':
 			p.follow, p.top, p.topRow = false, p.ring.Dropped(), 0
+			p.clampTop()
 		case ev.Key() == tcell.KeyEnd || ev.Rune() == 'G':
 			p.follow = true
 		default:
@@ -268,11 +314,12 @@ func (p *logPane) scroll(n int) {
 			p.topRow--
 			continue
 		}
-		l, ok := p.ring.At(p.top - 1)
+		prev, ok := p.ring.PrevShown(p.top - 1)
 		if !ok {
 			break
 		}
-		p.top, p.topRow = p.top-1, p.rows(l)-1
+		l, _ := p.ring.At(prev)
+		p.top, p.topRow = prev, p.rows(l)-1
 	}
 	for ; n > 0 && !p.follow; n-- {
 		if p.atEnd() {
@@ -282,8 +329,8 @@ func (p *logPane) scroll(n int) {
 		l, _ := p.ring.At(p.top)
 		if p.topRow+1 < p.rows(l) {
 			p.topRow++
-		} else {
-			p.top, p.topRow = p.top+1, 0
+		} else if next, ok := p.ring.NextShown(p.top + 1); ok {
+			p.top, p.topRow = next, 0
 		}
 	}
 	if !p.follow && p.atEnd() && n > 0 {
@@ -291,10 +338,10 @@ func (p *logPane) scroll(n int) {
 	}
 }
 
-// atEnd tells whether the last line's last row is on screen.
+// atEnd tells whether the last shown line's last row is on screen.
 func (p *logPane) atEnd() bool {
 	rows := 0
-	for seq := p.top; seq < p.ring.Next(); seq++ {
+	for seq, ok := p.ring.NextShown(p.top); ok; seq, ok = p.ring.NextShown(seq + 1) {
 		l, _ := p.ring.At(seq)
 		n := p.rows(l)
 		if seq == p.top {

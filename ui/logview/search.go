@@ -1,18 +1,19 @@
 package logview
 
 import (
-	"fmt"
-	"regexp"
-	"strings"
-	"unicode"
+	"kscope/logs"
 )
 
-// Escape ends the search.
+// Escape ends the search, else the filter.
 func (v *View) Escape() bool {
-	if v.search == "" {
+	switch {
+	case v.search != "":
+		v.setSearch("")
+	case v.ring.Filter() != nil:
+		v.setFilter("")
+	default:
 		return false
 	}
-	v.setSearch("")
 	return true
 }
 
@@ -28,7 +29,7 @@ func (v *View) setSearch(text string) {
 		v.render()
 		return
 	}
-	re, err := compileSearch(text)
+	re, err := logs.CompileSmartCase(text)
 	if err != nil {
 		v.nav.Errorf("%s", err.Error())
 		return
@@ -39,22 +40,37 @@ func (v *View) setSearch(text string) {
 	if seq, ok := v.ring.NextHit(v.pane.top-1, true); ok {
 		v.pane.show(seq)
 	} else {
-		v.nav.Errorf("%q not found in the %d lines kept", text, v.ring.Len())
+		if v.ring.Filter() != nil {
+			v.nav.Errorf("%q not found in the %d lines shown", text, v.ring.Shown())
+		} else {
+			v.nav.Errorf("%q not found in the %d lines kept", text, v.ring.Len())
+		}
 	}
 	v.render()
 }
 
-// compileSearch compiles a search: case-insensitive unless it has an upper-case letter (smart case).
-func compileSearch(text string) (*regexp.Regexp, error) {
-	expr := text
-	if !strings.ContainsFunc(text, unicode.IsUpper) {
-		expr = "(?i)" + text
-	}
-	re, err := regexp.Compile(expr)
+// filterLabel is the prompt of the filter.
+const filterLabel = "filter (!: not matching) "
+
+// openFilterBar asks for a filter on the prompt line, beginning with the current one.
+func (v *View) openFilterBar() { v.nav.Ask(filterLabel, v.ring.Filter().String(), v.setFilter) }
+
+// setFilter hides the lines that do not match text, now and as they come (a regular expression as the
+// search's; a leading "!" hides those that match); "" shows every line again. An invalid expression is said
+// on the prompt line and changes nothing.
+func (v *View) setFilter(text string) {
+	f, err := logs.ParseFilter(text)
 	if err != nil {
-		return nil, fmt.Errorf("not a regular expression: %q (%s)", text, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		v.nav.Errorf("filter: %s", err.Error())
+		return
 	}
-	return re, nil
+	v.ring.SetFilter(f, v.pane.timestamps)
+	if l, ok := v.ring.At(v.pane.focus); !ok || l.Hidden {
+		v.pane.focus = -1
+	}
+	v.pane.topRow = 0
+	v.pane.clampTop()
+	v.render()
 }
 
 // nextMatch shows the next matching line (forward) or the previous one.

@@ -22,7 +22,11 @@ func (v *View) render() {
 	if s.previous {
 		title += " [yellow](previous)"
 	}
+	title += " [gray]· " + v.span.Label(v.tailLines()) + tview.Escape(v.jsonTitle())
 	title += th.Counter + " "
+	if f := v.ring.Filter(); f != nil {
+		title += fmt.Sprintf("%s&%s %d/%d[-::-] ", th.Filter, tview.Escape(f.String()), v.ring.Shown(), v.ring.Len())
+	}
 	if v.search != "" {
 		title += fmt.Sprintf("%s</%s> %s[-::-] ", th.Filter, tview.Escape(v.search), v.matchCount())
 	}
@@ -72,7 +76,11 @@ func (v *View) matchCount() string {
 // Status says how the view follows and what it keeps.
 func (v *View) Status() string {
 	on := v.nav.Theme().On
-	text := fmt.Sprintf("follow %s (s)  timestamps %s (t)  wrap %s (w)  %d of %d lines kept",
+	text := ""
+	if f := v.ring.Filter(); f != nil {
+		text = fmt.Sprintf("[yellow]filter %s: %d of %d lines shown[-] (esc: all)  ", tview.Escape(f.String()), v.ring.Shown(), v.ring.Len())
+	}
+	text += fmt.Sprintf("follow %s (s)  timestamps %s (t)  wrap %s (w)  %d of %d lines kept",
 		on(v.pane.follow), on(v.pane.timestamps), on(v.pane.wrap), v.ring.Len(), v.ring.Capacity())
 	if n := v.ring.Dropped(); n > 0 {
 		text += fmt.Sprintf(", [yellow]%d older dropped[-]", n)

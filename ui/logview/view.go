@@ -38,9 +38,14 @@ type View struct {
 	pane     *logPane
 	ctx      context.Context
 	stop     context.CancelFunc
+	// reading ends the followers and the loop of the current range (a child of ctx).
+	reading  context.Context
+	stopRead context.CancelFunc
 	pods     *logPods // the workload's pods (nil for one pod)
 	run      map[string]context.CancelFunc
 	state    map[string]logs.State
+	// span is how much of each log the followers read first (a time range key changes it).
+	span logs.Range
 
 	search string
 }
@@ -111,11 +116,20 @@ func (v *View) Bindings() []keymap.Binding {
 	return []keymap.Binding{
 		v.nav.HelpBinding(),
 		keymap.Keys.Logs.Search.Bind(v.openSearchBar),
+		keymap.Keys.Logs.Filter.Bind(v.openFilterBar),
 		keymap.Keys.Logs.NextMatch.Bind(func() { v.nextMatch(true) }),
 		keymap.Keys.Logs.PrevMatch.Bind(func() { v.nextMatch(false) }),
 		keymap.Keys.Logs.Follow.Bind(v.toggleFollow),
 		keymap.Keys.Logs.Timestamps.Bind(v.toggleTimestamps),
 		keymap.Keys.Logs.Wrap.Bind(v.toggleWrap),
+		keymap.Keys.Logs.JSON.Bind(v.toggleJSON),
+		keymap.Keys.Logs.Tail.Bind(func() { v.setRange(logs.Range{}) }),
+		keymap.Keys.Logs.Since1m.Bind(v.rangeSince(time.Minute)),
+		keymap.Keys.Logs.Since5m.Bind(v.rangeSince(5 * time.Minute)),
+		keymap.Keys.Logs.Since15m.Bind(v.rangeSince(15 * time.Minute)),
+		keymap.Keys.Logs.Since30m.Bind(v.rangeSince(30 * time.Minute)),
+		keymap.Keys.Logs.Since1h.Bind(v.rangeSince(time.Hour)),
+		keymap.Keys.Logs.All.Bind(func() { v.setRange(logs.Range{All: true}) }),
 		keymap.Keys.Logs.Copy.Bind(v.copyVisible),
 		keymap.Keys.Logs.Save.Bind(v.save),
 		v.nav.QuitBinding(),
@@ -134,7 +148,7 @@ func (v *View) Activate() {
 func (v *View) start() {
 	v.ctx, v.stop = context.WithCancel(v.nav.Context())
 	v.cluster = v.nav.Cluster()
-	v.nav.Go(v.loop)
+	v.startReading()
 	if v.logs.selector == "" {
 		for _, c := range v.logs.containers {
 			v.follow(v.logs.pod, c)
@@ -165,13 +179,15 @@ func (v *View) follow(pod, container string) {
 	if _, ok := v.run[key]; ok {
 		return
 	}
-	ctx, cancel := context.WithCancel(v.ctx)
+	ctx, cancel := context.WithCancel(v.reading)
 	v.run[key] = cancel
 	c, ns := v.cluster, v.logs.namespace
+	req := cluster.LogRequest{Namespace: ns, Pod: pod, Container: container, Previous: v.logs.previous,
+		Follow: !v.logs.previous}
+	v.span.Apply(&req, v.tailLines())
 	f := &logs.Follower{
-		Key: key,
-		Req: cluster.LogRequest{Namespace: ns, Pod: pod, Container: container, Previous: v.logs.previous,
-			Follow: !v.logs.previous, TailLines: v.tailLines()},
+		Key:   key,
+		Req:   req,
 		Open:  c.Logs,
 		Sink:  v.sink,
 		Clock: v.nav.Clock(),
@@ -196,15 +212,23 @@ func (v *View) unfollow(pod string) {
 	}
 }
 
-// loop takes what the followers read to the UI goroutine, at most once per Navigator.SpaceRedraw.
-func (v *View) loop() {
-	ctx := v.ctx
+// startReading starts the loop of a new range: the followers started from now on read under v.reading
+// into v.sink.
+func (v *View) startReading() {
+	v.reading, v.stopRead = context.WithCancel(v.ctx)
+	ctx, sink := v.reading, v.sink
+	v.nav.Go(func() { v.loop(ctx, sink) })
+}
+
+// loop takes what the followers read into sink to the UI goroutine, at most once per
+// Navigator.SpaceRedraw, until ctx ends.
+func (v *View) loop(ctx context.Context, sink *logs.Sink) {
 	var last time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-v.sink.Notify():
+		case <-sink.Notify():
 		}
 		if !v.nav.SpaceRedraw(ctx, &last) {
 			return
