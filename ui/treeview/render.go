@@ -14,13 +14,18 @@ import (
 	"kscope/watch"
 )
 
-// render rewrites the head line and the table, keeping the selected object selected.
-func (v *View) render() {
-	v.renderHead()
-	var selected types.UID
+// selectedUID is the UID of the node selected in the table as last rendered (from v.nodes), or "".
+func (v *View) selectedUID() types.UID {
 	if r, _ := v.table.GetSelection(); r >= 1 && r-1 < len(v.nodes) {
-		selected = v.nodes[r-1].Object.UID
+		return v.nodes[r-1].Object.UID
 	}
+	return ""
+}
+
+// render rewrites the head line and the table from v.nodes, selecting the node whose UID is selected (the
+// focus, on the first render that shows it).
+func (v *View) render(selected types.UID) {
+	v.renderHead()
 	rowOffset, colOffset := v.table.GetOffset()
 	v.table.Clear()
 	// A tree that grows keeps its scroll position (tview would follow the end of a table that once fit).

@@ -107,9 +107,9 @@ func (v *View) Activate() {
 		v.src.Start(ctx)
 		v.health.start(ctx, v.nav.Cluster())
 		v.nav.Go(func() { v.loop(ctx) })
-		v.ticks = v.nav.EveryTickWhileOnTop(v, v.render)
+		v.ticks = v.nav.EveryTickWhileOnTop(v, func() { v.render(v.selectedUID()) })
 	}
-	v.render()
+	v.render(v.selectedUID())
 }
 
 // Close stops the lists and watches off the UI goroutine (Stop waits for the informers).
@@ -157,10 +157,11 @@ func (v *View) build(objects []tree.Object) []tree.Node {
 
 // apply shows a new tree and queues the health reads it needs.
 func (v *View) apply(nodes []tree.Node, p tree.Progress) {
+	selected := v.selectedUID() // (read from the nodes the table shows, before they are replaced)
 	v.nodes, v.progress = nodes, p
 	v.built = v.built || p.Complete > 0
 	v.health.want(nodes)
-	v.render()
+	v.render(selected)
 }
 
 // healthRead shows the health just read for the node with uid.

@@ -10,8 +10,10 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 
 	"kscope/discovery"
+	"kscope/tree"
 	"kscope/ui/navtest"
 	"kscope/watch"
 )
@@ -263,4 +265,28 @@ func TestTreeViewSourceError(t *testing.T) {
 	if s != nil || err == nil || err.Error() != "tree of web-7d9f-abcde: no metadata client" || !errors.Is(err, c.treeErr) {
 		t.Errorf("New = %v, %v; want no screen and the error, wrapped, naming the object", s, err)
 	}
+}
+
+// TestTreeViewSelectionFollowsItsObject: when a new tree puts objects above the selected one (an owner listed
+// late), the same object stays selected, not the row it was on.
+func TestTreeViewSelectionFollowsItsObject(t *testing.T) {
+	c := fixtureCluster()
+	withTree(c)
+	nav := navtest.New(t, c)
+	v, _ := openTree(t, nav, c, "pods", "shop", "web-7d9f-abcde")
+	node := func(kind, name string, role tree.Role) tree.Node {
+		return tree.Node{Object: tree.Object{Kind: tree.Kind{Kind: kind}, Namespace: "shop", Name: name, UID: types.UID("uid-" + name)}, Role: role}
+	}
+	rs, pod := node("ReplicaSet", "web-7d9f", tree.Owner), node("Pod", "web-7d9f-abcde", tree.Focus)
+	deploy := node("Deployment", "web", tree.Owner)
+	nav.UI(func() {
+		v.apply([]tree.Node{rs, pod}, tree.Progress{})
+		if r, _ := v.table.GetSelection(); r != 2 {
+			t.Fatalf("first tree: row %d selected, want 2 (the focus)", r)
+		}
+		v.apply([]tree.Node{deploy, rs, pod}, tree.Progress{})
+		if r, _ := v.table.GetSelection(); r != 3 || v.nodes[r-1].Object.Name != "web-7d9f-abcde" {
+			t.Errorf("after an owner above: row %d selected, want 3 (the focus still)", r)
+		}
+	})
 }
