@@ -11,6 +11,8 @@
 #   KEEP=1 keeps the namespaces; TOOLS=kscope,k9s,kubectl; RUNS_OF=k9s=1 gives a tool fewer runs;
 #   K9S_MAX_PODS=100000: k9s is not run above it;
 #   LABEL=x writes DATE-N-x.json (a re-run next to the first one of the day)
+#   KSCOPE_BEFORE=REV also measures kscope built from git revision REV, as the tool kscope-before, interleaved
+#   with the others (the report adds a table of kscope against it: a change's cost, side by side)
 #   MAX_LOAD=1.5: the bench refuses to start while the 1-minute load average is above it (figures taken on a
 #   busy machine mislead); BENCH_ANY_LOAD=1 runs anyway and the report marks every run above it as invalid.
 set -euo pipefail
@@ -42,6 +44,16 @@ make --no-print-directory build >&2
 cp bin/kscope "$work/kscope"
 go build -o "$work/patchload" ./bench/cmd/patchload
 go build -o "$work/screenbench" ./bench/cmd/screenbench
+before=()
+tools=${TOOLS:-kscope,k9s,kubectl}
+if [ -n "${KSCOPE_BEFORE:-}" ]; then
+	src=$(mktemp -d "$work/before-XXXXXX")
+	git archive "$KSCOPE_BEFORE" | tar -x -C "$src"
+	(cd "$src" && CGO_ENABLED=0 go build -ldflags "-X main.version=$(git -C "$root" rev-parse --short "$KSCOPE_BEFORE")" -o "$work/kscope-before" .) >&2
+	rm -rf "$src"
+	before=(--kscope-before "$work/kscope-before")
+	case ",$tools," in *,kscope-before,*) ;; *) tools=$tools,kscope-before ;; esac
+fi
 
 k9s=$root/.cache/devcluster/bin/k9s
 while [ ! -x "$k9s" ] && pgrep -f 'go install github.com/derailed/k9s' >/dev/null; do
@@ -73,7 +85,7 @@ for n in "${sizes[@]}"; do
 		"$devcluster" seed --pods "$n" --namespace "$ns" >&2
 	fi
 	echo "bench: the cluster holds $(pod_count "") pods ($ns: $(pod_count "$ns"))" >&2
-	"$work/screenbench" run --namespace "$ns" --pods "$n" --runs "${RUNS:-3}" --tools "${TOOLS:-kscope,k9s,kubectl}" \
+	"$work/screenbench" run --namespace "$ns" --pods "$n" --runs "${RUNS:-3}" --tools "$tools" "${before[@]}" \
 		--kscope "$work/kscope" --k9s "$k9s" --k9s-config "$root/.cache/devcluster/k9s" \
 		--patchload "$work/patchload" --runs-of "${RUNS_OF:-}" --max-load "$max_load" "${profile[@]}" \
 		--all-namespaces="${ALL_NS:-1}" --launch-only="${LAUNCH_ONLY:-false}" --k9s-max-pods "${K9S_MAX_PODS:-100000}" --out "$results/$day-$n${LABEL:+-$LABEL}.json" || status=$?

@@ -69,6 +69,9 @@ func (b *bench) versions(kscope, k9s string) map[string]string {
 		"kubectl": output("kubectl", "version", "--client"),
 		"go":      output("go", "version"),
 	}
+	if b.before != "" {
+		v[beforeTool] = output(b.before, "version", "--client")
+	}
 	if k9s != "" { // `go install` leaves its own version string at "dev"; the build info has the module's
 		for _, line := range strings.Split(output("go", "version", "-m", k9s), "\n") {
 			if f := strings.Fields(line); len(f) >= 3 && f[0] == "mod" {

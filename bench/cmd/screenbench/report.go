@@ -62,9 +62,40 @@ func writeReport(w io.Writer, all []*Results, maxLoad float64) {
 			writeRow(w, r, m, maxLoad)
 		}
 	}
+	writeBeforeTable(w, all)
 	writeNotes(w, all)
 	for _, r := range all {
 		writeDetails(w, r, maxLoad)
+	}
+}
+
+// writeBeforeTable compares kscope with the earlier binary measured in the same interleaved runs
+// (--kscope-before), when one was: the same figures, and their ratio.
+func writeBeforeTable(w io.Writer, all []*Results) {
+	if !slices.ContainsFunc(all, func(r *Results) bool { return len(r.Runs[beforeTool]) > 0 }) {
+		return
+	}
+	fmt.Fprintf(w, "\n## kscope against an earlier kscope, in the same interleaved runs\n\n")
+	for _, r := range all {
+		if len(r.Runs[beforeTool]) > 0 {
+			fmt.Fprintf(w, "%s pods: kscope %s; before: %s.\n", r.label, r.Versions["kscope"], r.Versions[beforeTool])
+		}
+	}
+	fmt.Fprintln(w, "\n| pods | measure | kscope | kscope before | kscope/before |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, r := range all {
+		for _, m := range reportMetrics() {
+			then := r.runsOf(m, beforeTool)
+			if len(then) == 0 {
+				continue
+			}
+			now, was := m.value(r.runsOf(m, "kscope")), m.value(then)
+			if !r.attempted(m, "kscope", now) {
+				continue
+			}
+			fmt.Fprintf(w, "| %s | %s (%s) | %s | %s | %s |\n", r.label, m.name, m.unit, cellText(now, true),
+				cellText(was, true), ratio(now, was))
+		}
 	}
 }
 

@@ -152,3 +152,33 @@ func TestFigureIDsLaunchOnly(t *testing.T) {
 		t.Errorf("figureIDs(false, true) = %q", got)
 	}
 }
+
+// TestReportBeforeTable: runs of an earlier binary (--kscope-before) get a table of their own, kscope's
+// figure beside the earlier one and their ratio; without them there is none.
+func TestReportBeforeTable(t *testing.T) {
+	const load = "0.50 0.50 0.50"
+	r := &Results{Pods: 10000, label: "10000", Figures: figureIDs(false, true),
+		Versions: map[string]string{"kscope": "v0.1.0 (new)", beforeTool: "v0.1.0 (old)"},
+		Runs: map[string][]Sample{
+			"kscope":   {{LoadAvg: load, FirstS: 0.2, LaunchS: 0.5}, {LoadAvg: load, FirstS: 0.2, LaunchS: 0.7}},
+			beforeTool: {{LoadAvg: load, FirstS: 0.25, LaunchS: 0.6}, {LoadAvg: load, FirstS: 0.15, LaunchS: 0.6}},
+		},
+	}
+	var b strings.Builder
+	writeBeforeTable(&b, []*Results{r})
+	for _, want := range []string{
+		"10000 pods: kscope v0.1.0 (new); before: v0.1.0 (old).",
+		"| 10000 | launch → first screen of rows (s) | 0.200 | 0.200 | 1.00 |",
+		"| 10000 | launch → complete table (s) | 0.600 | 0.600 | 1.00 |",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in:\n%s", want, b.String())
+		}
+	}
+	delete(r.Runs, beforeTool)
+	b.Reset()
+	writeBeforeTable(&b, []*Results{r})
+	if b.Len() != 0 {
+		t.Errorf("a table without runs of the earlier binary:\n%s", b.String())
+	}
+}

@@ -40,6 +40,8 @@ type bench struct {
 	pods       int
 	kubeconfig string
 	patchload  string
+	// before is an earlier kscope binary measured as beforeTool ("": none).
+	before     string
 	runs       int
 	width      int
 	height     int
@@ -61,7 +63,7 @@ type bench struct {
 func runCommand(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	b := &bench{log: bufio.NewWriter(os.Stderr), skipped: map[string]string{}}
-	var kscope, k9s, k9sConfig, out, only string
+	var kscope, before, k9s, k9sConfig, out, only string
 	var k9sMax int
 	fs.StringVar(&b.namespace, "namespace", "", "namespace holding the pods (required)")
 	fs.IntVar(&b.pods, "pods", 0, "number of pods in the namespace (required; checked)")
@@ -72,6 +74,7 @@ func runCommand(args []string) error {
 	fs.IntVar(&b.height, "height", 50, "terminal lines")
 	fs.StringVar(&b.profileDir, "profile-dir", "", "if set, one extra kscope run with --cpuprofile/--memprofile into this folder")
 	fs.StringVar(&kscope, "kscope", "bin/kscope", "kscope binary")
+	fs.StringVar(&before, "kscope-before", "", "an earlier kscope binary, measured as the tool kscope-before (in --tools) beside kscope, the same way")
 	fs.StringVar(&k9s, "k9s", "", "k9s binary (empty: skip k9s)")
 	fs.StringVar(&k9sConfig, "k9s-config", "", "K9S_CONFIG_DIR for k9s")
 	fs.StringVar(&only, "tools", "kscope,k9s,kubectl", "tools to measure")
@@ -90,7 +93,12 @@ func runCommand(args []string) error {
 	for _, name := range strings.Split(only, ",") {
 		switch name {
 		case "kscope":
-			b.tools = append(b.tools, b.kscopeTool(abs(kscope)))
+			b.tools = append(b.tools, b.kscopeTool("kscope", abs(kscope)))
+		case beforeTool:
+			if before == "" {
+				return errors.New("--tools names " + beforeTool + " without --kscope-before")
+			}
+			b.tools = append(b.tools, b.kscopeTool(beforeTool, abs(before)))
 		case "k9s":
 			switch {
 			case k9s == "":
@@ -106,8 +114,12 @@ func runCommand(args []string) error {
 		}
 	}
 	b.kubeconfig, b.patchload = abs(b.kubeconfig), abs(b.patchload)
+	b.before = abs(before)
 	return b.run(out, kscope, k9s)
 }
+
+// beforeTool names the runs of the earlier kscope binary (--kscope-before).
+const beforeTool = "kscope-before"
 
 func abs(p string) string {
 	if p == "" {
@@ -128,11 +140,11 @@ func (b *bench) scope(all bool) []string {
 	return []string{"-n", b.namespace}
 }
 
-// kscopeTool is kscope: shift-N sorts by NAME (the first press selects it, the second flips it); IP is a
+// kscopeTool is kscope (name: kscope, or beforeTool for an earlier binary): shift-N sorts by NAME (the first press selects it, the second flips it); IP is a
 // wide column, so `w` shows it and shift-A sorts by AGE, the column before IP, and `>` moves the sort to IP.
-func (b *bench) kscopeTool(bin string) tool {
+func (b *bench) kscopeTool(name, bin string) tool {
 	return tool{
-		name: "kscope",
+		name: name,
 		command: func(all bool, extra ...string) string {
 			args := append([]string{"exec", bin, "--kubeconfig", b.kubeconfig}, b.scope(all)...)
 			return strings.Join(append(append(args, "pods"), extra...), " ")
