@@ -3,6 +3,7 @@ package ui
 import (
 	"kscope/discovery"
 	"kscope/ui/keymap"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -15,89 +16,24 @@ func (a *App) escape() {
 	}
 }
 
-// subjectFunc returns the resource and row the object actions apply to, and whether there is one.
-type subjectFunc func() (discovery.Resource, *watch.Row, bool)
-
-// scopeFunc returns, without side effects, the resource and namespace the object keys act in now: what the
-// access questions asked before a verb is offered are about.
-type scopeFunc func() (discovery.Resource, string)
-
-// objectBindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a
-// pod: shell), restart, delete, logs (with a logs screen registered), port-forward (pods, services,
-// deployments), owner, events, tree (with a tree screen registered). The writes are asked about in access
-// before they are offered. The keys depend on scope's resource, never on the object.
-func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *accessCache) []keymap.Binding {
-	with := func(fn func(discovery.Resource, *watch.Row)) func() {
-		return func() {
-			if res, row, ok := subject(); ok {
-				fn(res, row)
-			}
-		}
-	}
-	write := func(v verb) keymap.Binding {
-		b := v.key.Bind(with(func(res discovery.Resource, row *watch.Row) { v.run(a, access, res, row) }))
-		return b.WithDenied(func() bool {
-			res, ns := scope()
-			if a.opts.ReadOnly || v.applies(res) != nil {
-				return false
-			}
-			q := v.need.query(res, ns)
-			ans, ok := access.known(q)
-			if !ok {
-				access.ask(q, nil)
-			}
-			return ok && !ans.Allowed
-		})
-	}
-	res, _ := scope()
-	s, r := scaleVerb, restartVerb
-	switch {
-	case isPods(res):
-		s = shellVerb
-	case isCronJobs(res):
-		s = suspendVerb
-	case isNodes(res):
-		r = drainVerb
-	}
-	var keys []keymap.Binding
+// objectBindings are the keys that act on one object, the one subject returns: the object verbs
+// (verbs.Verbs.Bindings, asked about in access before they are offered) and the screens of the object that
+// are registered (describe, logs, events, tree: TableScreens). The keys depend on scope's resource, never
+// on the object.
+func (a *App) objectBindings(subject verbs.SubjectFunc, scope verbs.ScopeFunc, access *verbs.Access) []keymap.Binding {
+	open := verbs.Screens{Events: a.openEvents}
 	if a.opts.Screens.Describe != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, keymap.Keys.Object.Describe.Bind(with(a.openDescribe)))
+		open.Describe = a.openDescribe
 	}
-	keys = append(keys,
-		write(editVerb),
-		write(s),
-		write(r),
-		write(deleteVerb),
-	)
-	switch {
-	case isNodes(res):
-		keys = append(keys, write(cordonVerb), write(uncordonVerb))
-	case isCronJobs(res):
-		keys = append(keys, write(triggerVerb))
-	case isPods(res):
-		keys = append(keys, write(killVerb))
-	}
-	if imageSettable(res) == nil {
-		keys = append(keys, write(setImageVerb))
-	}
-	if open := a.opts.Screens.Logs; open != nil { // a screen of its own package (TableScreens)
-		logs := func(previous bool) func(discovery.Resource, *watch.Row) {
-			return func(res discovery.Resource, row *watch.Row) { open(a, res, row, previous, a.opts.logSettings()) }
+	if logs := a.opts.Screens.Logs; logs != nil { // a screen of its own package (TableScreens)
+		open.Logs = func(res discovery.Resource, row *watch.Row, previous bool) {
+			logs(a, res, row, previous, a.opts.logSettings())
 		}
-		keys = append(keys, keymap.Keys.Object.Logs.Bind(with(logs(false))),
-			keymap.Keys.Object.PrevLogs.Bind(with(logs(true))))
 	}
-	if forwardable(res) == nil {
-		keys = append(keys, write(portForwardVerb))
-	}
-	keys = append(keys,
-		keymap.Keys.Object.Owner.Bind(with(a.jumpToOwner)),
-		keymap.Keys.Object.Events.Bind(with(a.openEvents)),
-	)
 	if a.opts.Screens.Tree != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, keymap.Keys.Object.Tree.Bind(with(a.openTree)))
+		open.Tree = a.openTree
 	}
-	return keys
+	return a.verbs.Bindings(subject, scope, access, open)
 }
 
 // openTree pushes the relationship tree of row, an object of res: the screen registered in

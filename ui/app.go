@@ -11,13 +11,13 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
-	"kscope/cluster"
 	"kscope/forwards"
 	"kscope/history"
 	"kscope/spawn"
 	"kscope/ui/keymap"
 	"kscope/ui/prompt"
 	"kscope/ui/theme"
+	"kscope/ui/verbs"
 )
 
 // Screen is one screen of the navigation stack. Every method runs on the UI goroutine. Embed BaseScreen for the
@@ -90,12 +90,12 @@ type App struct {
 	// sup starts every goroutine of the UI (goSafe) and of the connection (Options.Supervisor); its first
 	// panic stops the UI.
 	sup *spawn.Supervisor
-	// pending counts the requests (request) and access questions (accessCache.ask) whose answer has not been
+	// pending counts the requests (request) and access questions (verbs.Access, through verbHost.Pending) whose answer has not been
 	// handled on the UI goroutine yet, so that a test can wait until every answer of its earlier keys, or of
 	// a view's opening, has been shown. Safe for any goroutine.
 	pending atomic.Int64
-	// drainOptions are the drain dialog's values last used (nil: none yet). UI goroutine.
-	drainOptions *cluster.DrainOptions
+	// verbs are the object verbs (edit, scale, delete, shell, port-forward, drain, …), hosted by the app.
+	verbs *verbs.Verbs
 	// refusals are the children's writes the read-only proxy refused (ChildRefused).
 	refusals childRefusals
 	// lifeMu guards suspended (a child has the terminal) and interrupted (a signal asked the UI to stop).
@@ -133,6 +133,7 @@ func New(opts Options) *App {
 	a.header = NewHeader()
 	a.status = NewStatusLine()
 	a.bar = newCommandBar(a)
+	a.verbs = verbs.New(verbHost{a})
 	a.theme = theme.New(opts.Skin)
 	a.header.theme, a.status.theme = a.theme, a.theme
 	for _, line := range a.readKeys() {

@@ -14,6 +14,7 @@ import (
 	"kscope/columns"
 	"kscope/config"
 	"kscope/spawn"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -60,7 +61,7 @@ type Options struct {
 	// Edit opens an object's YAML in the user's editor for `e` (default: kubectl's editor, $KUBE_EDITOR,
 	// else $EDITOR, else vi, started with Kubeconfig as its KUBECONFIG). It runs on the UI goroutine with
 	// the TUI suspended.
-	Edit EditFunc
+	Edit verbs.EditFunc
 	// Version is kscope's version for the header.
 	Version string
 	// Clock is the time the UI runs on: AGE, flashes, the batching of redraws and the AGE tick; default the

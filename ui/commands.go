@@ -200,3 +200,10 @@ func (a *App) resourceForKind(apiVersion, kind string) (discovery.Resource, erro
 	}
 	return discovery.Resource{}, fmt.Errorf("no resource of kind %s in %s is served", kind, apiVersion)
 }
+
+// openPortForwards pushes the list of forwards (`:pf`), when the screen is registered (TableScreens).
+func (a *App) openPortForwards() {
+	if open := a.opts.Screens.Forwards; open != nil {
+		a.push(open(a, &a.forwards))
+	}
+}

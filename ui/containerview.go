@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"fmt"
-
 	"kscope/discovery"
 	"kscope/ui/keymap"
 	"kscope/watch"
@@ -20,47 +18,17 @@ type ContainerView struct {
 
 // containerView is the ContainerView of row, a pod (res), for one screen: one access cache for its life.
 func (a *App) containerView(res discovery.Resource, row *watch.Row) ContainerView {
-	access := newAccessCache(a)
+	access := a.newAccess()
+	var logs func(container string, previous bool)
+	if open := a.opts.Screens.Logs; open != nil { // a screen of its own package (TableScreens)
+		logs = func(container string, previous bool) {
+			settings := a.opts.logSettings()
+			settings.Container = container
+			open(a, res, row, previous, settings)
+		}
+	}
 	return ContainerView{Keys: func(selected func() (string, bool)) []keymap.Binding {
-		on := func(fn func(container string)) func() {
-			return func() {
-				if c, ok := selected(); ok {
-					fn(c)
-				}
-			}
-		}
-		write := func(d keymap.KeyDef, v verb, start func(container string)) keymap.Binding {
-			b := d.Bind(on(func(c string) {
-				what := fmt.Sprintf("%s %s %s (container %s)", v.key.Name, res.Name, row.Key, c)
-				a.permitted(access, v.need, res, row.Namespace, what, func() { start(c) })
-			}))
-			return b.WithDenied(func() bool {
-				if a.opts.ReadOnly {
-					return false
-				}
-				q := v.need.query(res, row.Namespace)
-				ans, ok := access.known(q)
-				if !ok {
-					access.ask(q, nil)
-				}
-				return ok && !ans.Allowed
-			})
-		}
-		var keys []keymap.Binding
-		if open := a.opts.Screens.Logs; open != nil { // a screen of its own package (TableScreens)
-			logs := func(previous bool) func(string) {
-				return func(c string) {
-					settings := a.opts.logSettings()
-					settings.Container = c
-					open(a, res, row, previous, settings)
-				}
-			}
-			keys = append(keys, keymap.Keys.Containers.Logs.Bind(on(logs(false))), keymap.Keys.Containers.PrevLogs.Bind(on(logs(true))))
-		}
-		return append(keys,
-			write(keymap.Keys.Containers.Shell, shellVerb, func(c string) { a.startShellIn(row, c) }),
-			write(keymap.Keys.Containers.PortForward, portForwardVerb, func(c string) { a.startPortForwardTo(res, row, c) }),
-		)
+		return a.verbs.ContainerBindings(res, row, selected, access, logs)
 	}}
 }
 

@@ -1,6 +1,7 @@
 // Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live tables
-// (package ui/livetable) and what opens them, the events views, the object verbs (edit, scale, restart,
-// delete), the command and filter bars, the help screen, a pod's shell and the port-forwards (:pf). All drawing
+// (package ui/livetable) and what opens them, the events views, the command and filter bars, the help
+// screen; the object verbs (edit, scale, restart, delete, a pod's shell, port-forward, …) are package
+// ui/verbs, which the app hosts. All drawing
 // happens on the one tview goroutine; data arrives from package watch and is applied in batched QueueUpdate
 // calls.
 //
@@ -27,12 +28,17 @@
 //
 //  1. the leaves ui/keymap (the one key table, Keys, and Binding) and ui/theme (the colors, a k9s skin's
 //     over kscope's), which every ui package uses;
-//  2. ui/livetable, the live table: rows, sort, filter, flashes, its HEALTH and metrics columns, views.yaml
-//     layouts, save. It asks the app only through the livetable.Host it is made with; ui's tableHost
-//     (tablehost.go) is that host and adds the app's part (help, the object verbs and their access checks,
-//     the screens a table opens, enter's drill-down, plugins). ui's own tests drive real tables through the
-//     app, which they can since ui imports the table;
-//  3. ui, the core: App, the stack, the prompt and status lines, the picker, commands, verbs, plugins;
+//  2. the parts of the app in packages of their own, each asking the app only through a Host interface it
+//     declares (client-go style), which ui implements or adapts in one file; ui's own tests drive them
+//     through the app, which they can since ui imports them:
+//     ui/livetable, the live table: rows, sort, filter, flashes, its HEALTH and metrics columns, views.yaml
+//     layouts, save; ui's tableHost (tablehost.go) is its host and adds the app's part (help, the object
+//     verbs and their access checks, the screens a table opens, enter's drill-down, plugins);
+//     ui/verbs, the object verbs (edit, scale, restart, delete, shell, port-forward, the node and workload
+//     verbs), their access checks (verbs.Access) and the object keys that bind them (Verbs.Bindings);
+//     ui's verbHost (verbhost.go) is its host;
+//  3. ui, the core: App, the stack, the prompt and status lines, the dialogs, the picker, commands,
+//     plugins, the opening of screens (TableScreens), the terminal handed to a child (suspend.go);
 //  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
 //     ui/portforwards), which import ui (Screen, Navigator) and which ui never imports.
 //
@@ -62,11 +68,11 @@
 //
 // A binding that needs the server (resolve a name, get an owner, delete) starts the request with goSafe
 // and applies the answer with QueueUpdateDraw, so the UI goroutine never waits on the network. The
-// exceptions are edit and shell: the TUI is suspended (tview's Suspend) for the editor, and the update is
-// sent before it resumes; or for the shell (shell.go: an exec with a TTY, the terminal in raw mode) until
-// it exits. A port-forward (portforward.go, forwards.go) runs in the background until it is stopped in the
-// :pf screen (package ui/portforwards, over the app's forwards.List), its pod goes away, the context switches
-// or kscope quits.
+// exceptions are edit and shell: the TUI is suspended (tview's Suspend, through verbs.Host) for the editor,
+// and the update is sent before it resumes; or for the shell (ui/verbs/shell.go: an exec with a TTY, the
+// terminal in raw mode) until it exits. A port-forward (ui/verbs) runs in the background until it is
+// stopped in the :pf screen (package ui/portforwards, over the app's forwards.List), its pod goes away, the
+// context switches or kscope quits.
 //
 // # Streams
 //
@@ -87,9 +93,9 @@
 //
 // # Writes
 //
-// The object keys (objectBindings in actions.go) are shared by every view that shows one object. A write is
-// a verb (verbs.go): the resources it applies to, the permission it needs, and how it starts. Before a
-// write is offered the view's accessCache asks the server (a SelfSubjectAccessReview, once per verb,
+// The object keys (objectBindings in actions.go, over verbs.Verbs.Bindings) are shared by every view that
+// shows one object. A write is a verb (package ui/verbs): the resources it applies to, the permission it
+// needs, and how it starts. Before a write is offered the view's verbs.Access asks the server (a SelfSubjectAccessReview, once per verb,
 // resource and namespace for the view's life); the status line and the help name what is not permitted,
 // and pressing such a key sends nothing. Read-only mode refuses every write before any question, and the
 // read-only transport (package kube/readonly) refuses what would still get through. Each write asks first
@@ -113,7 +119,7 @@
 // The YAML and describe views, their search and health panel, are package ui/objectview, registered in
 // Options.Screens (TableScreens.YAML, Describe); openYAML (objectscreens.go) is ui's one way to the YAML view.
 // ui hands each view an ObjectView: the object keys above (objectBindings, the view telling which UID it
-// shows and whether it was deleted: goneSubject, shownRow), the openers of history, blame and YAML, and
+// shows and whether it was deleted: verbs.ShownRow), the openers of history, blame and YAML, and
 // the recording of its watch in the versions book.
 //
 // # Enter: drilling down

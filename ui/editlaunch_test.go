@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kscope/ui/verbs"
 )
 
 // TestEditorGetsChildKubeconfig: kubectl's editor, started by kscope, gets Options.Kubeconfig as its
@@ -25,7 +27,7 @@ func TestEditorGetsChildKubeconfig(t *testing.T) {
 			t.Setenv("KUBE_EDITOR", "")
 			t.Setenv("EDITOR", tt.editor)
 			a := New(Options{Cluster: fixtureCluster(), Kubeconfig: "/kscope/children/kubeconfig"})
-			edited, path, err := a.editFunc()([]byte("data: 1\n"))
+			edited, path, err := verbs.ChildEditor(verbHost{a})([]byte("data: 1\n"))
 			defer os.Remove(path)
 			if err != nil || string(edited) != "data: 1\n"+tt.want {
 				t.Fatalf("the editor saw %q (%v), want its KUBECONFIG to be kscope's", edited, err)

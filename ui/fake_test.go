@@ -336,3 +336,10 @@ func asRefused(err error) error {
 	}
 	return err
 }
+
+// The resources the fakes and the tests name.
+var (
+	podsGVR     = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	nodesGVR    = schema.GroupVersionResource{Version: "v1", Resource: "nodes"}
+	cronJobsGVR = schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "cronjobs"}
+)

@@ -212,7 +212,7 @@ func testOffScreenChangesDoNotRedraw(t *testing.T, busy bool) {
 	h.quietly(func() { table = h.app.top().(*livetable.Table) })
 	// The table asks the server which verbs the user may use (off the UI goroutine); each answer redraws the
 	// status line. On a loaded machine they can come after the rows: the draws are counted once they are in.
-	h.until("answers to the table's access questions", func() bool { return len(table.Host().(*tableHost).access.waiting) == 0 })
+	h.until("answers to the table's access questions", func() bool { return table.Host().(*tableHost).access.Asking() == 0 })
 	count := h.countDraws()
 	// drained waits until the table shows r (its refresh has taken the change), then for the draw it did.
 	drained := func(r *watch.Row) {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -112,32 +111,4 @@ func TestDrainSaysWhatFailed(t *testing.T) {
 	h.waitDialog("Drain node kwok-node-0?")
 	h.burst("\t\n")
 	h.eventually("drain node kwok-node-0: 1 pods evicted; failed: shop/b (Cannot evict pod as it would violate")
-}
-
-func TestParseDrainFlags(t *testing.T) {
-	for _, tc := range []struct {
-		grace, timeout string
-		g              int
-		d              time.Duration
-		err            string
-	}{
-		{"-1", "2m", -1, 2 * time.Minute, ""},
-		{" 30 ", "90", 30, 90 * time.Second, ""},
-		{"0", "0", 0, 0, ""},
-		{"-2", "1m", 0, 0, "grace period"},
-		{"x", "1m", 0, 0, "grace period"},
-		{"5", "soon", 0, 0, "timeout"},
-		{"5", "-1s", 0, 0, "timeout"},
-	} {
-		g, d, err := parseDrainFlags(tc.grace, tc.timeout)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%q %q: err %v, want %q", tc.grace, tc.timeout, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || g != tc.g || d != tc.d {
-			t.Errorf("%q %q: %d %v %v", tc.grace, tc.timeout, g, d, err)
-		}
-	}
 }

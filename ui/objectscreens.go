@@ -6,6 +6,7 @@ import (
 
 	"kscope/discovery"
 	"kscope/ui/keymap"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -35,16 +36,18 @@ type ObjectView struct {
 
 // objectView is the ObjectView of row, an object of res, for one screen.
 func (a *App) objectView(res discovery.Resource, row *watch.Row) ObjectView {
-	access := newAccessCache(a)
+	access := a.newAccess()
 	scope := func() (discovery.Resource, string) { return res, row.Namespace }
 	ov := ObjectView{
 		Keys: func(shown func() (types.UID, bool)) []keymap.Binding {
 			subject := func() (discovery.Resource, *watch.Row, bool) {
 				uid, deleted := shown()
 				if deleted {
-					return goneSubject(a, res, row)
+					// the object was deleted: one line, nothing sent
+					a.errorf("%s %s was deleted: nothing to act on", res.Name, row.Key)
+					return res, nil, false
 				}
-				return res, shownRow(row, uid), true
+				return res, verbs.ShownRow(row, uid), true
 			}
 			return a.objectBindings(subject, scope, access)
 		},

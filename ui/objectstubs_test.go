@@ -11,6 +11,7 @@ import (
 
 	"kscope/discovery"
 	"kscope/ui/keymap"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -88,7 +89,7 @@ func (s *stubObjectScreen) subject() (types.UID, bool) {
 	return s.shown.GetUID(), s.deleted
 }
 
-func (s *stubObjectScreen) Status() string { return NotPermitted(s.Bindings()) }
+func (s *stubObjectScreen) Status() string { return verbs.NotPermitted(s.Bindings()) }
 
 func (s *stubObjectScreen) Activate() {
 	if s.cancel == nil {

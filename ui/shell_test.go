@@ -13,6 +13,7 @@ import (
 
 	"kscope/logs"
 	"kscope/ui/keymap"
+	"kscope/ui/verbs"
 )
 
 // syncBuffer is a shell's terminal output in a test (written by the fake's Exec, read by the test).
@@ -117,7 +118,7 @@ func TestShellPicksContainerAndRestoresScreen(t *testing.T) {
 	h.contains("sidecar")
 	h.press(tcell.KeyEnter, 0) // the preselected sidecar
 	h.eventually("shell in shop/web-7d9f-abcde (sidecar) ended")
-	want := "exec shop/web-7d9f-abcde sidecar " + strings.Join(shellCommand, " ") + " tty=true"
+	want := "exec shop/web-7d9f-abcde sidecar " + strings.Join(verbs.ShellCommand(), " ") + " tty=true"
 	if got := writes(h); !slices.Equal(got, []string{want}) {
 		t.Errorf("calls %q, want %q", got, want)
 	}

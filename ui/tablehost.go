@@ -5,6 +5,7 @@ import (
 	"kscope/spawn"
 	"kscope/ui/keymap"
 	"kscope/ui/livetable"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -15,12 +16,12 @@ type tableHost struct {
 	*App
 	t *livetable.Table
 	// access keeps the server's answers about the verbs of the table's objects.
-	access *accessCache
+	access *verbs.Access
 }
 
 // newTable returns a live table of res over src titled title, hosted by the app (not started until shown).
 func (a *App) newTable(res discovery.Resource, src RowSource, title string) *livetable.Table {
-	h := &tableHost{App: a, access: newAccessCache(a)}
+	h := &tableHost{App: a, access: a.newAccess()}
 	h.t = livetable.New(h, res, src, title)
 	return h.t
 }
@@ -52,7 +53,7 @@ func (h *tableHost) ShowStatus() { h.updateStatus(h.t) }
 func (h *tableHost) StatusText() string { return h.status.view.GetText(false) }
 
 // StatusNote implements livetable.Host: the keys the server refuses here.
-func (h *tableHost) StatusNote() string { return NotPermitted(h.Bindings()) }
+func (h *tableHost) StatusNote() string { return verbs.NotPermitted(h.Bindings()) }
 
 // Bindings implements livetable.Host: the live table's keys: filter, sort, wide, namespaces and the selected
 // object's actions.

@@ -11,6 +11,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"kscope/ui/verbs"
 )
 
 var deploymentsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
@@ -59,7 +61,7 @@ func countPrefix(calls []string, prefix string) int {
 }
 
 // scriptedEditor answers each launch with the next of steps (given what the editor was shown).
-func scriptedEditor(t *testing.T, steps ...func(shown string) string) (EditFunc, func() []string) {
+func scriptedEditor(t *testing.T, steps ...func(shown string) string) (verbs.EditFunc, func() []string) {
 	var shown []string
 	return func(content []byte) ([]byte, string, error) {
 		shown = append(shown, string(content))
@@ -114,7 +116,7 @@ func TestEdit(t *testing.T) {
 				t.Errorf("%d updates, want %d (calls %q)", n, tt.updates, h.cluster.recorded())
 			}
 			first := shown()[0]
-			if !strings.HasPrefix(first, editHeader) || strings.Contains(first, "managedFields") || strings.Contains(first, "status:") ||
+			if !strings.HasPrefix(first, "# Please edit the object below.") || strings.Contains(first, "managedFields") || strings.Contains(first, "status:") ||
 				!strings.Contains(first, "resourceVersion: \"5\"") {
 				t.Errorf("the editor was shown:\n%s", first)
 			}

@@ -10,6 +10,7 @@ import (
 	"kscope/discovery"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -89,7 +90,7 @@ func (v *View) Status() string {
 	case v.err != "":
 		text = "[red]" + tview.Escape(v.err) + "[-]"
 	}
-	return text + ui.NotPermitted(v.keys)
+	return text + verbs.NotPermitted(v.keys)
 }
 
 // apply takes one state of the pod's watch.

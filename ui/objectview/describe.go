@@ -13,6 +13,7 @@ import (
 	"kscope/discovery"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -216,5 +217,5 @@ func (v *DescribeView) Status() string {
 	if v.deleted {
 		state = "[red]deleted[-]"
 	}
-	return state + ui.NotPermitted(v.Bindings())
+	return state + verbs.NotPermitted(v.Bindings())
 }

@@ -11,6 +11,7 @@ import (
 	"kscope/discovery"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -164,7 +165,7 @@ func (v *YAMLView) Status() string {
 	if v.deleted {
 		state = "[red]deleted[-]"
 	}
-	return state + "  " + managed + secret + ui.NotPermitted(v.Bindings())
+	return state + "  " + managed + secret + verbs.NotPermitted(v.Bindings())
 }
 
 // setSearch highlights text (case-insensitive) and scrolls to its first match.

@@ -1,4 +1,4 @@
-package ui
+package verbs
 
 import (
 	"context"
@@ -44,51 +44,51 @@ func imageSettable(res discovery.Resource) error {
 
 var (
 	triggerVerb = verb{key: keymap.Keys.Workload.Trigger, need: accessNeed{verb: "create", resource: jobsGVR},
-		applies: only(isCronJobs, "triggered", "cronjobs"), start: (*App).confirmTrigger}
+		applies: only(isCronJobs, "triggered", "cronjobs"), start: (*Verbs).confirmTrigger}
 	suspendVerb = verb{key: keymap.Keys.Workload.Suspend, need: accessNeed{verb: "patch"},
-		applies: only(isCronJobs, "suspended", "cronjobs"), start: (*App).startSuspend}
+		applies: only(isCronJobs, "suspended", "cronjobs"), start: (*Verbs).startSuspend}
 	killVerb = verb{key: keymap.Keys.Workload.Kill, need: accessNeed{verb: "delete"},
-		applies: only(isPods, "killed", "pods"), start: (*App).confirmKill}
+		applies: only(isPods, "killed", "pods"), start: (*Verbs).confirmKill}
 	setImageVerb = verb{key: keymap.Keys.Workload.SetImage, need: accessNeed{verb: "patch"},
-		applies: imageSettable, start: (*App).startSetImage}
+		applies: imageSettable, start: (*Verbs).startSetImage}
 )
 
 // confirmTrigger asks before creating a Job from row, a cronjob, now.
-func (a *App) confirmTrigger(res discovery.Resource, row *watch.Row) {
+func (v *Verbs) confirmTrigger(res discovery.Resource, row *watch.Row) {
 	what := "cronjob " + row.Key
-	if !needUID(a, "triggering", what, row) {
+	if !needUID(v, "triggering", what, row) {
 		return
 	}
 	question := fmt.Sprintf("Trigger cronjob %s?\na Job is created from its template now (kubectl create job --from=cronjob/%s)", row.Name, row.Name)
-	a.confirm(question+namespaceLine(row), "Trigger", func() {
-		a.message("triggering " + what + " …")
-		request(a, func(ctx context.Context, c Cluster) (string, error) {
+	v.Confirm(question+namespaceLine(row), "Trigger", func() {
+		v.Message("triggering " + what + " …")
+		request(v, func(ctx context.Context, c cluster.Interface) (string, error) {
 			return c.Trigger(ctx, row.Namespace, row.Name, row.UID)
 		}, func(job string, err error) {
 			if err != nil {
-				a.errorf("%s", failedWrite("triggering "+what, err))
+				v.Errorf("%s", failedWrite("triggering "+what, err))
 				return
 			}
-			a.message(fmt.Sprintf("triggered %s: job %s created", what, job))
+			v.Message(fmt.Sprintf("triggered %s: job %s created", what, job))
 		})
 	})
 }
 
 // startSuspend reads row, a cronjob, then asks to suspend it, or to resume it when it is suspended; the
 // write is conditioned on the UID read.
-func (a *App) startSuspend(res discovery.Resource, row *watch.Row) {
+func (v *Verbs) startSuspend(res discovery.Resource, row *watch.Row) {
 	what := "cronjob " + row.Key
-	if !needUID(a, "suspending", what, row) {
+	if !needUID(v, "suspending", what, row) {
 		return
 	}
-	request(a, func(ctx context.Context, c Cluster) (*unstructured.Unstructured, error) {
+	request(v, func(ctx context.Context, c cluster.Interface) (*unstructured.Unstructured, error) {
 		return c.Get(ctx, res.GVR(), row.Namespace, row.Name)
 	}, func(obj *unstructured.Unstructured, err error) {
 		if err == nil && obj.GetUID() != row.UID {
 			err = &conflictError{why: reCreated}
 		}
 		if err != nil {
-			a.errorf("not suspending %s: %s", what, err)
+			v.Errorf("not suspending %s: %s", what, err)
 			return
 		}
 		suspended, _, _ := unstructured.NestedBool(obj.Object, "spec", "suspend")
@@ -99,9 +99,9 @@ func (a *App) startSuspend(res discovery.Resource, row *watch.Row) {
 		title := strings.ToUpper(verb[:1]) + verb[1:]
 		// the UID only: the controller writes the cronjob's status while the dialog is open, and the state the
 		// user asks for is the same whatever happened meanwhile
-		pre := Precondition{UID: obj.GetUID()}
-		a.confirm(fmt.Sprintf("%s cronjob %s?\n%s", title, row.Name, note)+namespaceLine(row), title, func() {
-			a.send(strings.TrimSuffix(verb, "e")+"ing "+what, strings.TrimSuffix(verb, "e")+"ed "+what, func(ctx context.Context, c Cluster) error {
+		pre := cluster.Precondition{UID: obj.GetUID()}
+		v.Confirm(fmt.Sprintf("%s cronjob %s?\n%s", title, row.Name, note)+namespaceLine(row), title, func() {
+			v.send(strings.TrimSuffix(verb, "e")+"ing "+what, strings.TrimSuffix(verb, "e")+"ed "+what, func(ctx context.Context, c cluster.Interface) error {
 				return explainConflict(ctx, c, res, row, row.UID, c.Suspend(ctx, row.Namespace, row.Name, !suspended, pre))
 			})
 		})
@@ -109,14 +109,14 @@ func (a *App) startSuspend(res discovery.Resource, row *watch.Row) {
 }
 
 // confirmKill asks before deleting row, a pod, with no grace period.
-func (a *App) confirmKill(res discovery.Resource, row *watch.Row) {
+func (v *Verbs) confirmKill(res discovery.Resource, row *watch.Row) {
 	what := "pod " + row.Key
-	if !needUID(a, "killing", what, row) {
+	if !needUID(v, "killing", what, row) {
 		return
 	}
 	question := fmt.Sprintf("Kill pod %s?\nit is deleted at once (grace period 0): its containers get no time to stop", row.Name)
-	a.confirm(question+namespaceLine(row), "Kill", func() {
-		a.send("killing "+what, "killed "+what, func(ctx context.Context, c Cluster) error {
+	v.Confirm(question+namespaceLine(row), "Kill", func() {
+		v.send("killing "+what, "killed "+what, func(ctx context.Context, c cluster.Interface) error {
 			return explainConflict(ctx, c, res, row, row.UID, c.Kill(ctx, row.Namespace, row.Name, row.UID))
 		})
 	})
@@ -124,16 +124,16 @@ func (a *App) confirmKill(res discovery.Resource, row *watch.Row) {
 
 // startSetImage reads row's containers; asks which one (when there are several), then its new image, then
 // confirms; the write is conditioned on the read.
-func (a *App) startSetImage(res discovery.Resource, row *watch.Row) {
+func (v *Verbs) startSetImage(res discovery.Resource, row *watch.Row) {
 	what := res.Name + " " + row.Key
-	if !needUID(a, "setting the image of", what, row) {
+	if !needUID(v, "setting the image of", what, row) {
 		return
 	}
 	type read struct {
 		images []cluster.ContainerImage
-		pre    Precondition
+		pre    cluster.Precondition
 	}
-	request(a, func(ctx context.Context, c Cluster) (read, error) {
+	request(v, func(ctx context.Context, c cluster.Interface) (read, error) {
 		images, pre, err := c.Images(ctx, res.GVR(), row.Namespace, row.Name)
 		return read{images, pre}, err
 	}, func(r read, err error) {
@@ -144,10 +144,10 @@ func (a *App) startSetImage(res discovery.Resource, row *watch.Row) {
 			err = fmt.Errorf("it has no containers")
 		}
 		if err != nil {
-			a.errorf("not setting the image of %s: %s", what, err)
+			v.Errorf("not setting the image of %s: %s", what, err)
 			return
 		}
-		ask := func(i int) { a.askImage(res, row, r.images[i], r.pre) }
+		ask := func(i int) { v.askImage(res, row, r.images[i], r.pre) }
 		if len(r.images) == 1 {
 			ask(0)
 			return
@@ -156,7 +156,7 @@ func (a *App) startSetImage(res discovery.Resource, row *watch.Row) {
 		for i, ci := range r.images {
 			items[i] = containerItem(ci)
 		}
-		a.Choose("set the image of which container?", items, len(items)-1, ask)
+		v.Choose("set the image of which container?", items, len(items)-1, ask)
 	})
 }
 
@@ -169,24 +169,24 @@ func containerItem(ci cluster.ContainerImage) string {
 }
 
 // askImage asks for ci's new image, then confirms.
-func (a *App) askImage(res discovery.Resource, row *watch.Row, ci cluster.ContainerImage, pre Precondition) {
+func (v *Verbs) askImage(res discovery.Resource, row *watch.Row, ci cluster.ContainerImage, pre cluster.Precondition) {
 	label := fmt.Sprintf("image of container %s of %s %s: ", ci.Name, res.Name, row.Name)
-	a.bar.Open(label, ci.Image, func(text string) {
+	v.Ask(label, ci.Image, func(text string) {
 		image := strings.TrimSpace(text)
 		if image == "" || strings.ContainsAny(image, " \t") {
-			a.errorf("not an image: %q", text)
+			v.Errorf("not an image: %q", text)
 			return
 		}
 		if image == ci.Image {
-			a.message("the image of " + ci.Name + " is " + image + " already: nothing to do")
+			v.Message("the image of " + ci.Name + " is " + image + " already: nothing to do")
 			return
 		}
 		question := fmt.Sprintf("Set the image of container %s of %s %s?\n%s → %s", ci.Name, res.Name, row.Name, ci.Image, image)
-		a.confirm(question+namespaceLine(row), "Set image", func() {
+		v.Confirm(question+namespaceLine(row), "Set image", func() {
 			what := fmt.Sprintf("the image of %s in %s %s", ci.Name, res.Name, row.Key)
-			a.send("setting "+what, "set "+what+" to "+image, func(ctx context.Context, c Cluster) error {
+			v.send("setting "+what, "set "+what+" to "+image, func(ctx context.Context, c cluster.Interface) error {
 				return explainConflict(ctx, c, res, row, row.UID, c.SetImage(ctx, res.GVR(), row.Namespace, row.Name, ci.Name, image, pre))
 			})
 		})
-	}, nil)
+	})
 }

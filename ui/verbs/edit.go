@@ -1,4 +1,4 @@
-package ui
+package verbs
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"kscope/apierr"
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/kube/readonly"
 	"kscope/watch"
@@ -32,43 +33,43 @@ type EditFunc func(content []byte) (edited []byte, path string, err error)
 
 // startEdit reads the object (refused if it is no longer the object row shows), then edits it with the TUI
 // suspended and reports the outcome.
-func (a *App) startEdit(res discovery.Resource, row *watch.Row) {
+func (v *Verbs) startEdit(res discovery.Resource, row *watch.Row) {
 	what := res.Name + " " + row.Key
-	if !needUID(a, "editing", what, row) {
+	if !needUID(v, "editing", what, row) {
 		return
 	}
-	a.message("reading " + row.Name + " …")
-	request(a, func(ctx context.Context, c Cluster) (*unstructured.Unstructured, error) {
+	v.Message("reading " + row.Name + " …")
+	request(v, func(ctx context.Context, c cluster.Interface) (*unstructured.Unstructured, error) {
 		return c.Get(ctx, res.GVR(), row.Namespace, row.Name)
 	}, func(obj *unstructured.Unstructured, err error) {
 		if err != nil {
-			a.errorf("edit %s: %s", row.Name, err)
+			v.Errorf("edit %s: %s", row.Name, err)
 			return
 		}
-		if !sameObject(a, "editing", what, row, obj.GetUID()) {
+		if !sameObject(v, "editing", what, row, obj.GetUID()) {
 			return
 		}
-		a.edit(a.cluster, res, obj) // the cluster it was read from (request checked)
+		v.edit(v.Cluster(), res, obj) // the cluster it was read from (request checked)
 	})
 }
 
 // edit runs the edit session of obj with the TUI suspended (on the UI goroutine: nothing else draws until
 // the editor has exited), then says how it ended.
-func (a *App) edit(cluster Cluster, res discovery.Resource, obj *unstructured.Unstructured) {
+func (v *Verbs) edit(conn cluster.Interface, res discovery.Resource, obj *unstructured.Unstructured) {
 	request := func(fn func(ctx context.Context) error) error {
-		ctx, cancel := context.WithTimeout(a.ctx, RequestTimeout)
+		ctx, cancel := context.WithTimeout(v.Context(), RequestTimeout)
 		defer cancel()
 		return fn(ctx)
 	}
 	s := &editSession{
 		original: obj,
-		launch:   a.editFunc(),
+		launch:   v.editFunc(),
 		update: func(o *unstructured.Unstructured) (err error) {
-			return request(func(ctx context.Context) error { _, err := cluster.Update(ctx, res.GVR(), o); return err })
+			return request(func(ctx context.Context) error { _, err := conn.Update(ctx, res.GVR(), o); return err })
 		},
 		latest: func() (latest *unstructured.Unstructured, err error) {
 			err = request(func(ctx context.Context) error {
-				latest, err = cluster.Get(ctx, res.GVR(), obj.GetNamespace(), obj.GetName())
+				latest, err = conn.Get(ctx, res.GVR(), obj.GetNamespace(), obj.GetName())
 				return err
 			})
 			return latest, err
@@ -76,14 +77,14 @@ func (a *App) edit(cluster Cluster, res discovery.Resource, obj *unstructured.Un
 	}
 	var outcome string
 	var err error
-	if !a.suspend(func() { outcome, err = s.run() }) {
+	if !v.Suspend(func() { outcome, err = s.run() }) {
 		outcome, err = s.run() // no screen to suspend (tests)
 	}
 	if err != nil {
-		a.errorf("edit %s %s: %s", res.Name, obj.GetName(), err)
+		v.Errorf("edit %s %s: %s", res.Name, obj.GetName(), err)
 		return
 	}
-	a.message(outcome)
+	v.Message(outcome)
 }
 
 // editSession is one kubectl-edit of an object: the object without managedFields and status goes to the

@@ -1,4 +1,4 @@
-package ui
+package verbs
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"kscope/apierr"
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/ui/keymap"
 )
@@ -24,36 +25,41 @@ type accessNeed struct {
 }
 
 // query is the need for an object of res in namespace.
-func (n accessNeed) query(res discovery.Resource, namespace string) AccessQuery {
+func (n accessNeed) query(res discovery.Resource, namespace string) cluster.AccessQuery {
 	gvr := res.GVR()
 	if !n.resource.Empty() {
 		gvr = n.resource
 	}
-	return AccessQuery{Verb: n.verb, GVR: gvr, Subresource: n.subresource, Namespace: namespace}
+	return cluster.AccessQuery{Verb: n.verb, GVR: gvr, Subresource: n.subresource, Namespace: namespace}
 }
 
-// accessCache holds the server's answers to the access questions of one view, for the view's life: each
+// Access holds the server's answers to the access questions of one view, for the view's life: each
 // question is asked once (SelfSubjectAccessReview), the answer kept. A failed question is not kept, so
 // the next use asks again. UI goroutine only; the questions go out on their own goroutines.
-type accessCache struct {
-	app     *App
-	answers map[AccessQuery]AccessAnswer
-	waiting map[AccessQuery][]func(AccessAnswer, error)
+type Access struct {
+	h       Host
+	answers map[cluster.AccessQuery]cluster.AccessAnswer
+	waiting map[cluster.AccessQuery][]func(cluster.AccessAnswer, error)
 }
 
-func newAccessCache(a *App) *accessCache {
-	return &accessCache{app: a, answers: map[AccessQuery]AccessAnswer{}, waiting: map[AccessQuery][]func(AccessAnswer, error){}}
+// NewAccess returns an empty Access of a view of the app h.
+func NewAccess(h Host) *Access {
+	return &Access{h: h, answers: map[cluster.AccessQuery]cluster.AccessAnswer{},
+		waiting: map[cluster.AccessQuery][]func(cluster.AccessAnswer, error){}}
 }
 
 // known returns the kept answer to q, if the server has answered it.
-func (c *accessCache) known(q AccessQuery) (AccessAnswer, bool) {
+func (c *Access) known(q cluster.AccessQuery) (cluster.AccessAnswer, bool) {
 	ans, ok := c.answers[q]
 	return ans, ok
 }
 
+// Asking is how many questions are out, not yet answered.
+func (c *Access) Asking() int { return len(c.waiting) }
+
 // ask calls then with the answer to q: at once if it is known, else on the UI goroutine once the server
 // answers (then nil: only asks, so that a later known finds the answer).
-func (c *accessCache) ask(q AccessQuery, then func(AccessAnswer, error)) {
+func (c *Access) ask(q cluster.AccessQuery, then func(cluster.AccessAnswer, error)) {
 	if ans, ok := c.answers[q]; ok {
 		if then != nil {
 			then(ans, nil)
@@ -67,17 +73,17 @@ func (c *accessCache) ask(q AccessQuery, then func(AccessAnswer, error)) {
 	if asked {
 		return
 	}
-	a, cluster := c.app, c.app.cluster
-	a.pending.Add(1) // until the answer is shown
-	a.goSafe(func() {
-		ctx, cancel := context.WithTimeout(a.ctx, RequestTimeout)
+	h, conn := c.h, c.h.Cluster()
+	h.Pending(1) // until the answer is shown
+	h.Go(func() {
+		ctx, cancel := context.WithTimeout(h.Context(), RequestTimeout)
 		defer cancel()
-		ans, err := cluster.Can(ctx, q)
-		a.tv.QueueUpdateDraw(func() {
-			defer a.pending.Add(-1)
+		ans, err := conn.Can(ctx, q)
+		h.Update(func() {
+			defer h.Pending(-1)
 			waiters := c.waiting[q]
 			delete(c.waiting, q)
-			if a.cluster != cluster {
+			if h.Cluster() != conn {
 				return // answered by the previous context's server
 			}
 			if err == nil {
@@ -88,9 +94,7 @@ func (c *accessCache) ask(q AccessQuery, then func(AccessAnswer, error)) {
 					then(ans, err)
 				}
 			}
-			if v := a.top(); v != nil {
-				a.updateStatus(v)
-			}
+			h.ShowStatus()
 		})
 	})
 }
@@ -99,25 +103,25 @@ func (c *accessCache) ask(q AccessQuery, then func(AccessAnswer, error)) {
 // the write for the messages ("delete pods shop/web"). Read-only mode refuses it without a question; a
 // verb the server says the user may not do is refused without the write. When the question itself fails
 // (an old server, a timeout), the write goes ahead and the server decides.
-func (a *App) permitted(access *accessCache, need accessNeed, res discovery.Resource, namespace, what string, do func()) {
-	if a.opts.ReadOnly {
-		a.errorf("read-only mode: refusing to %s", what)
+func (v *Verbs) permitted(access *Access, need accessNeed, res discovery.Resource, namespace, what string, do func()) {
+	if v.ReadOnly() {
+		v.Errorf("read-only mode: refusing to %s", what)
 		return
 	}
-	access.ask(need.query(res, namespace), func(ans AccessAnswer, err error) {
+	access.ask(need.query(res, namespace), func(ans cluster.AccessAnswer, err error) {
 		switch {
 		case err != nil:
-			a.message(fmt.Sprintf("could not ask whether you may %s (%s); trying", what, apierr.OneLine(err.Error())))
+			v.Message(fmt.Sprintf("could not ask whether you may %s (%s); trying", what, apierr.OneLine(err.Error())))
 			do()
 		case !ans.Allowed:
-			a.errorf("not permitted: you may not %s%s", what, reason(ans))
+			v.Errorf("not permitted: you may not %s%s", what, reason(ans))
 		default:
 			do()
 		}
 	})
 }
 
-func reason(ans AccessAnswer) string {
+func reason(ans cluster.AccessAnswer) string {
 	if ans.Reason == "" {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package ui
+package verbs
 
 import (
 	"context"
@@ -31,11 +31,11 @@ func nodeVerb(action string) func(discovery.Resource) error {
 
 var (
 	cordonVerb = verb{key: keymap.Keys.Node.Cordon, need: accessNeed{verb: "patch"}, applies: nodeVerb("cordoned"),
-		start: func(a *App, res discovery.Resource, row *watch.Row) { a.confirmCordon(res, row, true) }}
+		start: func(v *Verbs, res discovery.Resource, row *watch.Row) { v.confirmCordon(res, row, true) }}
 	uncordonVerb = verb{key: keymap.Keys.Node.Uncordon, need: accessNeed{verb: "patch"}, applies: nodeVerb("uncordoned"),
-		start: func(a *App, res discovery.Resource, row *watch.Row) { a.confirmCordon(res, row, false) }}
+		start: func(v *Verbs, res discovery.Resource, row *watch.Row) { v.confirmCordon(res, row, false) }}
 	drainVerb = verb{key: keymap.Keys.Node.Drain, need: accessNeed{verb: "patch"}, applies: nodeVerb("drained"),
-		start: (*App).startDrain}
+		start: (*Verbs).startDrain}
 )
 
 // defaultDrain is the drain dialog's first values: each pod's own grace period, two minutes, daemonsets'
@@ -43,49 +43,49 @@ var (
 var defaultDrain = cluster.DrainOptions{GracePeriod: -1, Timeout: 2 * time.Minute, IgnoreDaemonSets: true}
 
 // confirmCordon asks before cordoning (on) or uncordoning row, a node, with its UID as the precondition.
-func (a *App) confirmCordon(res discovery.Resource, row *watch.Row, on bool) {
+func (v *Verbs) confirmCordon(res discovery.Resource, row *watch.Row, on bool) {
 	verb, what := "uncordon", "new pods may be scheduled on it again"
 	if on {
 		verb, what = "cordon", "no new pod is scheduled on it; its pods stay"
 	}
-	if !needUID(a, verb+"ing", "node "+row.Name, row) {
+	if !needUID(v, verb+"ing", "node "+row.Name, row) {
 		return
 	}
 	title := strings.ToUpper(verb[:1]) + verb[1:]
-	a.confirm(fmt.Sprintf("%s node %s?\n%s", title, row.Name, what), title, func() {
-		a.send(verb+"ing node "+row.Name, verb+"ed node "+row.Name, func(ctx context.Context, c Cluster) error {
-			return explainConflict(ctx, c, res, row, row.UID, c.Cordon(ctx, row.Name, on, Precondition{UID: row.UID}))
+	v.Confirm(fmt.Sprintf("%s node %s?\n%s", title, row.Name, what), title, func() {
+		v.send(verb+"ing node "+row.Name, verb+"ed node "+row.Name, func(ctx context.Context, c cluster.Interface) error {
+			return explainConflict(ctx, c, res, row, row.UID, c.Cordon(ctx, row.Name, on, cluster.Precondition{UID: row.UID}))
 		})
 	})
 }
 
 // startDrain asks for drain's flags (the last ones used this session), then what the drain would evict.
-func (a *App) startDrain(res discovery.Resource, row *watch.Row) {
-	if !needUID(a, "draining", "node "+row.Name, row) {
+func (v *Verbs) startDrain(res discovery.Resource, row *watch.Row) {
+	if !needUID(v, "draining", "node "+row.Name, row) {
 		return
 	}
-	if a.drainOptions == nil {
+	if v.drainOptions == nil {
 		opts := defaultDrain
-		a.drainOptions = &opts
+		v.drainOptions = &opts
 	}
-	a.drainForm(row.Name, *a.drainOptions, func(opts cluster.DrainOptions) {
-		*a.drainOptions = opts
-		a.planDrain(row, opts)
+	v.drainForm(row.Name, *v.drainOptions, func(opts cluster.DrainOptions) {
+		*v.drainOptions = opts
+		v.planDrain(row, opts)
 	})
 }
 
 // planDrain asks the server what draining row with opts would evict, then asks the user (Cancel focused).
-func (a *App) planDrain(row *watch.Row, opts cluster.DrainOptions) {
-	a.message("reading the pods on node " + row.Name + " …")
-	request(a, func(ctx context.Context, c Cluster) (cluster.DrainPlan, error) {
+func (v *Verbs) planDrain(row *watch.Row, opts cluster.DrainOptions) {
+	v.Message("reading the pods on node " + row.Name + " …")
+	request(v, func(ctx context.Context, c cluster.Interface) (cluster.DrainPlan, error) {
 		return c.DrainPlan(ctx, row.Name, opts)
 	}, func(plan cluster.DrainPlan, err error) {
 		if err != nil {
-			a.errorf("drain node %s: %s", row.Name, err)
+			v.Errorf("drain node %s: %s", row.Name, err)
 			return
 		}
-		a.message("")
-		a.confirm(drainQuestion(row.Name, opts, plan), "Drain", func() { a.drain(row, opts, len(plan.Evict)) })
+		v.Message("")
+		v.Confirm(drainQuestion(row.Name, opts, plan), "Drain", func() { v.drain(row, opts, len(plan.Evict)) })
 	})
 }
 
@@ -119,28 +119,28 @@ func drainQuestion(node string, opts cluster.DrainOptions, plan cluster.DrainPla
 
 // drain drains row in the background, its progress on the prompt line: planned is how many pods the plan
 // listed (the drain reads them again).
-func (a *App) drain(row *watch.Row, opts cluster.DrainOptions, planned int) {
-	name, pre := row.Name, Precondition{UID: row.UID}
-	c := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
+func (v *Verbs) drain(row *watch.Row, opts cluster.DrainOptions, planned int) {
+	name, pre := row.Name, cluster.Precondition{UID: row.UID}
+	c := v.Cluster() // v.Cluster() is the UI goroutine's (a context switch replaces it)
 	p := &drainProgress{node: name, planned: planned}
-	a.message(p.String())
-	a.goSafe(func() {
-		ctx, cancel := a.ctx, context.CancelFunc(func() {})
+	v.Message(p.String())
+	v.Go(func() {
+		ctx, cancel := v.Context(), context.CancelFunc(func() {})
 		if opts.Timeout > 0 {
-			ctx, cancel = context.WithTimeout(a.ctx, opts.Timeout+RequestTimeout)
+			ctx, cancel = context.WithTimeout(v.Context(), opts.Timeout+RequestTimeout)
 		}
 		defer cancel()
 		err := c.Drain(ctx, name, opts, pre, func(ev cluster.DrainEvent) {
-			a.tv.QueueUpdateDraw(func() {
+			v.Update(func() {
 				p.add(ev)
-				a.message(p.String())
+				v.Message(p.String())
 			})
 		})
-		a.tv.QueueUpdateDraw(func() {
+		v.Update(func() {
 			if msg := p.result(err); err != nil || len(p.failed) > 0 {
-				a.errorf("%s", msg)
+				v.Errorf("%s", msg)
 			} else {
-				a.message(msg)
+				v.Message(msg)
 			}
 		})
 	})

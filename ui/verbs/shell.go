@@ -1,4 +1,4 @@
-package ui
+package verbs
 
 import (
 	"context"
@@ -13,17 +13,21 @@ import (
 	"k8s.io/kubectl/pkg/util/term"
 
 	"kscope/apierr"
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/logs"
 	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
-// shellCommand runs bash when the container has it, else sh (as k9s does).
-var shellCommand = []string{"sh", "-c", "command -v bash >/dev/null && exec bash || exec sh"}
+// ShellCommand is the command a shell runs in the container: bash when the container has it, else sh (as
+// k9s does).
+func ShellCommand() []string {
+	return []string{"sh", "-c", "command -v bash >/dev/null && exec bash || exec sh"}
+}
 
 var shellVerb = verb{key: keymap.Keys.Object.Shell,
-	need: accessNeed{verb: "create", subresource: "exec", resource: podsGVR}, applies: shellable, start: (*App).startShell}
+	need: accessNeed{verb: "create", subresource: "exec", resource: podsGVR}, applies: shellable, start: (*Verbs).startShell}
 
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
@@ -39,24 +43,24 @@ func shellable(res discovery.Resource) error {
 }
 
 // startShell reads the pod, asks for the container when it has several, then runs the shell.
-func (a *App) startShell(_ discovery.Resource, row *watch.Row) { a.startShellIn(row, "") }
+func (v *Verbs) startShell(_ discovery.Resource, row *watch.Row) { v.StartShellIn(row, "") }
 
-// startShellIn reads the pod of row, then runs the shell in container ("": the only one, else the one the
-// user picks).
-func (a *App) startShellIn(row *watch.Row, container string) {
-	a.message("reading pod " + row.Name + " …")
-	request(a, func(ctx context.Context, c Cluster) (*corev1.Pod, error) {
+// StartShellIn reads the pod of row, then runs the shell in container ("": the only one, else the one the
+// user picks). UI goroutine.
+func (v *Verbs) StartShellIn(row *watch.Row, container string) {
+	v.Message("reading pod " + row.Name + " …")
+	request(v, func(ctx context.Context, c cluster.Interface) (*corev1.Pod, error) {
 		return c.PodFor(ctx, podsGVR, row.Namespace, row.Name)
 	}, func(pod *corev1.Pod, err error) {
 		if err != nil {
-			a.errorf("shell %s: %s", row.Key, apierr.OneLine(err.Error()))
+			v.Errorf("shell %s: %s", row.Key, apierr.OneLine(err.Error()))
 			return
 		}
 		if pod.Status.Phase != corev1.PodRunning {
-			a.errorf("shell %s: the pod is %s, not running", row.Key, phaseOf(pod))
+			v.Errorf("shell %s: the pod is %s, not running", row.Key, phaseOf(pod))
 			return
 		}
-		a.message("")
+		v.Message("")
 		names := make([]string, len(pod.Spec.Containers))
 		for i, c := range pod.Spec.Containers {
 			names[i] = c.Name
@@ -64,14 +68,14 @@ func (a *App) startShellIn(row *watch.Row, container string) {
 		preselect := logs.DefaultContainer(names, pod.Annotations, 0)
 		switch {
 		case container != "":
-			a.shell(a.cluster, pod, container)
+			v.shell(v.Cluster(), pod, container)
 		case len(names) == 0:
-			a.errorf("shell %s: the pod has no containers", row.Key)
+			v.Errorf("shell %s: the pod has no containers", row.Key)
 		case len(names) == 1:
-			a.shell(a.cluster, pod, names[0])
+			v.shell(v.Cluster(), pod, names[0])
 		default:
-			a.Choose("shell in which container of "+pod.Name, names, preselect, func(i int) {
-				a.shell(a.cluster, pod, names[i])
+			v.Choose("shell in which container of "+pod.Name, names, preselect, func(i int) {
+				v.shell(v.Cluster(), pod, names[i])
 			})
 		}
 	})
@@ -87,12 +91,13 @@ func phaseOf(pod *corev1.Pod) string {
 // shell runs the interactive shell in container of pod with the TUI suspended (on the UI goroutine: nothing
 // else draws until the shell has exited) and the terminal in raw mode, its size changes forwarded; then it
 // says how the shell ended.
-func (a *App) shell(cluster Cluster, pod *corev1.Pod, container string) {
+func (v *Verbs) shell(conn cluster.Interface, pod *corev1.Pod, container string) {
 	what := fmt.Sprintf("%s/%s (%s)", pod.Namespace, pod.Name, container)
 	run := func() error {
 		tty := term.TTY{In: os.Stdin, Out: os.Stdout} // for its size; raw mode is set below
-		in, out := a.shellIn, a.shellOut
-		if in == nil || out == nil {
+		in, out := v.Terminal()
+		ownTerminal := in == nil || out == nil
+		if ownTerminal {
 			var stop func()
 			in, stop = shellInput()
 			defer stop() // after the shell: no read of stdin outlives it
@@ -100,47 +105,47 @@ func (a *App) shell(cluster Cluster, pod *corev1.Pod, container string) {
 		} else {
 			tty.In, tty.Out = in, out
 		}
-		req := ExecRequest{Namespace: pod.Namespace, Pod: pod.Name, Container: container, Command: shellCommand,
+		req := cluster.ExecRequest{Namespace: pod.Namespace, Pod: pod.Name, Container: container, Command: ShellCommand(),
 			Stdin: in, Stdout: out, TTY: true}
 		if sizes := tty.MonitorSize(tty.GetSize()); sizes != nil {
-			req.Sizes = func() *TerminalSize {
+			req.Sizes = func() *cluster.TerminalSize {
 				s := sizes.Next()
 				if s == nil {
 					return nil
 				}
-				return &TerminalSize{Width: s.Width, Height: s.Height}
+				return &cluster.TerminalSize{Width: s.Width, Height: s.Height}
 			}
 		}
 		// Raw mode set and restored here, not with tty.Safe: kubectl's interrupt handler there would end the
 		// process (os.Exit) on SIGTERM or SIGHUP with the UI never finalised; kscope's own signal path
-		// (Signal) cancels a.ctx instead, which ends the stream, and the UI stops after it.
-		if a.shellIn == nil && tty.IsTerminalIn() {
+		// (Signal) cancels v.Context() instead, which ends the stream, and the UI stops after it.
+		if ownTerminal && tty.IsTerminalIn() {
 			fd := int(os.Stdin.Fd())
 			if state, err := xterm.MakeRaw(fd); err == nil {
 				defer func() { _ = xterm.Restore(fd, state) }()
 			}
 		}
-		return cluster.Exec(a.ctx, req)
+		return conn.Exec(v.Context(), req)
 	}
 	var err error
-	if !a.suspend(func() { err = run() }) {
-		a.errorf("shell %s: no terminal to give the shell", what)
+	if !v.Suspend(func() { err = run() }) {
+		v.Errorf("shell %s: no terminal to give the shell", what)
 		return
 	}
-	a.shellEnded(what, err)
+	v.shellEnded(what, err)
 }
 
 // shellEnded says how the shell in what ended: a plain exit, an exit code, or why it could not run.
-func (a *App) shellEnded(what string, err error) {
+func (v *Verbs) shellEnded(what string, err error) {
 	var code exec.CodeExitError
 	switch {
 	case err == nil:
-		a.message("shell in " + what + " ended")
+		v.Message("shell in " + what + " ended")
 	case errors.As(err, &code) && (code.Code == 126 || code.Code == 127):
-		a.errorf("shell in %s ended with exit code %d: the container may have no shell (sh)", what, code.Code)
+		v.Errorf("shell in %s ended with exit code %d: the container may have no shell (sh)", what, code.Code)
 	case errors.As(err, &code):
-		a.message(fmt.Sprintf("shell in %s ended with exit code %d", what, code.Code))
+		v.Message(fmt.Sprintf("shell in %s ended with exit code %d", what, code.Code))
 	default:
-		a.errorf("shell in %s: %s", what, apierr.OneLine(err.Error()))
+		v.Errorf("shell in %s: %s", what, apierr.OneLine(err.Error()))
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package verbs
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // drainForm shows kubectl drain's flags for node in a dialog, starting from opts: Tab moves between the
 // fields and the buttons, esc or Cancel closes it, Drain calls done with the values (a value that does not
 // parse is said on the prompt line and the dialog stays). UI goroutine only.
-func (a *App) drainForm(node string, opts cluster.DrainOptions, done func(cluster.DrainOptions)) {
+func (v *Verbs) drainForm(node string, opts cluster.DrainOptions, done func(cluster.DrainOptions)) {
 	grace, timeout := strconv.Itoa(opts.GracePeriod), opts.Timeout.String()
 	form := tview.NewForm().
 		AddInputField("Grace period (seconds; -1: each pod's own)", grace, 8, nil, func(s string) { grace = s }).
@@ -22,22 +22,20 @@ func (a *App) drainForm(node string, opts cluster.DrainOptions, done func(cluste
 		AddCheckbox("Ignore DaemonSets", opts.IgnoreDaemonSets, func(on bool) { opts.IgnoreDaemonSets = on }).
 		AddCheckbox("Delete emptyDir data", opts.DeleteEmptyDirData, func(on bool) { opts.DeleteEmptyDirData = on }).
 		AddCheckbox("Force (pods without a controller)", opts.Force, func(on bool) { opts.Force = on })
-	form.AddButton("Cancel", a.closeModal).AddButton("Drain", func() {
+	form.AddButton("Cancel", v.CloseDialog).AddButton("Drain", func() {
 		var err error
 		if opts.GracePeriod, opts.Timeout, err = parseDrainFlags(grace, timeout); err != nil {
-			a.errorf("%s", err.Error())
+			v.Errorf("%s", err.Error())
 			return
 		}
-		a.closeModal()
+		v.CloseDialog()
 		done(opts)
 	})
-	form.SetCancelFunc(a.closeModal)
+	form.SetCancelFunc(v.CloseDialog)
 	form.SetBorder(true).SetTitle(" Drain node " + tview.Escape(node) + " ")
-	a.theme.Paint(form)
+	v.Theme().Paint(form)
 	dialog := tview.NewGrid().SetColumns(0, 60, 0).SetRows(0, 15, 0).AddItem(form, 1, 1, 1, 1, 0, 0, true)
-	a.modal = dialog
-	a.body.AddPage("modal", dialog, true, true)
-	a.tv.SetFocus(form)
+	v.ShowDialog(dialog, form)
 }
 
 // parseDrainFlags reads the drain dialog's grace period (whole seconds, -1 or more) and timeout (a Go

@@ -1,4 +1,4 @@
-package ui
+package verbs
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/watch"
 )
@@ -24,7 +25,7 @@ func (e *conflictError) Error() string { return e.why + "; nothing written" }
 // explainConflict returns err, or, when the server refused the write for its precondition (Conflict) or
 // found no object (NotFound), a conflictError saying what changed: the object is gone, was re-created
 // under the same name (a UID other than uid), or changed. It reads the object again to tell.
-func explainConflict(ctx context.Context, c Cluster, res discovery.Resource, row *watch.Row, uid types.UID, err error) error {
+func explainConflict(ctx context.Context, c cluster.Interface, res discovery.Resource, row *watch.Row, uid types.UID, err error) error {
 	switch {
 	case apierrors.IsNotFound(err):
 		return &conflictError{why: "it was deleted since shown"}
@@ -53,9 +54,9 @@ func failedWrite(doing string, err error) string {
 
 // needUID tells whether row's UID is known, the precondition of every write; if not it says so (doing
 // what) and nothing is sent.
-func needUID(a *App, doing, what string, row *watch.Row) bool {
+func needUID(v *Verbs, doing, what string, row *watch.Row) bool {
 	if row.UID == "" {
-		a.errorf("not %s %s yet: its UID is still being read (try again in a moment)", doing, what)
+		v.Errorf("not %s %s yet: its UID is still being read (try again in a moment)", doing, what)
 		return false
 	}
 	return true
@@ -63,27 +64,21 @@ func needUID(a *App, doing, what string, row *watch.Row) bool {
 
 // sameObject tells whether uid, the UID of the object just read by name, is the one row shows; if not it
 // says so (doing what) and nothing is sent.
-func sameObject(a *App, doing, what string, row *watch.Row, uid types.UID) bool {
+func sameObject(v *Verbs, doing, what string, row *watch.Row, uid types.UID) bool {
 	if uid != row.UID {
-		a.errorf("%s", failedWrite(doing+" "+what, &conflictError{why: reCreated}))
+		v.Errorf("%s", failedWrite(doing+" "+what, &conflictError{why: reCreated}))
 		return false
 	}
 	return true
 }
 
-// shownRow is row with uid, the UID of the object a view shows (row itself when uid is unknown or the
+// ShownRow is row with uid, the UID of the object a view shows (row itself when uid is unknown or the
 // same), so that the view's writes act on the object shown and no other of the same name.
-func shownRow(row *watch.Row, uid types.UID) *watch.Row {
+func ShownRow(row *watch.Row, uid types.UID) *watch.Row {
 	if uid == "" || uid == row.UID {
 		return row
 	}
 	cp := *row
 	cp.UID = uid
 	return &cp
-}
-
-// goneSubject refuses the object actions of a view whose object was deleted: one line, nothing sent.
-func goneSubject(a *App, res discovery.Resource, row *watch.Row) (discovery.Resource, *watch.Row, bool) {
-	a.errorf("%s %s was deleted: nothing to act on", res.Name, row.Key)
-	return res, nil, false
 }

@@ -1,4 +1,4 @@
-package ui
+package verbs
 
 import (
 	"context"
@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rivo/tview"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/ui/keymap"
 	"kscope/watch"
@@ -21,17 +21,17 @@ type verb struct {
 	need accessNeed
 	// applies returns nil when the verb exists for res, else one line saying why not.
 	applies func(res discovery.Resource) error
-	start   func(a *App, res discovery.Resource, row *watch.Row)
+	start   func(v *Verbs, res discovery.Resource, row *watch.Row)
 }
 
 // run checks that the verb applies to res and that the user may, then starts it on row.
-func (v verb) run(a *App, access *accessCache, res discovery.Resource, row *watch.Row) {
-	if err := v.applies(res); err != nil {
-		a.errorf("%s", err.Error())
+func (vb verb) run(v *Verbs, access *Access, res discovery.Resource, row *watch.Row) {
+	if err := vb.applies(res); err != nil {
+		v.Errorf("%s", err.Error())
 		return
 	}
-	what := fmt.Sprintf("%s %s %s", v.key.Name, res.Name, row.Key)
-	a.permitted(access, v.need, res, row.Namespace, what, func() { v.start(a, res, row) })
+	what := fmt.Sprintf("%s %s %s", vb.key.Name, res.Name, row.Key)
+	v.permitted(access, vb.need, res, row.Namespace, what, func() { vb.start(v, res, row) })
 }
 
 // hasVerbs returns an applies func requiring the API verbs.
@@ -48,13 +48,13 @@ func hasVerbs(action string, verbs ...string) func(discovery.Resource) error {
 
 var (
 	editVerb = verb{key: keymap.Keys.Object.Edit,
-		need: accessNeed{verb: "update"}, applies: hasVerbs("edited", "get", "update"), start: (*App).startEdit}
+		need: accessNeed{verb: "update"}, applies: hasVerbs("edited", "get", "update"), start: (*Verbs).startEdit}
 	scaleVerb = verb{key: keymap.Keys.Object.Scale,
-		need: accessNeed{verb: "patch", subresource: "scale"}, applies: scalable, start: (*App).startScale}
+		need: accessNeed{verb: "patch", subresource: "scale"}, applies: scalable, start: (*Verbs).startScale}
 	restartVerb = verb{key: keymap.Keys.Object.Restart,
-		need: accessNeed{verb: "patch"}, applies: restartable, start: (*App).confirmRestart}
+		need: accessNeed{verb: "patch"}, applies: restartable, start: (*Verbs).confirmRestart}
 	deleteVerb = verb{key: keymap.Keys.Object.Delete,
-		need: accessNeed{verb: "delete"}, applies: hasVerbs("deleted", "delete"), start: (*App).confirmDelete}
+		need: accessNeed{verb: "delete"}, applies: hasVerbs("deleted", "delete"), start: (*Verbs).confirmDelete}
 )
 
 // scalable: the resources whose discovery lists a scale subresource.
@@ -76,28 +76,28 @@ func restartable(res discovery.Resource) error {
 
 // startScale reads the scale of row (refused if it is no longer the object row shows), then prompts for the
 // new count.
-func (a *App) startScale(res discovery.Resource, row *watch.Row) {
+func (v *Verbs) startScale(res discovery.Resource, row *watch.Row) {
 	what := res.Name + " " + row.Key
-	if !needUID(a, "scaling", what, row) {
+	if !needUID(v, "scaling", what, row) {
 		return
 	}
-	a.message("reading the scale of " + row.Name + " …")
-	request(a, func(ctx context.Context, c Cluster) (ScaleState, error) {
+	v.Message("reading the scale of " + row.Name + " …")
+	request(v, func(ctx context.Context, c cluster.Interface) (cluster.ScaleState, error) {
 		return c.Replicas(ctx, res.GVR(), row.Namespace, row.Name)
-	}, func(state ScaleState, err error) {
+	}, func(state cluster.ScaleState, err error) {
 		if err == nil && state.UID != "" && state.UID != row.UID {
 			err = &conflictError{why: reCreated}
 		}
 		if err != nil {
-			a.errorf("not scaling %s: %s", what, err)
+			v.Errorf("not scaling %s: %s", what, err)
 			return
 		}
 		if state.UID == "" { // a scale subresource without metadata: at least the object's UID
 			state.UID = row.UID
 		}
-		a.message("")
+		v.Message("")
 		label := fmt.Sprintf("scale %s %s (now %d) to: ", res.Name, row.Name, state.Replicas)
-		a.bar.Open(label, "", func(text string) { a.confirmScale(res, row, state, text) }, nil)
+		v.Ask(label, "", func(text string) { v.confirmScale(res, row, state, text) })
 	})
 }
 
@@ -113,16 +113,16 @@ func parseReplicas(text string) (int32, error) {
 // confirmScale asks before scaling row from the state read to the count text gives; a bad count sends
 // nothing. The scale carries the state's precondition: a change since the read (an autoscaler, another
 // user) is a conflict reported on the status line, never overwritten.
-func (a *App) confirmScale(res discovery.Resource, row *watch.Row, state ScaleState, text string) {
+func (v *Verbs) confirmScale(res discovery.Resource, row *watch.Row, state cluster.ScaleState, text string) {
 	n, err := parseReplicas(text)
 	if err != nil {
-		a.errorf("%s", err.Error())
+		v.Errorf("%s", err.Error())
 		return
 	}
 	question := fmt.Sprintf("Scale %s %s from %d to %d replicas?", res.Name, row.Name, state.Replicas, n)
-	a.confirm(question+namespaceLine(row), "Scale", func() {
+	v.Confirm(question+namespaceLine(row), "Scale", func() {
 		what := fmt.Sprintf("%s %s", res.Name, row.Key)
-		a.send("scaling "+what, fmt.Sprintf("scaled %s to %d", what, n), func(ctx context.Context, c Cluster) error {
+		v.send("scaling "+what, fmt.Sprintf("scaled %s to %d", what, n), func(ctx context.Context, c cluster.Interface) error {
 			err := c.Scale(ctx, res.GVR(), row.Namespace, row.Name, n, state.Precondition)
 			if apierrors.IsConflict(err) {
 				return scaleConflict(ctx, c, res, row, state, err)
@@ -134,7 +134,7 @@ func (a *App) confirmScale(res discovery.Resource, row *watch.Row, state ScaleSt
 
 // scaleConflict says what changed when the server refused a scale from state (Conflict): the replicas, as
 // read again, or else what explainConflict finds.
-func scaleConflict(ctx context.Context, c Cluster, res discovery.Resource, row *watch.Row, state ScaleState, err error) error {
+func scaleConflict(ctx context.Context, c cluster.Interface, res discovery.Resource, row *watch.Row, state cluster.ScaleState, err error) error {
 	now, rerr := c.Replicas(ctx, res.GVR(), row.Namespace, row.Name)
 	switch {
 	case rerr != nil || now.UID != state.UID:
@@ -146,16 +146,16 @@ func scaleConflict(ctx context.Context, c Cluster, res discovery.Resource, row *
 }
 
 // confirmRestart asks before restarting row's pods.
-func (a *App) confirmRestart(res discovery.Resource, row *watch.Row) {
-	if !needUID(a, "restarting", res.Name+" "+row.Key, row) {
+func (v *Verbs) confirmRestart(res discovery.Resource, row *watch.Row) {
+	if !needUID(v, "restarting", res.Name+" "+row.Key, row) {
 		return
 	}
 	question := fmt.Sprintf("Restart %s %s?\nits pods are replaced, as kubectl rollout restart does", res.Name, row.Name)
-	a.confirm(question+namespaceLine(row), "Restart", func() {
+	v.Confirm(question+namespaceLine(row), "Restart", func() {
 		what := fmt.Sprintf("%s %s", res.Name, row.Key)
-		at := a.opts.Clock.Now()
-		a.send("restarting "+what, "restarted "+what+": rollout started", func(ctx context.Context, c Cluster) error {
-			err := c.Restart(ctx, res.GVR(), row.Namespace, row.Name, at, Precondition{UID: row.UID})
+		at := v.Clock().Now()
+		v.send("restarting "+what, "restarted "+what+": rollout started", func(ctx context.Context, c cluster.Interface) error {
+			err := c.Restart(ctx, res.GVR(), row.Namespace, row.Name, at, cluster.Precondition{UID: row.UID})
 			return explainConflict(ctx, c, res, row, row.UID, err)
 		})
 	})
@@ -168,36 +168,21 @@ func namespaceLine(row *watch.Row) string {
 	return "\nnamespace: " + row.Namespace
 }
 
-// confirm shows question with Cancel (focused) and the action's button; do runs if the user chooses it.
-func (a *App) confirm(question, action string, do func()) {
-	modal := tview.NewModal().SetText(tview.Escape(question)).AddButtons([]string{"Cancel", action})
-	a.theme.PaintDialog(modal)
-	modal.SetDoneFunc(func(_ int, label string) {
-		a.closeModal()
-		if label == action {
-			do()
-		}
-	})
-	a.modal = modal
-	a.body.AddPage("modal", modal, true, true)
-	a.tv.SetFocus(modal)
-}
-
 // send runs one write off the UI goroutine, saying doing meanwhile and done after, or why it failed. Unlike
 // request, it reports even after a context switch: the write was sent, the user must hear how it ended.
-func (a *App) send(doing, done string, write func(ctx context.Context, c Cluster) error) {
-	a.message(doing + " …")
-	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
-	a.goSafe(func() {
-		ctx, cancel := context.WithTimeout(a.ctx, RequestTimeout)
+func (v *Verbs) send(doing, done string, write func(ctx context.Context, c cluster.Interface) error) {
+	v.Message(doing + " …")
+	conn := v.Cluster() // the UI goroutine's (a context switch replaces it)
+	v.Go(func() {
+		ctx, cancel := context.WithTimeout(v.Context(), RequestTimeout)
 		defer cancel()
-		err := write(ctx, cluster)
-		a.tv.QueueUpdateDraw(func() {
+		err := write(ctx, conn)
+		v.Update(func() {
 			if err != nil {
-				a.errorf("%s", failedWrite(doing, err))
+				v.Errorf("%s", failedWrite(doing, err))
 				return
 			}
-			a.message(done)
+			v.Message(done)
 		})
 	})
 }

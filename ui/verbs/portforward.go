@@ -1,4 +1,4 @@
-package ui
+package verbs
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	kubectlutil "k8s.io/kubectl/pkg/util"
 
 	"kscope/apierr"
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/ui/keymap"
 	"kscope/watch"
@@ -25,7 +26,7 @@ const forwardAddress = "127.0.0.1"
 
 var portForwardVerb = verb{key: keymap.Keys.Object.PortForward,
 	need:    accessNeed{verb: "create", subresource: "portforward", resource: podsGVR},
-	applies: forwardable, start: (*App).startPortForward}
+	applies: forwardable, start: (*Verbs).startPortForward}
 
 // forwardable: what kubectl port-forward takes here (pods, services, deployments).
 func forwardable(res discovery.Resource) error {
@@ -56,14 +57,15 @@ type forwardTarget struct {
 
 // startPortForward finds the pod (for a service or a deployment, one of its pods, as kubectl does) and its
 // ports, asks which one when there are several, then asks for the local port.
-func (a *App) startPortForward(res discovery.Resource, row *watch.Row) {
-	a.startPortForwardTo(res, row, "")
+func (v *Verbs) startPortForward(res discovery.Resource, row *watch.Row) {
+	v.StartPortForwardTo(res, row, "")
 }
 
-// startPortForwardTo is startPortForward offering only the ports container declares ("": every port).
-func (a *App) startPortForwardTo(res discovery.Resource, row *watch.Row, container string) {
-	a.message("finding the pod of " + row.Name + " …")
-	request(a, func(ctx context.Context, c Cluster) (forwardTarget, error) {
+// StartPortForwardTo is startPortForward offering only the ports container declares ("": every port). UI
+// goroutine.
+func (v *Verbs) StartPortForwardTo(res discovery.Resource, row *watch.Row, container string) {
+	v.Message("finding the pod of " + row.Name + " …")
+	request(v, func(ctx context.Context, c cluster.Interface) (forwardTarget, error) {
 		t, err := resolveForward(ctx, c, res, row)
 		if container != "" {
 			t.ports = slices.DeleteFunc(t.ports, func(p forwardPort) bool { return p.container != container })
@@ -71,34 +73,34 @@ func (a *App) startPortForwardTo(res discovery.Resource, row *watch.Row, contain
 		return t, err
 	}, func(t forwardTarget, err error) {
 		if err != nil {
-			a.errorf("port-forward %s %s: %s", res.Name, row.Key, apierr.OneLine(err.Error()))
+			v.Errorf("port-forward %s %s: %s", res.Name, row.Key, apierr.OneLine(err.Error()))
 			return
 		}
 		pod := t.pod
 		if pod.Status.Phase != corev1.PodRunning {
-			a.errorf("port-forward %s %s: pod %s is %s, not running", res.Name, row.Key, pod.Name, phaseOf(pod))
+			v.Errorf("port-forward %s %s: pod %s is %s, not running", res.Name, row.Key, pod.Name, phaseOf(pod))
 			return
 		}
-		a.message("")
+		v.Message("")
 		switch len(t.ports) {
 		case 0:
-			a.bar.Open(fmt.Sprintf("port-forward %s/%s (no declared ports) to pod port: ", pod.Namespace, pod.Name), "",
+			v.Ask(fmt.Sprintf("port-forward %s/%s (no declared ports) to pod port: ", pod.Namespace, pod.Name), "",
 				func(text string) {
 					n, err := parsePort(text, false)
 					if err != nil {
-						a.errorf("%s", err.Error())
+						v.Errorf("%s", err.Error())
 						return
 					}
-					a.askLocalPort(pod, forwardPort{suggested: n, podPort: n})
-				}, nil)
+					v.askLocalPort(pod, forwardPort{suggested: n, podPort: n})
+				})
 		case 1:
-			a.askLocalPort(pod, t.ports[0])
+			v.askLocalPort(pod, t.ports[0])
 		default:
 			labels := make([]string, len(t.ports))
 			for i, p := range t.ports {
 				labels[i] = p.label
 			}
-			a.Choose("port-forward to which port of "+pod.Name, labels, 0, func(i int) { a.askLocalPort(pod, t.ports[i]) })
+			v.Choose("port-forward to which port of "+pod.Name, labels, 0, func(i int) { v.askLocalPort(pod, t.ports[i]) })
 		}
 	})
 }
@@ -106,7 +108,7 @@ func (a *App) startPortForwardTo(res discovery.Resource, row *watch.Row, contain
 // resolveForward finds the pod and ports for a port-forward of row, an object of res: a pod's TCP container
 // ports; a service's TCP ports, each to the target port on one of its pods (as kubectl port-forward svc/x
 // resolves it); a deployment's pod's container ports.
-func resolveForward(ctx context.Context, c Cluster, res discovery.Resource, row *watch.Row) (forwardTarget, error) {
+func resolveForward(ctx context.Context, c cluster.Interface, res discovery.Resource, row *watch.Row) (forwardTarget, error) {
 	pod, err := c.PodFor(ctx, res.GVR(), row.Namespace, row.Name)
 	if err != nil {
 		return forwardTarget{}, err
@@ -170,16 +172,16 @@ func toService(u *unstructured.Unstructured) (*corev1.Service, error) {
 }
 
 // askLocalPort asks for the local port, the suggested one when it is free, else a free one.
-func (a *App) askLocalPort(pod *corev1.Pod, p forwardPort) {
+func (v *Verbs) askLocalPort(pod *corev1.Pod, p forwardPort) {
 	label := fmt.Sprintf("port-forward %s/%s:%d from local port: ", pod.Namespace, pod.Name, p.podPort)
-	a.bar.Open(label, strconv.Itoa(freeLocalPort(p.suggested)), func(text string) {
+	v.Ask(label, strconv.Itoa(freeLocalPort(p.suggested)), func(text string) {
 		local, err := parsePort(text, true)
 		if err != nil {
-			a.errorf("%s", err.Error())
+			v.Errorf("%s", err.Error())
 			return
 		}
-		a.forward(pod, local, p.podPort)
-	}, nil)
+		v.forward(pod, local, p.podPort)
+	})
 }
 
 // parsePort reads a port number (1-65535; 0 too when zero, for any free port).

@@ -1,0 +1,100 @@
+package verbs
+
+import (
+	"kscope/discovery"
+	"kscope/ui/keymap"
+	"kscope/watch"
+)
+
+// SubjectFunc returns the resource and row the object keys act on, and whether there is one.
+type SubjectFunc func() (discovery.Resource, *watch.Row, bool)
+
+// ScopeFunc returns, without side effects, the resource and namespace the object keys act in now: what the
+// access questions asked before a verb is offered are about.
+type ScopeFunc func() (discovery.Resource, string)
+
+// Screens are the app's openers among the object keys, each bound only when set: they open screens of
+// the object the keys act on (describe, logs, events, tree); logs gets whether the previous container's.
+type Screens struct {
+	Describe func(discovery.Resource, *watch.Row)
+	Logs     func(res discovery.Resource, row *watch.Row, previous bool)
+	Events   func(discovery.Resource, *watch.Row)
+	Tree     func(discovery.Resource, *watch.Row)
+}
+
+// Bindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a pod:
+// shell; on a cronjob: suspend), restart (on a node: drain), delete, the node's and the workloads' own
+// verbs, logs, port-forward (pods, services, deployments), owner, events, tree; the openers where open has
+// them. The writes are asked about in access before they are offered (a key the server refuses says so:
+// Binding.Denied). The keys depend on scope's resource, never on the object. UI goroutine.
+func (v *Verbs) Bindings(subject SubjectFunc, scope ScopeFunc, access *Access, open Screens) []keymap.Binding {
+	with := func(fn func(discovery.Resource, *watch.Row)) func() {
+		return func() {
+			if res, row, ok := subject(); ok {
+				fn(res, row)
+			}
+		}
+	}
+	write := func(vb verb) keymap.Binding {
+		b := vb.key.Bind(with(func(res discovery.Resource, row *watch.Row) { vb.run(v, access, res, row) }))
+		return b.WithDenied(func() bool {
+			res, ns := scope()
+			if v.ReadOnly() || vb.applies(res) != nil {
+				return false
+			}
+			q := vb.need.query(res, ns)
+			ans, ok := access.known(q)
+			if !ok {
+				access.ask(q, nil)
+			}
+			return ok && !ans.Allowed
+		})
+	}
+	res, _ := scope()
+	s, r := scaleVerb, restartVerb
+	switch {
+	case isPods(res):
+		s = shellVerb
+	case isCronJobs(res):
+		s = suspendVerb
+	case isNodes(res):
+		r = drainVerb
+	}
+	var keys []keymap.Binding
+	if open.Describe != nil {
+		keys = append(keys, keymap.Keys.Object.Describe.Bind(with(open.Describe)))
+	}
+	keys = append(keys,
+		write(editVerb),
+		write(s),
+		write(r),
+		write(deleteVerb),
+	)
+	switch {
+	case isNodes(res):
+		keys = append(keys, write(cordonVerb), write(uncordonVerb))
+	case isCronJobs(res):
+		keys = append(keys, write(triggerVerb))
+	case isPods(res):
+		keys = append(keys, write(killVerb))
+	}
+	if imageSettable(res) == nil {
+		keys = append(keys, write(setImageVerb))
+	}
+	if logs := open.Logs; logs != nil {
+		keys = append(keys,
+			keymap.Keys.Object.Logs.Bind(with(func(res discovery.Resource, row *watch.Row) { logs(res, row, false) })),
+			keymap.Keys.Object.PrevLogs.Bind(with(func(res discovery.Resource, row *watch.Row) { logs(res, row, true) })))
+	}
+	if forwardable(res) == nil {
+		keys = append(keys, write(portForwardVerb))
+	}
+	keys = append(keys, keymap.Keys.Object.Owner.Bind(with(v.jumpToOwner)))
+	if open.Events != nil {
+		keys = append(keys, keymap.Keys.Object.Events.Bind(with(open.Events)))
+	}
+	if open.Tree != nil {
+		keys = append(keys, keymap.Keys.Object.Tree.Bind(with(open.Tree)))
+	}
+	return keys
+}

@@ -1,0 +1,82 @@
+package verbs
+
+import (
+	"context"
+	"io"
+	"os/exec"
+
+	"github.com/rivo/tview"
+	"k8s.io/utils/clock"
+
+	"kscope/cluster"
+	"kscope/discovery"
+	"kscope/forwards"
+	"kscope/ui/theme"
+)
+
+// Host is what the verbs ask of the app: its services (goroutines, the UI goroutine's queue, the prompt and
+// status lines, the dialogs, the cluster of the moment), the terminal a shell or an editor takes over, and
+// the few places a verb leads elsewhere (an owner's table). ui's App implements it (ui/verbhost.go). Every
+// method runs on the UI goroutine, except Go, Update, Context, Clock and Pending, which any goroutine may call.
+type Host interface {
+	// Context is done when the app quits; a goroutine started with Go ends by then.
+	Context() context.Context
+	// Go runs fn on a goroutine of its own, supervised: a panic there stops the UI and restores the terminal.
+	Go(fn func())
+	// Update runs fn on the UI goroutine, then redraws; never call it on the UI goroutine itself.
+	Update(fn func())
+	// Pending adds delta to the count of requests whose answer is not yet shown (tests wait for none).
+	Pending(delta int)
+	// Clock is the time the UI runs on.
+	Clock() clock.WithTicker
+	// Theme is the UI's colors; not changed after start.
+	Theme() *theme.Theme
+	// Cluster is the connection of the moment (a context switch replaces it).
+	Cluster() cluster.Interface
+	// ReadOnly tells whether the user asked for no writes at all.
+	ReadOnly() bool
+
+	// Message shows a one-line note on the prompt line; Errorf shows an error there (red).
+	Message(text string)
+	Errorf(format string, args ...any)
+	// ShowStatus shows the top screen's status line again (an access answer changes its note).
+	ShowStatus()
+	// Confirm shows question with Cancel (focused) and action's button; do runs if the user chooses it.
+	Confirm(question, action string, do func())
+	// Ask asks for a line of text on the prompt line, after label, beginning with initial; done receives
+	// the text on Enter (esc drops it).
+	Ask(label, initial string, done func(text string))
+	// Choose lets the user pick one of items (selected first); pick receives its index.
+	Choose(title string, items []string, selected int, pick func(int))
+	// ShowDialog shows p over the screen, focus focused, until CloseDialog (esc or a button of p calls it).
+	ShowDialog(p, focus tview.Primitive)
+	CloseDialog()
+
+	// Suspend gives the terminal to fn (a shell, an editor) and takes it back when fn returns; false when
+	// there is no screen to suspend (tests).
+	Suspend(fn func()) bool
+	// Command is exec.Command with the environment of kscope's children (their kubeconfig) plus vars.
+	Command(vars map[string]string, name string, args ...string) *exec.Cmd
+	// Editor is the editor edit runs, nil for kubectl's ($KUBE_EDITOR, $EDITOR, vi) as a child of kscope.
+	Editor() EditFunc
+	// Terminal is the terminal a shell runs on instead of stdin and stdout, when set (tests); else nil, nil.
+	Terminal() (io.Reader, io.Writer)
+	// Forwards is the list of the session's port-forwards (:pf).
+	Forwards() *forwards.List
+
+	// ResourceForKind is the catalog's resource of a kind (an owner reference's).
+	ResourceForKind(apiVersion, kind string) (discovery.Resource, error)
+	// OpenOwner pushes res's table in ns (all namespaces for cluster-scoped) with name selected.
+	OpenOwner(res discovery.Resource, ns, name string)
+}
+
+// Verbs are the object verbs of one app: its Host and what the verbs keep for the session (the drain
+// dialog's values last used). UI goroutine only.
+type Verbs struct {
+	Host
+	// drainOptions are the drain dialog's values last used (nil: none yet).
+	drainOptions *cluster.DrainOptions
+}
+
+// New returns the verbs of the app h.
+func New(h Host) *Verbs { return &Verbs{Host: h} }
