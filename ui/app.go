@@ -15,6 +15,7 @@ import (
 	"kscope/history"
 	"kscope/spawn"
 	"kscope/ui/keymap"
+	"kscope/ui/plugins"
 	"kscope/ui/prompt"
 	"kscope/ui/theme"
 	"kscope/ui/verbs"
@@ -80,7 +81,7 @@ type App struct {
 	versions *history.Book
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
 	hotkeysFirst, hotkeys []keymap.Binding
-	plugins               pluginSet    // plugins.yaml's and the contexts', their keys read; background runs
+	plugins               *plugins.Set // plugins.yaml's and the contexts', their keys read; background runs
 	remaps                keyRemaps    // keys.yaml
 	theme                 *theme.Theme // the skin's colors, else kscope's
 
@@ -231,7 +232,7 @@ func (a *App) stopUI() {
 // shutdown closes every view and the connection.
 func (a *App) shutdown() {
 	a.cancel()
-	a.stopPlugins()
+	a.plugins.Wait()
 	a.detach()
 }
 

@@ -207,3 +207,17 @@ func (a *App) openPortForwards() {
 		a.push(open(a, &a.forwards))
 	}
 }
+
+// expandAlias replaces an alias at the start of a command line with what it stands for (once: an alias
+// naming another alias is not expanded again).
+func (a *App) expandAlias(text string) string {
+	first, rest, _ := strings.Cut(strings.TrimSpace(text), " ")
+	target, ok := a.opts.Aliases[first]
+	if !ok {
+		return text
+	}
+	if rest = strings.TrimSpace(rest); rest != "" {
+		return target + " " + rest
+	}
+	return target
+}

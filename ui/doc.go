@@ -37,8 +37,11 @@
 //     ui/verbs, the object verbs (edit, scale, restart, delete, shell, port-forward, the node and workload
 //     verbs), their access checks (verbs.Access) and the object keys that bind them (Verbs.Bindings);
 //     ui's verbHost (verbhost.go) is its host;
-//  3. ui, the core: App, the stack, the prompt and status lines, the dialogs, the picker, commands,
-//     plugins, the opening of screens (TableScreens), the terminal handed to a child (suspend.go);
+//     ui/plugins, the configured keys: plugins (their scopes, variables, inputs, runs) and hotkeys; ui's
+//     pluginHost (pluginhost.go) is its host, and ui gives their keys out among kscope's (keyconflicts.go);
+//     it imports ui/livetable (a table is a plugins.Subject), the one import within this layer;
+//  3. ui, the core: App, the stack, the prompt and status lines, the dialogs, the picker, commands, the
+//     opening of screens (TableScreens), the terminal handed to a child (suspend.go);
 //  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
 //     ui/portforwards), which import ui (Screen, Navigator) and which ui never imports.
 //
@@ -60,8 +63,8 @@
 //  1. tview hands every key to App.capture on the UI goroutine.
 //  2. While the command bar or a dialog is open, the key goes to it (ctrl-c still quits).
 //  3. Otherwise App.viewKeys gives out the keys (keyremap.go, keyconflicts.go): the top view's bindings()
-//     and globalBindings() as keys.yaml remaps them, the plugins that apply to the view (PluginHost), and
-//     the hotkeys; a plugin or hotkey on a key taken already is left out (with override: true it takes the
+//     and globalBindings() as keys.yaml remaps them, the plugins that apply to the view (plugins.Subject),
+//     and the hotkeys; a plugin or hotkey on a key taken already is left out (with override: true it takes the
 //     key from kscope's binding instead), said once on the prompt line and listed in the help. The binding
 //     whose key matches runs, and the key goes no further.
 //  4. A key no binding took is offered to the view's typed(), then to the focused widget (scrolling).
@@ -79,7 +82,7 @@
 // The logs screen is package ui/logview, registered in Options.Screens (TableScreens.Logs): `l` and `p`
 // (objectBindings) are bound only when it is, and ui hands it the Options of the logs (LogSettings). It reads
 // what package logs holds; ui gives it a Navigator (its dialogs, clipboard and saved files, the spacing of
-// redraws) and runs the plugins of its logs of one pod (PluginHost).
+// redraws) and runs the plugins of its logs of one pod (plugins.Subject).
 //
 // # Tables of several namespaces or kinds
 //
