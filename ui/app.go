@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"kscope/cluster"
 	"kscope/forwards"
 	"kscope/history"
 	"kscope/spawn"
@@ -58,7 +59,7 @@ func (BaseScreen) NamespaceChanged(string)    {}
 type App struct {
 	opts    Options
 	tv      *tview.Application
-	cluster Cluster
+	cluster cluster.Interface
 
 	// screen is the terminal (or a test's screen) as tview draws on it; skipDraw skips the draw that follows
 	// a key with more input behind it (burstScreen). UI goroutine.
@@ -260,7 +261,7 @@ func (a *App) detach() {
 func (a *App) goSafe(fn func()) { a.sup.Go(fn) }
 
 // attach connects the UI to cluster: header, catalog subscription, first view.
-func (a *App) attach(c Cluster) {
+func (a *App) attach(c cluster.Interface) {
 	a.cluster = c
 	a.versions.Reset()
 	info := c.Info()

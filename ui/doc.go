@@ -8,8 +8,7 @@
 // What the screens ask of the cluster is declared in package cluster: cluster.Interface and its roles
 // (Objects, Streams, Metrics, Access, Sources), the values they take and return, and the optional capabilities
 // of a row source (cluster.Settler, Pulser, Versioner). Package kube implements them without importing ui;
-// ui's own names for them (Cluster, ClusterInfo, RowSource, …, in cluster.go) are aliases kept for the
-// transition, and new code uses the cluster. names.
+// ui and its screens name them as package cluster does (cluster.Interface, cluster.RowSource, …).
 //
 // What the views show but do not draw lives in packages of its own, which never import ui: package logs (the
 // lines a logs view keeps, the followers that read them) and package history (the versions of objects, who
@@ -139,7 +138,7 @@
 //		text *tview.TextView
 //	}
 //
-//	func New(nav ui.Navigator, label string, src ui.RowSource) ui.Screen { … }
+//	func New(nav ui.Navigator, label string, src cluster.RowSource) ui.Screen { … }
 //	func (v *View) Crumb() string              { return "pulse" }
 //	func (v *View) Primitive() tview.Primitive { return v.text }
 //	func (v *View) Bindings() []keymap.Binding {
