@@ -6,9 +6,9 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"kscope/cluster"
 	"kscope/kube"
 	"kscope/kube/readonly"
-	"kscope/ui"
 )
 
 // childAccess is how kscope's children (plugins, the editor) reach the cluster in read-only mode: each
@@ -45,9 +45,9 @@ func newChildAccess() (*childAccess, error) {
 // kubeconfig is the path children get as KUBECONFIG.
 func (c *childAccess) kubeconfig() string { return c.file.Path() }
 
-// attach starts the proxy of cluster, connected with flags, and points the children's kubeconfig at it.
+// attach starts the proxy of kc, connected with flags, and points the children's kubeconfig at it.
 // The cluster it returns stops that proxy when it closes.
-func (c *childAccess) attach(cluster *kube.Cluster, flags *genericclioptions.ConfigFlags) (ui.Cluster, error) {
+func (c *childAccess) attach(kc *kube.Cluster, flags *genericclioptions.ConfigFlags) (cluster.Interface, error) {
 	<-c.cert
 	if c.certErr != nil {
 		return nil, c.certErr
@@ -60,7 +60,7 @@ func (c *childAccess) attach(cluster *kube.Cluster, flags *genericclioptions.Con
 	if err != nil {
 		return nil, err
 	}
-	info := cluster.Info()
+	info := kc.Info()
 	if err := c.file.Point(p, readonly.Names{Context: info.Context, Cluster: info.Cluster, User: info.User, Namespace: info.Namespace}); err != nil {
 		_ = p.Close()
 		return nil, err
@@ -68,7 +68,7 @@ func (c *childAccess) attach(cluster *kube.Cluster, flags *genericclioptions.Con
 	c.mu.Lock()
 	c.proxies[p] = true
 	c.mu.Unlock()
-	return &proxiedCluster{Cluster: cluster, stop: func() { c.stop(p) }}, nil
+	return &proxiedCluster{Cluster: kc, stop: func() { c.stop(p) }}, nil
 }
 
 // report tells the one notify named of a refusal, on the proxy's goroutine before the child is answered

@@ -15,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
+	"kscope/cluster"
 	"kscope/columns"
 	"kscope/config"
 	"kscope/kube"
@@ -150,22 +151,22 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	if err == nil {
 		defer capture.Restore()
 	}
-	cluster, err := kube.Connect(ctx, o.flags, sup.Func())
+	conn, err := kube.Connect(ctx, o.flags, sup.Func())
 	if err != nil {
 		return err
 	}
-	cluster.SetAllNamespaces(o.allNamespaces)
+	conn.SetAllNamespaces(o.allNamespaces)
 	if o.resource != "" {
-		if _, err := cluster.Catalog().ResolveList(ctx, o.resource); err != nil {
-			cluster.Close()
+		if _, err := conn.Catalog().ResolveList(ctx, o.resource); err != nil {
+			conn.Close()
 			return err
 		}
 	}
-	var first ui.Cluster = cluster
+	var first cluster.Interface = conn
 	kubeconfig := kubeconfigPath(o.flags)
 	if children != nil {
-		if first, err = children.attach(cluster, o.flags); err != nil {
-			cluster.Close()
+		if first, err = children.attach(conn, o.flags); err != nil {
+			conn.Close()
 			return err
 		}
 		kubeconfig = children.kubeconfig()
@@ -225,14 +226,14 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		// settled gives it back at once, for one collection on a goroutine of its own.
 		Settled:  debug.FreeOSMemory,
 		Contexts: kubeContexts(dirs, o.flags, o.changed("readonly")),
-		Connect: func(ctx context.Context, name string) (ui.Cluster, error) {
+		Connect: func(ctx context.Context, name string) (cluster.Interface, error) {
 			flags := kube.ContextFlags(o.flags, name)
 			if err := refuseReadOnlyContext(dirs, flags, o.readOnly, o.changed("readonly")); err != nil {
 				return nil, err
 			}
 			c, err := kube.Connect(ctx, flags, sup.Func())
 			if err != nil {
-				return nil, err // not a ui.Cluster holding a nil *kube.Cluster
+				return nil, err // not a cluster.Interface holding a nil *kube.Cluster
 			}
 			if children != nil { // the children's kubeconfig follows, through a proxy of its own
 				pc, err := children.attach(c, flags)

@@ -15,8 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 
+	"kscope/cluster"
 	"kscope/kube"
-	"kscope/ui"
 	"kscope/watch"
 )
 
@@ -53,31 +53,31 @@ func TestPodResourceReader(t *testing.T) {
 	})
 	createResourcePod(ctx, t, cs, ns, "bare", nil, corev1.PodSpec{Containers: []corev1.Container{{Name: "main"}}})
 
-	cluster, err := kube.Connect(ctx, configFlags(t, "admin", nil), nil)
+	kc, err := kube.Connect(ctx, configFlags(t, "admin", nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cluster.Close()
+	defer kc.Close()
 	spec := watch.Spec{GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Namespaced: true, Namespace: ns}
-	r := cluster.WatchPodResources(ctx, spec)
+	r := kc.WatchPodResources(ctx, spec)
 	spec.LabelSelector = "tier=front"
-	front := cluster.WatchPodResources(ctx, spec)
-	for _, reader := range []ui.PodResourceReader{r, front} {
+	front := kc.WatchPodResources(ctx, spec)
+	for _, reader := range []cluster.PodResourceReader{r, front} {
 		select {
 		case <-reader.Synced():
 		case <-ctx.Done():
 			t.Fatal("a pod resources reader never synced")
 		}
 	}
-	web := ui.PodResources{RequestCPU: 175, LimitCPU: 600, RequestMemory: 96 << 20, LimitMemory: 256 << 20}
+	web := cluster.PodResources{RequestCPU: 175, LimitCPU: 600, RequestMemory: 96 << 20, LimitMemory: 256 << 20}
 	expectPodResources(t, r, ns+"/web", &web)
-	expectPodResources(t, r, ns+"/bare", &ui.PodResources{})
+	expectPodResources(t, r, ns+"/bare", &cluster.PodResources{})
 	expectPodResources(t, front, ns+"/web", &web)
 	expectPodResources(t, front, ns+"/bare", nil)
 
 	createResourcePod(ctx, t, cs, ns, "late", map[string]string{"tier": "front"}, corev1.PodSpec{Containers: []corev1.Container{
 		{Name: "main", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{"cpu": q("1.5"), "memory": q("1Gi")}}}}})
-	late := ui.PodResources{RequestCPU: 1500, RequestMemory: 1 << 30}
+	late := cluster.PodResources{RequestCPU: 1500, RequestMemory: 1 << 30}
 	expectPodResources(t, r, ns+"/late", &late)
 	expectPodResources(t, front, ns+"/late", &late)
 
@@ -85,7 +85,7 @@ func TestPodResourceReader(t *testing.T) {
 	createResourcePod(ctx, t, cs, ns, "web", map[string]string{"tier": "front"}, corev1.PodSpec{Containers: []corev1.Container{
 		{Name: "main", Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{"cpu": q("2"), "memory": q("500Mi")}}}}})
 	// (limits without requests: the apiserver defaults the requests to the limits)
-	replaced := ui.PodResources{RequestCPU: 2000, LimitCPU: 2000, RequestMemory: 500 << 20, LimitMemory: 500 << 20}
+	replaced := cluster.PodResources{RequestCPU: 2000, LimitCPU: 2000, RequestMemory: 500 << 20, LimitMemory: 500 << 20}
 	expectPodResources(t, r, ns+"/web", &replaced)
 	expectPodResources(t, front, ns+"/web", &replaced)
 
@@ -123,7 +123,7 @@ func deleteResourcePod(ctx context.Context, t *testing.T, cs kubernetes.Interfac
 }
 
 // expectPodResources waits until r has want for key (nil: until it has no pod of that key).
-func expectPodResources(t *testing.T, r ui.PodResourceReader, key string, want *ui.PodResources) {
+func expectPodResources(t *testing.T, r cluster.PodResourceReader, key string, want *cluster.PodResources) {
 	t.Helper()
 	waitForSeen(t, podResourcesTimeout, fmt.Sprintf("the reader has %s as %+v", key, want), func() (bool, string) {
 		got, ok := r.Get(key)

@@ -11,8 +11,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 
+	"kscope/cluster"
 	"kscope/kube"
-	"kscope/ui"
 )
 
 // createSettledDeployment creates deployment web with replicas and waits until its controller has
@@ -111,47 +111,47 @@ func TestWritesPreconditionsOnTheServer(t *testing.T) {
 	createSettledDeployment(t, ns, "2")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cluster, err := kube.Connect(ctx, configFlags(t, "admin", nil), nil)
+	kc, err := kube.Connect(ctx, configFlags(t, "admin", nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cluster.Close()
-	res, err := cluster.Catalog().Resolve(ctx, "deployments")
+	defer kc.Close()
+	res, err := kc.Catalog().Resolve(ctx, "deployments")
 	if err != nil {
 		t.Fatal(err)
 	}
 	gvr := res.GVR()
-	old, err := cluster.Replicas(ctx, gvr, ns, "web")
+	old, err := kc.Replicas(ctx, gvr, ns, "web")
 	if err != nil || old.UID == "" || old.ResourceVersion == "" || old.Replicas != 2 {
 		t.Fatalf("Replicas: %+v, %v", old, err)
 	}
 	kubectl(t, "-n", ns, "scale", "deployment", "web", "--replicas=7")
 	waitSettled(t, ns, "7") // so that the fresh read below is not made stale by the controller
-	if err := cluster.Scale(ctx, gvr, ns, "web", 5, old.Precondition); !apierrors.IsConflict(err) {
+	if err := kc.Scale(ctx, gvr, ns, "web", 5, old.Precondition); !apierrors.IsConflict(err) {
 		t.Errorf("scale from a stale read: %v, want a Conflict", err)
 	}
-	fresh, err := cluster.Replicas(ctx, gvr, ns, "web")
+	fresh, err := kc.Replicas(ctx, gvr, ns, "web")
 	if err != nil || fresh.Replicas != 7 {
 		t.Fatalf("Replicas after the other scale: %+v, %v", fresh, err)
 	}
-	if err := cluster.Scale(ctx, gvr, ns, "web", 3, fresh.Precondition); err != nil {
+	if err := kc.Scale(ctx, gvr, ns, "web", 3, fresh.Precondition); err != nil {
 		t.Errorf("scale from a fresh read: %v", err)
 	}
 
 	kubectl(t, "-n", ns, "delete", "deployment", "web", "--wait=true")
 	kubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx:1.27", "--replicas=1")
 	at := time.Now()
-	if err := cluster.Restart(ctx, gvr, ns, "web", at, ui.Precondition{UID: old.UID}); !apierrors.IsConflict(err) {
+	if err := kc.Restart(ctx, gvr, ns, "web", at, cluster.Precondition{UID: old.UID}); !apierrors.IsConflict(err) {
 		t.Errorf("restart of the re-created deployment by the old UID: %v, want a Conflict", err)
 	}
-	if err := cluster.Scale(ctx, gvr, ns, "web", 4, ui.Precondition{UID: old.UID}); !apierrors.IsConflict(err) {
+	if err := kc.Scale(ctx, gvr, ns, "web", 4, cluster.Precondition{UID: old.UID}); !apierrors.IsConflict(err) {
 		t.Errorf("scale of the re-created deployment by the old UID: %v, want a Conflict", err)
 	}
 	if got := jsonpath(t, ns, "deployment/web", "{.spec.replicas} {.spec.template.metadata.annotations}"); got != "1 " {
 		t.Errorf("the re-created deployment was changed: %q", got)
 	}
 	newUID := jsonpath(t, ns, "deployment/web", "{.metadata.uid}")
-	if err := cluster.Restart(ctx, gvr, ns, "web", at, ui.Precondition{UID: types.UID(newUID)}); err != nil {
+	if err := kc.Restart(ctx, gvr, ns, "web", at, cluster.Precondition{UID: types.UID(newUID)}); err != nil {
 		t.Errorf("restart by the UID of the object there: %v", err)
 	}
 }

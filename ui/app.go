@@ -11,10 +11,12 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"kscope/cluster"
 	"kscope/forwards"
 	"kscope/history"
 	"kscope/spawn"
 	"kscope/ui/keymap"
+	"kscope/ui/plugins"
 	"kscope/ui/prompt"
 	"kscope/ui/theme"
 	"kscope/ui/verbs"
@@ -57,7 +59,7 @@ func (BaseScreen) NamespaceChanged(string)    {}
 type App struct {
 	opts    Options
 	tv      *tview.Application
-	cluster Cluster
+	cluster cluster.Interface
 
 	// screen is the terminal (or a test's screen) as tview draws on it; skipDraw skips the draw that follows
 	// a key with more input behind it (burstScreen). UI goroutine.
@@ -80,7 +82,7 @@ type App struct {
 	versions *history.Book
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
 	hotkeysFirst, hotkeys []keymap.Binding
-	plugins               pluginSet    // plugins.yaml's and the contexts', their keys read; background runs
+	plugins               *plugins.Set // plugins.yaml's and the contexts', their keys read; background runs
 	remaps                keyRemaps    // keys.yaml
 	theme                 *theme.Theme // the skin's colors, else kscope's
 
@@ -231,7 +233,7 @@ func (a *App) stopUI() {
 // shutdown closes every view and the connection.
 func (a *App) shutdown() {
 	a.cancel()
-	a.stopPlugins()
+	a.plugins.Wait()
 	a.detach()
 }
 
@@ -259,7 +261,7 @@ func (a *App) detach() {
 func (a *App) goSafe(fn func()) { a.sup.Go(fn) }
 
 // attach connects the UI to cluster: header, catalog subscription, first view.
-func (a *App) attach(c Cluster) {
+func (a *App) attach(c cluster.Interface) {
 	a.cluster = c
 	a.versions.Reset()
 	info := c.Info()

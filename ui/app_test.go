@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"kscope/cluster"
 	"testing"
 	"time"
 
@@ -56,7 +57,7 @@ func TestContextSwitch(t *testing.T) {
 	other.info.Context = "viewer"
 	h := start(t, 100, 30, func(o *Options) {
 		o.Resource = "pods"
-		o.Connect = func(_ context.Context, name string) (Cluster, error) {
+		o.Connect = func(_ context.Context, name string) (cluster.Interface, error) {
 			if name != "viewer" {
 				return nil, fmt.Errorf("context %q does not exist", name)
 			}

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/ui/prompt"
 	"kscope/watch"
@@ -110,16 +111,16 @@ func (a *App) command(text string) {
 // openResolved resolves input off the UI goroutine (an unknown name may re-read discovery from the server),
 // then opens the resource's table (one table of several for a list or a category: openNamed), or says why
 // it cannot.
-func (a *App) openResolved(catalog Catalog, input string) { a.openNamed(catalog, input, "") }
+func (a *App) openResolved(catalog cluster.Catalog, input string) { a.openNamed(catalog, input, "") }
 
 // openResolvedIn resolves input as openResolved does, then opens it in the namespaces nsText lists.
-func (a *App) openResolvedIn(catalog Catalog, input, nsText string) {
+func (a *App) openResolvedIn(catalog cluster.Catalog, input, nsText string) {
 	a.openNamed(catalog, input, nsText)
 }
 
 // resolveThen resolves input off the UI goroutine, then runs open on it on the UI goroutine, or says why
 // it cannot be resolved.
-func (a *App) resolveThen(catalog Catalog, input string, open func(discovery.Resource)) {
+func (a *App) resolveThen(catalog cluster.Catalog, input string, open func(discovery.Resource)) {
 	a.goSafe(func() {
 		res, err := catalog.Resolve(a.ctx, input)
 		a.tv.QueueUpdateDraw(func() {
@@ -206,4 +207,18 @@ func (a *App) openPortForwards() {
 	if open := a.opts.Screens.Forwards; open != nil {
 		a.push(open(a, &a.forwards))
 	}
+}
+
+// expandAlias replaces an alias at the start of a command line with what it stands for (once: an alias
+// naming another alias is not expanded again).
+func (a *App) expandAlias(text string) string {
+	first, rest, _ := strings.Cut(strings.TrimSpace(text), " ")
+	target, ok := a.opts.Aliases[first]
+	if !ok {
+		return text
+	}
+	if rest = strings.TrimSpace(rest); rest != "" {
+		return target + " " + rest
+	}
+	return target
 }

@@ -16,7 +16,7 @@ func TestCtxWithoutANameOpensTheContextsScreen(t *testing.T) {
 	var use func(string)
 	h := start(t, 100, 30, func(o *Options) {
 		o.Resource = "pods"
-		o.Connect = func(context.Context, string) (Cluster, error) { return other, nil }
+		o.Connect = func(context.Context, string) (cluster.Interface, error) { return other, nil }
 		o.Contexts = func() ([]cluster.KubeContext, error) {
 			return []cluster.KubeContext{{Name: "admin"}, {Name: "viewer"}}, nil
 		}

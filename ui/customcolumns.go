@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"kscope/cluster"
 	"kscope/columns"
 	"kscope/discovery"
 	"kscope/union"
@@ -91,7 +92,7 @@ func (a *App) openColumnsIn(res discovery.Resource, cols []watch.ObjectColumn, n
 }
 
 // openStart opens the resource kscope was started with: with the columns of -o custom-columns when given.
-func (a *App) openStart(catalog Catalog) {
+func (a *App) openStart(catalog cluster.Catalog) {
 	if len(a.opts.Columns) == 0 {
 		a.openResolved(catalog, a.opts.Resource)
 		return

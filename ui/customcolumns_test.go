@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"kscope/cluster"
 	"kscope/columns"
 	"kscope/config"
 	"kscope/ui/livetable"
@@ -40,7 +41,7 @@ func TestCustomColumnsCommand(t *testing.T) {
 	h.contains("kwok-node-1")
 	h.contains("<none>") // web's nodeName
 	h.lacks("READY")     // not the server's columns
-	var src RowSource
+	var src cluster.RowSource
 	h.quietly(func() { src = h.app.top().(*livetable.Table).Source() })
 	if _, ok := src.(*watch.ObjectSource); !ok {
 		t.Fatalf("source %T, want an ObjectSource", src)
@@ -116,7 +117,7 @@ func TestViewsServerColumns(t *testing.T) {
 	h := start(t, 140, 20, func(o *Options) { o.Views = views })
 	h.command("pods")
 	h.eventually("web-7d9f-fghij")
-	var src RowSource
+	var src cluster.RowSource
 	h.quietly(func() { src = h.app.top().(*livetable.Table).Source() })
 	if _, ok := src.(*watch.StaticSource); !ok {
 		t.Fatalf("source %T, want the Table source", src)

@@ -8,8 +8,7 @@
 // What the screens ask of the cluster is declared in package cluster: cluster.Interface and its roles
 // (Objects, Streams, Metrics, Access, Sources), the values they take and return, and the optional capabilities
 // of a row source (cluster.Settler, Pulser, Versioner). Package kube implements them without importing ui;
-// ui's own names for them (Cluster, ClusterInfo, RowSource, …, in cluster.go) are aliases kept for the
-// transition, and new code uses the cluster. names.
+// ui and its screens name them as package cluster does (cluster.Interface, cluster.RowSource, …).
 //
 // What the views show but do not draw lives in packages of its own, which never import ui: package logs (the
 // lines a logs view keeps, the followers that read them) and package history (the versions of objects, who
@@ -37,8 +36,11 @@
 //     ui/verbs, the object verbs (edit, scale, restart, delete, shell, port-forward, the node and workload
 //     verbs), their access checks (verbs.Access) and the object keys that bind them (Verbs.Bindings);
 //     ui's verbHost (verbhost.go) is its host;
-//  3. ui, the core: App, the stack, the prompt and status lines, the dialogs, the picker, commands,
-//     plugins, the opening of screens (TableScreens), the terminal handed to a child (suspend.go);
+//     ui/plugins, the configured keys: plugins (their scopes, variables, inputs, runs) and hotkeys; ui's
+//     pluginHost (pluginhost.go) is its host, and ui gives their keys out among kscope's (keyconflicts.go);
+//     it imports ui/livetable (a table is a plugins.Subject), the one import within this layer;
+//  3. ui, the core: App, the stack, the prompt and status lines, the dialogs, the picker, commands, the
+//     opening of screens (TableScreens), the terminal handed to a child (suspend.go);
 //  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
 //     ui/portforwards), which import ui (Screen, Navigator) and which ui never imports.
 //
@@ -60,8 +62,8 @@
 //  1. tview hands every key to App.capture on the UI goroutine.
 //  2. While the command bar or a dialog is open, the key goes to it (ctrl-c still quits).
 //  3. Otherwise App.viewKeys gives out the keys (keyremap.go, keyconflicts.go): the top view's bindings()
-//     and globalBindings() as keys.yaml remaps them, the plugins that apply to the view (PluginHost), and
-//     the hotkeys; a plugin or hotkey on a key taken already is left out (with override: true it takes the
+//     and globalBindings() as keys.yaml remaps them, the plugins that apply to the view (plugins.Subject),
+//     and the hotkeys; a plugin or hotkey on a key taken already is left out (with override: true it takes the
 //     key from kscope's binding instead), said once on the prompt line and listed in the help. The binding
 //     whose key matches runs, and the key goes no further.
 //  4. A key no binding took is offered to the view's typed(), then to the focused widget (scrolling).
@@ -79,7 +81,7 @@
 // The logs screen is package ui/logview, registered in Options.Screens (TableScreens.Logs): `l` and `p`
 // (objectBindings) are bound only when it is, and ui hands it the Options of the logs (LogSettings). It reads
 // what package logs holds; ui gives it a Navigator (its dialogs, clipboard and saved files, the spacing of
-// redraws) and runs the plugins of its logs of one pod (PluginHost).
+// redraws) and runs the plugins of its logs of one pod (plugins.Subject).
 //
 // # Tables of several namespaces or kinds
 //
@@ -146,7 +148,7 @@
 //		text *tview.TextView
 //	}
 //
-//	func New(nav ui.Navigator, label string, src ui.RowSource) ui.Screen { … }
+//	func New(nav ui.Navigator, label string, src cluster.RowSource) ui.Screen { … }
 //	func (v *View) Crumb() string              { return "pulse" }
 //	func (v *View) Primitive() tview.Primitive { return v.text }
 //	func (v *View) Bindings() []keymap.Binding {

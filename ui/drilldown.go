@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"kscope/apierr"
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/tree"
 	"kscope/watch"
@@ -39,7 +40,7 @@ func (a *App) drillDown(res discovery.Resource, row *watch.Row) bool {
 	case drillsBySelector[key]:
 		a.message("reading the selector of " + row.Name + " …")
 		gvr, ns, name := res.GVR(), row.Namespace, row.Name
-		request(a, func(ctx context.Context, c Cluster) (*unstructured.Unstructured, error) {
+		request(a, func(ctx context.Context, c cluster.Interface) (*unstructured.Unstructured, error) {
 			return c.Get(ctx, gvr, ns, name)
 		}, func(obj *unstructured.Unstructured, err error) {
 			if err != nil {
@@ -56,7 +57,7 @@ func (a *App) drillDown(res discovery.Resource, row *watch.Row) bool {
 	case key == "batch/cronjobs":
 		a.message("reading cronjob " + row.Name + " …")
 		gvr, ns, name := res.GVR(), row.Namespace, row.Name
-		request(a, func(ctx context.Context, c Cluster) (*unstructured.Unstructured, error) {
+		request(a, func(ctx context.Context, c cluster.Interface) (*unstructured.Unstructured, error) {
 			return c.Get(ctx, gvr, ns, name)
 		}, func(obj *unstructured.Unstructured, err error) {
 			if err != nil {

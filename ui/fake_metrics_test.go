@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/ui/livetable"
 	"kscope/watch"
@@ -11,10 +12,10 @@ import (
 
 // fakeMetrics is the metrics a fakeCluster serves; guarded by the cluster's mu.
 type fakeMetrics struct {
-	pods      []PodUsage
-	nodes     []NodeUsage
-	err       error                   // fails PodMetrics and NodeMetrics when set
-	resources map[string]PodResources // by pod key
+	pods      []cluster.PodUsage
+	nodes     []cluster.NodeUsage
+	err       error                           // fails PodMetrics and NodeMetrics when set
+	resources map[string]cluster.PodResources // by pod key
 	// polls counts the PodMetrics and NodeMetrics calls; watches the WatchPodResources calls.
 	polls, watches int
 	// resourcesSynced, when set, is the Synced channel of the next WatchPodResources (closed by the test);
@@ -22,14 +23,14 @@ type fakeMetrics struct {
 	resourcesSynced chan struct{}
 }
 
-func (c *fakeCluster) PodMetrics(_ context.Context, namespace, _ string) ([]PodUsage, error) {
+func (c *fakeCluster) PodMetrics(_ context.Context, namespace, _ string) ([]cluster.PodUsage, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.metrics.polls++
 	if c.metrics.err != nil {
 		return nil, c.metrics.err
 	}
-	var out []PodUsage
+	var out []cluster.PodUsage
 	for _, u := range c.metrics.pods {
 		if namespace == "" || u.Namespace == namespace {
 			out = append(out, u)
@@ -38,17 +39,17 @@ func (c *fakeCluster) PodMetrics(_ context.Context, namespace, _ string) ([]PodU
 	return out, nil
 }
 
-func (c *fakeCluster) NodeMetrics(context.Context, string) ([]NodeUsage, error) {
+func (c *fakeCluster) NodeMetrics(context.Context, string) ([]cluster.NodeUsage, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.metrics.polls++
 	if c.metrics.err != nil {
 		return nil, c.metrics.err
 	}
-	return append([]NodeUsage(nil), c.metrics.nodes...), nil
+	return append([]cluster.NodeUsage(nil), c.metrics.nodes...), nil
 }
 
-func (c *fakeCluster) WatchPodResources(context.Context, watch.Spec) PodResourceReader {
+func (c *fakeCluster) WatchPodResources(context.Context, watch.Spec) cluster.PodResourceReader {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.metrics.watches++
@@ -77,11 +78,11 @@ func (c *fakeCluster) metricsCalls() int {
 // fakePodResources holds the resources as they were when the watch started, synced at once.
 type fakePodResources struct {
 	synced    chan struct{}
-	resources map[string]PodResources
+	resources map[string]cluster.PodResources
 }
 
 func (r fakePodResources) Synced() <-chan struct{} { return r.synced }
-func (r fakePodResources) Get(key string) (PodResources, bool) {
+func (r fakePodResources) Get(key string) (cluster.PodResources, bool) {
 	p, ok := r.resources[key]
 	return p, ok
 }

@@ -12,12 +12,12 @@ import (
 
 // Cordon records "cordon nodes//NAME true" (or false for uncordon); with writes set it patches through them
 // (the read-only transport refuses), else it checks pre against the fixture's node.
-func (c *fakeCluster) Cordon(_ context.Context, name string, unschedulable bool, pre Precondition) error {
+func (c *fakeCluster) Cordon(_ context.Context, name string, unschedulable bool, pre cluster.Precondition) error {
 	c.record(fmt.Sprintf("cordon %s %v", objectKey(nodesGVR, "", name), unschedulable))
 	return c.patchNode(name, pre)
 }
 
-func (c *fakeCluster) patchNode(name string, pre Precondition) error {
+func (c *fakeCluster) patchNode(name string, pre cluster.Precondition) error {
 	if c.writes != nil {
 		_, err := c.writes.Resource(nodesGVR).Patch(context.Background(), name, types.MergePatchType, []byte(`{}`), metav1.PatchOptions{})
 		return asRefused(err)
@@ -37,7 +37,7 @@ func (c *fakeCluster) DrainPlan(_ context.Context, name string, opts cluster.Dra
 
 // Drain records "drain nodes//NAME {opts}", cordons as Cordon does, then reports the plan's pods evicted
 // (those in drainFails failed with that error).
-func (c *fakeCluster) Drain(_ context.Context, name string, opts cluster.DrainOptions, pre Precondition, progress func(cluster.DrainEvent)) error {
+func (c *fakeCluster) Drain(_ context.Context, name string, opts cluster.DrainOptions, pre cluster.Precondition, progress func(cluster.DrainEvent)) error {
 	c.record(fmt.Sprintf("drain %s %+v", objectKey(nodesGVR, "", name), opts))
 	if err := c.patchNode(name, pre); err != nil {
 		return err

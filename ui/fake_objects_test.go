@@ -5,6 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 
+	"kscope/cluster"
 	"kscope/watch"
 )
 
@@ -33,7 +34,7 @@ func (c *fakeCluster) objectsClient() *dynamicfake.FakeDynamicClient {
 }
 
 // newObjectSource is NewSource for a spec with columns: a real watch.ObjectSource over the fake client.
-func (c *fakeCluster) newObjectSource(spec watch.Spec) (RowSource, error) {
+func (c *fakeCluster) newObjectSource(spec watch.Spec) (cluster.RowSource, error) {
 	src, err := watch.NewObjectSource(c.objectsClient(), spec)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kscope/cluster"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -30,7 +31,7 @@ type fakeStreams struct {
 
 // fakeForward is one running forward: ending it with end makes it fail with that error.
 type fakeForward struct {
-	req PortForwardRequest
+	req cluster.PortForwardRequest
 	ctx context.Context
 	end chan error
 }
@@ -73,13 +74,13 @@ func toPod(u *unstructured.Unstructured) (*corev1.Pod, error) {
 
 // Logs answers no log: ui's tests read none (the logs screen, package ui/logview, has its own tests and
 // fake cluster).
-func (c *fakeCluster) Logs(context.Context, LogRequest) (io.ReadCloser, error) {
+func (c *fakeCluster) Logs(context.Context, cluster.LogRequest) (io.ReadCloser, error) {
 	return nil, errors.New("the ui tests' fake cluster serves no logs")
 }
 
 // Exec records the command, prints execOutput and ends with execErr; with writes set it sends the exec
 // request through that client (the read-only transport refuses it).
-func (c *fakeCluster) Exec(ctx context.Context, req ExecRequest) error {
+func (c *fakeCluster) Exec(ctx context.Context, req cluster.ExecRequest) error {
 	c.record(fmt.Sprintf("exec %s/%s %s %s tty=%v", req.Namespace, req.Pod, req.Container, strings.Join(req.Command, " "), req.TTY))
 	if err := c.sendStream(ctx, req.Namespace, req.Pod, "exec"); err != nil {
 		return err
@@ -95,7 +96,7 @@ func (c *fakeCluster) Exec(ctx context.Context, req ExecRequest) error {
 
 // PortForward records the forward and keeps it running until ctx ends or the test ends it; local port 0
 // becomes 40000 + the forward's number.
-func (c *fakeCluster) PortForward(ctx context.Context, req PortForwardRequest) (int, <-chan error, error) {
+func (c *fakeCluster) PortForward(ctx context.Context, req cluster.PortForwardRequest) (int, <-chan error, error) {
 	c.record(fmt.Sprintf("port-forward %s/%s %d:%d", req.Namespace, req.Pod, req.LocalPort, req.PodPort))
 	if err := c.sendStream(ctx, req.Namespace, req.Pod, "portforward"); err != nil {
 		return 0, nil, err

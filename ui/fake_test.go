@@ -27,7 +27,7 @@ import (
 // fakeCluster hands out the sources and objects a test prepared, and records deletes.
 type fakeCluster struct {
 	mu      sync.Mutex
-	info    ClusterInfo
+	info    cluster.Info
 	catalog *discovery.StaticCatalog
 	columns map[string][]watch.Column // by resource name
 	rows    map[string][]*watch.Row   // by resource name, filtered by namespace on NewSource
@@ -43,7 +43,7 @@ type fakeCluster struct {
 	// denied lists the access queries ("verb resource[/sub] ns") the server answers with not allowed.
 	denied map[string]bool
 	// owners, when set, is what NewTreeSource returns.
-	owners TreeSource
+	owners cluster.TreeSource
 	// replicas are the scale subresources, by objectKey.
 	replicas map[string]int32
 	// gone lists the objects deleted (by objectKey): writes to them answer NotFound.
@@ -66,20 +66,20 @@ type fakeCluster struct {
 	dynamic fakeObjects
 }
 
-func (c *fakeCluster) Info() ClusterInfo { return c.info }
-func (c *fakeCluster) Catalog() Catalog  { return c.catalog }
-func (c *fakeCluster) Close()            {}
+func (c *fakeCluster) Info() cluster.Info       { return c.info }
+func (c *fakeCluster) Catalog() cluster.Catalog { return c.catalog }
+func (c *fakeCluster) Close()                   {}
 
 // NewTreeSource serves no metadata (the tree screen, package ui/treeview, tested there over a fake metadata
 // API, is a stub in ui's tests), but for the owners a test sets in c.owners.
-func (c *fakeCluster) NewTreeSource([]tree.Kind, string) (TreeSource, error) {
+func (c *fakeCluster) NewTreeSource([]tree.Kind, string) (cluster.TreeSource, error) {
 	if c.owners != nil {
 		return c.owners, nil
 	}
 	return nil, errors.New("the fake cluster serves no metadata API")
 }
 
-func (c *fakeCluster) NewSource(spec watch.Spec) (RowSource, error) {
+func (c *fakeCluster) NewSource(spec watch.Spec) (cluster.RowSource, error) {
 	if len(spec.Columns) > 0 {
 		return c.newObjectSource(spec)
 	}
@@ -185,7 +185,7 @@ func (c *fakeCluster) Delete(ctx context.Context, gvr schema.GroupVersionResourc
 	c.mu.Lock()
 	c.deletes = append(c.deletes, objectKey(gvr, ns, name))
 	writes := c.writes
-	err := c.precondition(gvr, objectKey(gvr, ns, name), name, Precondition{UID: uid})
+	err := c.precondition(gvr, objectKey(gvr, ns, name), name, cluster.Precondition{UID: uid})
 	c.mu.Unlock()
 	if writes != nil {
 		return asRefused(writes.Resource(gvr).Namespace(ns).Delete(ctx, name, metav1.DeleteOptions{}))
@@ -253,23 +253,23 @@ func (c *fakeCluster) Update(_ context.Context, gvr schema.GroupVersionResource,
 
 // Replicas answers the scale of an object, with the stored object's UID and resourceVersion (its scale's,
 // as the server's scale subresource copies them).
-func (c *fakeCluster) Replicas(_ context.Context, gvr schema.GroupVersionResource, ns, name string) (ScaleState, error) {
+func (c *fakeCluster) Replicas(_ context.Context, gvr schema.GroupVersionResource, ns, name string) (cluster.ScaleState, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	key := objectKey(gvr, ns, name)
 	n, ok := c.replicas[key]
 	if !ok {
-		return ScaleState{}, apierrors.NewNotFound(gvr.GroupResource(), name)
+		return cluster.ScaleState{}, apierrors.NewNotFound(gvr.GroupResource(), name)
 	}
-	state := ScaleState{Replicas: n}
+	state := cluster.ScaleState{Replicas: n}
 	if o, ok := c.objects[key]; ok {
-		state.Precondition = Precondition{UID: o.GetUID(), ResourceVersion: o.GetResourceVersion()}
+		state.Precondition = cluster.Precondition{UID: o.GetUID(), ResourceVersion: o.GetResourceVersion()}
 	}
 	return state, nil
 }
 
 // Scale stores replicas if pre holds for the stored object, else answers Conflict as the server does.
-func (c *fakeCluster) Scale(_ context.Context, gvr schema.GroupVersionResource, ns, name string, replicas int32, pre Precondition) error {
+func (c *fakeCluster) Scale(_ context.Context, gvr schema.GroupVersionResource, ns, name string, replicas int32, pre cluster.Precondition) error {
 	key := objectKey(gvr, ns, name)
 	c.record(fmt.Sprintf("scale %s %d", key, replicas))
 	c.mu.Lock()
@@ -285,7 +285,7 @@ func (c *fakeCluster) Scale(_ context.Context, gvr schema.GroupVersionResource, 
 	return nil
 }
 
-func (c *fakeCluster) Restart(_ context.Context, gvr schema.GroupVersionResource, ns, name string, at time.Time, pre Precondition) error {
+func (c *fakeCluster) Restart(_ context.Context, gvr schema.GroupVersionResource, ns, name string, at time.Time, pre cluster.Precondition) error {
 	c.record(fmt.Sprintf("restart %s %s", objectKey(gvr, ns, name), at.UTC().Format(time.RFC3339)))
 	if c.writes != nil {
 		_, err := c.writes.Resource(gvr).Namespace(ns).Patch(context.Background(), name, types.MergePatchType, []byte(`{}`), metav1.PatchOptions{})
@@ -299,7 +299,7 @@ func (c *fakeCluster) Restart(_ context.Context, gvr schema.GroupVersionResource
 // precondition answers as the server does a write conditioned on pre to the stored object at key: NotFound
 // when there is none, Conflict when its UID or resourceVersion is not pre's (unset fields are not checked).
 // Objects the fixture does not hold are not checked. c.mu must be held.
-func (c *fakeCluster) precondition(gvr schema.GroupVersionResource, key, name string, pre Precondition) error {
+func (c *fakeCluster) precondition(gvr schema.GroupVersionResource, key, name string, pre cluster.Precondition) error {
 	o, ok := c.objects[key]
 	switch {
 	case !ok && c.gone[key]:
@@ -314,7 +314,7 @@ func (c *fakeCluster) precondition(gvr schema.GroupVersionResource, key, name st
 }
 
 // Can denies what denied lists ("delete pods ns", "patch deployments/scale ns").
-func (c *fakeCluster) Can(_ context.Context, q AccessQuery) (AccessAnswer, error) {
+func (c *fakeCluster) Can(_ context.Context, q cluster.AccessQuery) (cluster.AccessAnswer, error) {
 	res := q.GVR.Resource
 	if q.Subresource != "" {
 		res += "/" + q.Subresource
@@ -324,9 +324,9 @@ func (c *fakeCluster) Can(_ context.Context, q AccessQuery) (AccessAnswer, error
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.denied[key] {
-		return AccessAnswer{Reason: "RBAC: no rule allows it"}, nil
+		return cluster.AccessAnswer{Reason: "RBAC: no rule allows it"}, nil
 	}
-	return AccessAnswer{Allowed: true}, nil
+	return cluster.AccessAnswer{Allowed: true}, nil
 }
 
 // asRefused returns a read-only refusal as kube.Cluster words it (the RefusedError itself).

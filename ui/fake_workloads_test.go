@@ -39,7 +39,7 @@ func withCronJobs(c *fakeCluster) {
 
 // write records call, then writes through c.writes when set (the read-only transport refuses), else checks
 // pre against the stored object at gvr/ns/name.
-func (c *fakeCluster) write(call string, gvr schema.GroupVersionResource, ns, name string, pre Precondition) error {
+func (c *fakeCluster) write(call string, gvr schema.GroupVersionResource, ns, name string, pre cluster.Precondition) error {
 	c.record(call)
 	if c.writes != nil {
 		_, err := c.writes.Resource(gvr).Namespace(ns).Patch(context.Background(), name, types.MergePatchType, []byte(`{}`), metav1.PatchOptions{})
@@ -51,27 +51,27 @@ func (c *fakeCluster) write(call string, gvr schema.GroupVersionResource, ns, na
 }
 
 func (c *fakeCluster) Trigger(_ context.Context, ns, name string, uid types.UID) (string, error) {
-	err := c.write("trigger "+objectKey(cronJobsGVR, ns, name), cronJobsGVR, ns, name, Precondition{UID: uid})
+	err := c.write("trigger "+objectKey(cronJobsGVR, ns, name), cronJobsGVR, ns, name, cluster.Precondition{UID: uid})
 	return name + "-manual-abcde", err
 }
 
-func (c *fakeCluster) Suspend(_ context.Context, ns, name string, suspend bool, pre Precondition) error {
+func (c *fakeCluster) Suspend(_ context.Context, ns, name string, suspend bool, pre cluster.Precondition) error {
 	return c.write(fmt.Sprintf("suspend %s %v", objectKey(cronJobsGVR, ns, name), suspend), cronJobsGVR, ns, name, pre)
 }
 
 func (c *fakeCluster) Kill(_ context.Context, ns, name string, uid types.UID) error {
-	return c.write(fmt.Sprintf("kill %s %s", objectKey(podsGVR, ns, name), uid), podsGVR, ns, name, Precondition{UID: uid})
+	return c.write(fmt.Sprintf("kill %s %s", objectKey(podsGVR, ns, name), uid), podsGVR, ns, name, cluster.Precondition{UID: uid})
 }
 
-func (c *fakeCluster) SetImage(_ context.Context, gvr schema.GroupVersionResource, ns, name, container, image string, pre Precondition) error {
+func (c *fakeCluster) SetImage(_ context.Context, gvr schema.GroupVersionResource, ns, name, container, image string, pre cluster.Precondition) error {
 	return c.write(fmt.Sprintf("set-image %s %s %s", objectKey(gvr, ns, name), container, image), gvr, ns, name, pre)
 }
 
 // Images reads the stored object's containers (a pod's, a cronjob's job template's, else spec.template's).
-func (c *fakeCluster) Images(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) ([]cluster.ContainerImage, Precondition, error) {
+func (c *fakeCluster) Images(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) ([]cluster.ContainerImage, cluster.Precondition, error) {
 	obj, err := c.Get(ctx, gvr, ns, name)
 	if err != nil {
-		return nil, Precondition{}, err
+		return nil, cluster.Precondition{}, err
 	}
 	path := []string{"spec", "template", "spec"}
 	switch gvr {
@@ -88,5 +88,5 @@ func (c *fakeCluster) Images(ctx context.Context, gvr schema.GroupVersionResourc
 			out = append(out, cluster.ContainerImage{Name: m["name"].(string), Image: m["image"].(string), Init: list == "initContainers"})
 		}
 	}
-	return out, Precondition{UID: obj.GetUID()}, nil
+	return out, cluster.Precondition{UID: obj.GetUID()}, nil
 }

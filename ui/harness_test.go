@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/ui/livetable"
 	"kscope/watch"
@@ -429,7 +430,7 @@ func fixtureCluster() *fakeCluster {
 			Labels: map[string]string{"app": strings.Split(n, "-")[0]}, Cells: append([]string{n}, cells...)}
 	}
 	return &fakeCluster{
-		info: ClusterInfo{Context: "admin", Cluster: "devcluster", User: "admin", ServerVersion: "v1.37.2",
+		info: cluster.Info{Context: "admin", Cluster: "devcluster", User: "admin", ServerVersion: "v1.37.2",
 			Namespace: "shop", Contexts: []string{"admin", "viewer"}},
 		catalog: cat,
 		columns: map[string][]watch.Column{

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rivo/tview"
 
+	"kscope/cluster"
 	"kscope/ui/theme"
 )
 
@@ -22,7 +23,7 @@ func NewHeader() *Header {
 }
 
 // Set rewrites the header.
-func (h *Header) Set(info ClusterInfo, namespace, version string, readOnly bool, crumbs []string) {
+func (h *Header) Set(info cluster.Info, namespace, version string, readOnly bool, crumbs []string) {
 	ns := namespace
 	if ns == "" {
 		ns = "all"

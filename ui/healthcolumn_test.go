@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
 
+	"kscope/cluster"
 	"kscope/ui/livetable"
 	"kscope/watch"
 )
@@ -72,8 +73,8 @@ func (h *harness) waitGone(substr string) {
 
 // tableHealthOf returns the top table's HEALTH source while the column is on, else nil (read on the UI
 // goroutine).
-func tableHealthOf(h *harness) RowSource {
-	var src RowSource
+func tableHealthOf(h *harness) cluster.RowSource {
+	var src cluster.RowSource
 	h.quietly(func() { src = h.app.top().(*livetable.Table).HealthSource() })
 	return src
 }
@@ -99,7 +100,7 @@ func TestHealthColumnToggles(t *testing.T) {
 			t.Errorf("row %s: %q, want %q", name, got, want)
 		}
 	}
-	var src RowSource
+	var src cluster.RowSource
 	h.quietly(func() { src = h.app.top().(*livetable.Table).HealthSource() })
 	osrc, ok := src.(*watch.ObjectSource)
 	if !ok {

@@ -5,6 +5,7 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/ui/keymap"
+	"kscope/ui/plugins"
 )
 
 // HelpView lists the keys of the view it was opened from, then the global keys: the same bindings that
@@ -61,7 +62,7 @@ func NewHelpView(a *App, name string, own, global []keymap.Binding, conflicts []
 	}
 	for _, c := range conflicts {
 		b, where := c.lost, "not bound"
-		if !configured(b) {
+		if !plugins.Configured(b) {
 			where = "overridden"
 		}
 		for col, text := range []string{b.Label, b.Name, where, c.why(name)} {

@@ -2,9 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	"kscope/ui/keymap"
+	"kscope/ui/plugins"
 )
 
 // keyConflict is a key two bindings of a view want, one of them configured (a plugin or a hotkey): lost
@@ -13,14 +13,9 @@ type keyConflict struct {
 	lost, kept keymap.Binding
 }
 
-// configured tells whether b comes from plugins.yaml or hotkeys.yaml.
-func configured(b keymap.Binding) bool {
-	return strings.HasPrefix(b.Name, "plugin ") || strings.HasPrefix(b.Name, "hotkey ")
-}
-
 // why is the conflict in one line, for the prompt line (in names the view) and the help.
 func (c keyConflict) why(in string) string {
-	if configured(c.lost) {
+	if plugins.Configured(c.lost) {
 		return fmt.Sprintf("%s on %s not bound in %s: %s is %s (override: true would take it)",
 			c.lost.Name, c.lost.Label, in, c.lost.Label, c.kept.Name)
 	}
@@ -36,7 +31,7 @@ func resolveKeys(tiers ...[]keymap.Binding) (kept [][]keymap.Binding, lost []key
 	for _, tier := range tiers {
 		var out []keymap.Binding
 		for _, b := range tier {
-			if i := collision(append(taken, b), len(taken)); i >= 0 && (configured(b) || configured(taken[i])) {
+			if i := collision(append(taken, b), len(taken)); i >= 0 && (plugins.Configured(b) || plugins.Configured(taken[i])) {
 				lost = append(lost, keyConflict{lost: b, kept: taken[i]})
 				continue
 			}

@@ -8,6 +8,7 @@ import (
 
 	"kscope/config"
 	"kscope/ui/keymap"
+	"kscope/ui/plugins"
 )
 
 // keyRemaps are the keys keys.yaml gives kscope's own bindings, by name. The remap happens where the
@@ -26,7 +27,7 @@ func newKeyRemaps(remaps []config.KeyRemap) (keyRemaps, []string) {
 	k := keyRemaps{to: map[string]keymap.Binding{}, warned: map[string]bool{}}
 	var bad []string
 	for _, r := range remaps {
-		b, err := parseShortCut(r.Key)
+		b, err := keymap.Parse(r.Key)
 		switch {
 		case r.Name == keymap.Keys.Global.Move.Name:
 			bad = append(bad, "keys.yaml: move is the list's own keys (arrows, j k, pgup pgdn, g G): they cannot be rebound")
@@ -86,8 +87,8 @@ func (k keyRemaps) apply(keys []keymap.Binding) ([]keymap.Binding, []string) {
 // line for each that cannot be used.
 func (a *App) readKeys() []string {
 	var bad, badPlugins, badRemaps []string
-	a.hotkeysFirst, a.hotkeys, bad = hotkeyBindings(a, a.opts.HotKeys)
-	a.plugins.global, badPlugins = parsePlugins(a.opts.Plugins)
+	a.hotkeysFirst, a.hotkeys, bad = plugins.HotKeys(a.opts.HotKeys, a.command)
+	a.plugins, badPlugins = plugins.New(pluginHost{a}, a.opts.Plugins, a.opts.ContextPlugins)
 	a.remaps, badRemaps = newKeyRemaps(a.opts.Keys)
 	return append(append(bad, badPlugins...), badRemaps...)
 }
@@ -118,8 +119,8 @@ func (a *App) viewKeys(v Screen) keySet {
 	nOwn, nHot := len(viewKeys), len(a.hotkeysFirst)+len(a.hotkeys)
 	own, kscope := all[:nOwn], all[nOwn:len(all)-nHot]
 	hotFirst, hot := all[len(all)-nHot:len(all)-len(a.hotkeys)], all[len(all)-len(a.hotkeys):]
-	pluginsFirst, plugins := a.pluginBindings(v)
-	kept, conflicts := resolveKeys(hotFirst, pluginsFirst, own, kscope, plugins, hot)
+	pluginsFirst, pluginsAfter := a.pluginBindings(v)
+	kept, conflicts := resolveKeys(hotFirst, pluginsFirst, own, kscope, pluginsAfter, hot)
 	for i, n := range notes {
 		notes[i] = strings.Replace(n, " here:", " in "+v.Crumb()+":", 1)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kscope/ui/keymap"
+	"kscope/ui/plugins"
 )
 
 // keyID identifies a key by what the help shows of it.
@@ -17,7 +18,7 @@ func keyID(name, label, description string) string {
 func fromTable(t *testing.T, where string, bs []keymap.Binding, used map[string]bool) {
 	t.Helper()
 	for _, b := range bs {
-		if configured(b) {
+		if plugins.Configured(b) {
 			continue
 		}
 		found := false

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/ui/prompt"
 	"kscope/union"
@@ -45,7 +46,7 @@ func unionTitle(l discovery.List) string {
 // openNamed opens what input names (one resource, a comma-separated list, a category), resolved off the
 // UI goroutine, in the namespaces nsText lists ("": the current one). One resource opens as it always has;
 // several in one table.
-func (a *App) openNamed(catalog Catalog, input, nsText string) {
+func (a *App) openNamed(catalog cluster.Catalog, input, nsText string) {
 	input = a.expandListAliases(input)
 	a.goSafe(func() {
 		l, err := catalog.ResolveList(a.ctx, input)
@@ -114,7 +115,7 @@ func (a *App) openKinds(l discovery.List, nsText string) {
 		a.errorf("open %s: %s", unionTitle(l), err)
 		return
 	}
-	var rows RowSource = src
+	var rows cluster.RowSource = src
 	if len(namespaces) > 1 {
 		rows = union.KindsInNamespaces{Kinds: src}
 	}

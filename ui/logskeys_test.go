@@ -63,7 +63,7 @@ func TestLogsKeysOpenTheRegisteredScreen(t *testing.T) {
 	}
 }
 
-// TestPluginOnALogsScreenGetsTheConnection: a registered screen that is a PluginHost (the logs view of one
+// TestPluginOnALogsScreenGetsTheConnection: a registered screen that is a plugins.Subject (the logs view of one
 // pod) runs the plugins of its scopes with its variables and the connection's.
 func TestPluginOnALogsScreenGetsTheConnection(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")

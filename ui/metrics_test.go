@@ -10,6 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"kscope/cluster"
 	"kscope/ui/livetable"
 	"kscope/watch"
 )
@@ -20,12 +21,12 @@ func podsWithMetrics(t *testing.T) *harness {
 	return start(t, 160, 30, func(o *Options) {
 		c := o.Cluster.(*fakeCluster)
 		withMetrics(c)
-		c.metrics.pods = []PodUsage{
+		c.metrics.pods = []cluster.PodUsage{
 			{Namespace: "shop", Name: "web-7d9f-abcde", CPU: q("42m"), Memory: q("42Mi")},
 			{Namespace: "shop", Name: "web-7d9f-fghij", CPU: q("7m"), Memory: q("300Mi")},
 			{Namespace: "data", Name: "db-0", CPU: q("1"), Memory: q("1Gi")},
 		}
-		c.metrics.resources = map[string]PodResources{
+		c.metrics.resources = map[string]cluster.PodResources{
 			"shop/web-7d9f-abcde": {RequestCPU: 100, LimitCPU: 200, RequestMemory: 64 << 20},
 			"shop/web-7d9f-fghij": {RequestCPU: 10, RequestMemory: 256 << 20, LimitMemory: 512 << 20},
 		}
@@ -108,7 +109,7 @@ func TestNodesTableMetricsColumns(t *testing.T) {
 	h := start(t, 120, 20, func(o *Options) {
 		c := o.Cluster.(*fakeCluster)
 		withMetrics(c)
-		c.metrics.nodes = []NodeUsage{{Name: "kwok-node-0", CPU: q("255m"), Memory: q("1Gi"), HasAllocatable: true,
+		c.metrics.nodes = []cluster.NodeUsage{{Name: "kwok-node-0", CPU: q("255m"), Memory: q("1Gi"), HasAllocatable: true,
 			AllocatableCPU: q("2"), AllocatableMemory: q("4Gi")}}
 		o.Resource = "nodes"
 	})
@@ -154,7 +155,7 @@ func TestMetricsAbsent(t *testing.T) {
 	// Once the catalog serves metrics.k8s.io (metrics-server installed), the columns come without waiting for
 	// the next period.
 	h.cluster.setMetrics(func(m *fakeMetrics) {
-		m.pods = []PodUsage{{Namespace: "shop", Name: "web-7d9f-abcde", CPU: resource.MustParse("5m")}}
+		m.pods = []cluster.PodUsage{{Namespace: "shop", Name: "web-7d9f-abcde", CPU: resource.MustParse("5m")}}
 	})
 	withMetrics(h.cluster)
 	h.eventually("%CPU/R")
@@ -174,7 +175,7 @@ func TestMetricsBroken(t *testing.T) {
 	h.contains("web-7d9f-abcde")
 	h.cluster.setMetrics(func(m *fakeMetrics) {
 		m.err = nil
-		m.pods = []PodUsage{{Namespace: "shop", Name: "web-7d9f-abcde", CPU: resource.MustParse("3m")}}
+		m.pods = []cluster.PodUsage{{Namespace: "shop", Name: "web-7d9f-abcde", CPU: resource.MustParse("3m")}}
 	})
 	h.waitClockWaiter()
 	h.advance(livetable.MetricsPeriod)

@@ -3,13 +3,14 @@ package ui
 import (
 	"context"
 
+	"kscope/cluster"
 	"kscope/watch"
 )
 
 // namespaceNames keeps a live list of the cluster's namespaces for `:ns` Tab completion. Where the user may
 // not list namespaces, it offers none. UI goroutine only, except the source's own goroutines.
 type namespaceNames struct {
-	src    RowSource
+	src    cluster.RowSource
 	cancel context.CancelFunc
 }
 

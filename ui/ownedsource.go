@@ -16,7 +16,7 @@ import (
 // owners. It is a RowSource (the filter applies to Snapshot; Row, Changes and State are src's) and keeps its
 // rows' versions when src does. Safe for concurrent use, as its sources are.
 type ownedSource struct {
-	RowSource
+	cluster.RowSource
 	owners cluster.TreeSource
 	owner  types.UID
 	spawn  func(func())
@@ -25,7 +25,7 @@ type ownedSource struct {
 
 // newOwnedSource keeps the rows of src owned by owner, their owners read from owners (not started); spawn
 // starts its goroutine.
-func newOwnedSource(src RowSource, owners cluster.TreeSource, owner types.UID, spawn func(func())) *ownedSource {
+func newOwnedSource(src cluster.RowSource, owners cluster.TreeSource, owner types.UID, spawn func(func())) *ownedSource {
 	return &ownedSource{RowSource: src, owners: owners, owner: owner, spawn: spawn, notify: make(chan struct{}, 1)}
 }
 

@@ -14,6 +14,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"kscope/cluster"
 	"kscope/discovery"
 )
 
@@ -51,7 +52,7 @@ func (s *finiScreen) Fini() {
 }
 
 // explodingCatalog panics when asked to resolve a name, as a bug in a key handler would.
-type explodingCatalog struct{ Catalog }
+type explodingCatalog struct{ cluster.Catalog }
 
 func (explodingCatalog) Resolve(context.Context, string) (discovery.Resource, error) {
 	panic("resolver exploded")
@@ -65,7 +66,7 @@ func (explodingCatalog) ResolveList(context.Context, string) (discovery.List, er
 // namespace panics (on the goroutine the UI starts for the request).
 type explodingCluster struct{ *fakeCluster }
 
-func (c explodingCluster) Catalog() Catalog { return explodingCatalog{c.fakeCluster.Catalog()} }
+func (c explodingCluster) Catalog() cluster.Catalog { return explodingCatalog{c.fakeCluster.Catalog()} }
 func (c explodingCluster) Get(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) (*unstructured.Unstructured, error) {
 	if gvr.Resource == "namespaces" { // the UI checks that its namespace exists
 		return c.fakeCluster.Get(ctx, gvr, ns, name)

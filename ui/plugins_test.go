@@ -12,7 +12,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/config"
-	"kscope/ui/livetable"
 )
 
 func TestPluginRunsWithTheRowsVariables(t *testing.T) {
@@ -50,35 +49,6 @@ func TestPluginRunsWithTheRowsVariables(t *testing.T) {
 	h.lacks("deploys-only")
 }
 
-// TestPluginRefusesShellText: a row whose cell a shell would read as code does not run the plugin; one line
-// names the plugin and the variable.
-func TestPluginRefusesShellText(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out")
-	plugins := []config.Plugin{{Name: "say", ShortCut: "Shift-K", Scopes: []string{"po"}, Command: "sh", Background: true,
-		Args: []string{"-c", "echo '$NAME' > " + out}}}
-	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Plugins = plugins })
-	h.press(tcell.KeyRune, '/')
-	h.typeText("fghij\n")
-	h.ui(func() {
-		tbl := h.app.top().(*livetable.Table)
-		_, env, _ := tablePlugins{h.app, tbl}.PluginSubject()
-		h.app.runPlugin(plugins[0], "pods x", mergeEnv(env, map[string]string{"NAME": "x'; touch " + out + ".p; echo '"}))
-	})
-	h.eventually(`plugin say not run: $NAME holds '\'', which a shell could read as code`)
-	var started int
-	h.quietly(func() { started, _ = h.app.plugins.runs.counts() })
-	if _, err := os.Stat(out + ".p"); err == nil || started != 0 {
-		t.Fatalf("the plugin ran (%d started)", started)
-	}
-}
-
-func mergeEnv(env, more map[string]string) map[string]string {
-	for k, v := range more {
-		env[k] = v
-	}
-	return env
-}
-
 // TestDangerousPluginAsksFirst: Cancel (focused) runs nothing; Run runs the plugin once. The plugin appends
 // a line: had Cancel run it, the file would hold two once every run has ended.
 func TestDangerousPluginAsksFirst(t *testing.T) {
@@ -93,7 +63,7 @@ func TestDangerousPluginAsksFirst(t *testing.T) {
 	h.press(tcell.KeyEnter, 0) // Cancel is focused
 	h.until("the dialog closed", func() bool { return h.app.modal == nil })
 	h.quietly(func() {
-		if started, _ := h.app.plugins.runs.counts(); started != 0 {
+		if started, _ := h.app.plugins.Runs(); started != 0 {
 			t.Errorf("Cancel started the plugin")
 		}
 	})
@@ -101,7 +71,7 @@ func TestDangerousPluginAsksFirst(t *testing.T) {
 	h.eventually("Run plugin wipe on pods web-7d9f-")
 	h.press(tcell.KeyTab, 0)
 	h.press(tcell.KeyEnter, 0)
-	h.until("every run ended", func() bool { started, running := h.app.plugins.runs.counts(); return started > 0 && running == 0 })
+	h.until("every run ended", func() bool { started, running := h.app.plugins.Runs(); return started > 0 && running == 0 })
 	h.eventually("plugin wipe done")
 	if data, _ := os.ReadFile(out); string(data) != "web-7d9f-fghij\n" {
 		t.Fatalf("wrote %q (Cancel ran it too?)", data)
@@ -251,28 +221,6 @@ func TestBackgroundPluginOutputBounded(t *testing.T) {
 	h := start(t, 160, 30, func(o *Options) { o.Resource = "pods"; o.Plugins = plugins })
 	h.press(tcell.KeyRune, 'K')
 	h.eventually("plugin chatty done: the end (output cut: kept the last 65536 of 4000009 bytes)")
-}
-
-func TestTailBuffer(t *testing.T) {
-	b := &tailBuffer{max: 8}
-	writes := []string{"abc", "defgh", "ijklmnopqrstuvwxyz"}
-	for range 100 {
-		writes = append(writes, "1")
-	}
-	for _, s := range append(writes, "12") {
-		_, _ = b.Write([]byte(s))
-		if len(b.buf) > 2*b.max {
-			t.Fatalf("holds %d bytes", len(b.buf))
-		}
-	}
-	if got, note := b.tail(); got != "11111112" || note != " (output cut: kept the last 8 of 128 bytes)" {
-		t.Fatalf("%q %q", got, note)
-	}
-	small := &tailBuffer{max: 8}
-	_, _ = small.Write([]byte("ok\n"))
-	if got, note := small.tail(); got != "ok\n" || note != "" {
-		t.Fatalf("%q %q", got, note)
-	}
 }
 
 // TestPluginEndNamesItsRefusedWrite: a write of a plugin that read-only mode refused during its run is

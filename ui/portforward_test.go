@@ -14,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"kscope/cluster"
 	"kscope/discovery"
 )
 
@@ -179,7 +180,7 @@ func TestPortForwardFailuresAndEnd(t *testing.T) {
 	other := fixtureCluster()
 	other.info.Context = "viewer"
 	h, _ := startShellTest(t, func(o *Options) {
-		o.Connect = func(context.Context, string) (Cluster, error) { return other, nil }
+		o.Connect = func(context.Context, string) (cluster.Interface, error) { return other, nil }
 	})
 	h.cluster.mu.Lock()
 	h.cluster.streams.forwardErr = errors.New("port-forward shop/web-7d9f-abcde:8080: unable to listen on port 8080: " +

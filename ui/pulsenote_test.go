@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"kscope/cluster"
 	"kscope/ui/keymap"
 	"kscope/ui/livetable"
 )
@@ -15,10 +16,10 @@ import (
 // Options.Screens with the table's title and rows; esc goes back; without one registered, `i` is not bound.
 func TestPulseKeyOpensTheRegisteredScreen(t *testing.T) {
 	var label string
-	var src RowSource
+	var src cluster.RowSource
 	h := start(t, 100, 30, func(o *Options) {
 		o.Resource = "pods"
-		o.Screens.Pulse = func(nav Navigator, l string, s RowSource) Screen {
+		o.Screens.Pulse = func(nav Navigator, l string, s cluster.RowSource) Screen {
 			label, src = l, s
 			return stubPulse(nav, l, s)
 		}
@@ -43,7 +44,7 @@ func TestPulseKeyOpensTheRegisteredScreen(t *testing.T) {
 }
 
 // stubPulse is the tests' pulse screen (the real one, package ui/pulse, imports ui): a line naming the table.
-func stubPulse(nav Navigator, label string, _ RowSource) Screen {
+func stubPulse(nav Navigator, label string, _ cluster.RowSource) Screen {
 	return &stubScreen{nav: nav, text: tview.NewTextView().SetText("pulse stub of " + label)}
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 
+	"kscope/cluster"
 	"kscope/ui/verbs"
 )
 
@@ -12,7 +13,7 @@ const RequestTimeout = verbs.RequestTimeout
 
 // request runs work off the UI goroutine within RequestTimeout, against the cluster of the moment, then
 // then on the UI goroutine with its outcome, unless a context switch has replaced that cluster meanwhile.
-func request[T any](a *App, work func(context.Context, Cluster) (T, error), then func(T, error)) {
+func request[T any](a *App, work func(context.Context, cluster.Interface) (T, error), then func(T, error)) {
 	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
 	a.pending.Add(1)
 	a.goSafe(func() {

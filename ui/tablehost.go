@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/spawn"
 	"kscope/ui/keymap"
@@ -20,7 +21,7 @@ type tableHost struct {
 }
 
 // newTable returns a live table of res over src titled title, hosted by the app (not started until shown).
-func (a *App) newTable(res discovery.Resource, src RowSource, title string) *livetable.Table {
+func (a *App) newTable(res discovery.Resource, src cluster.RowSource, title string) *livetable.Table {
 	h := &tableHost{App: a, access: a.newAccess()}
 	h.t = livetable.New(h, res, src, title)
 	return h.t

@@ -10,7 +10,7 @@
 //
 // It implements ui.Screen, asks the app only for what ui.Navigator offers, and is registered in
 // ui.Options.Screens as Logs (Open, one line in the program); ui never imports it and binds `l` and `p` only
-// when it is registered. A logs view of one pod is a ui.PluginHost (the containers' plugins) and a
+// when it is registered. A logs view of one pod is a plugins.Subject (the containers' plugins) and a
 // ui.SkinnedScreen (the skin's logs background).
 //
 // Goroutines: everything runs on the UI goroutine but the followers (one per container, on goroutines of

@@ -9,6 +9,7 @@ import (
 
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/plugins"
 	"kscope/ui/theme"
 )
 
@@ -37,7 +38,7 @@ func TestBindingsAreTheLogsKeys(t *testing.T) {
 func TestPluginHostOfOnePod(t *testing.T) {
 	lt := newLogsTest(t, ui.LogSettings{})
 	v := lt.openPod("web-7d9f-abcde", false)
-	var pod ui.PluginHost = v
+	var pod plugins.Subject = v
 	if got := pod.PluginScopes(); !slices.Equal(got, []string{"containers", "container", "co"}) {
 		t.Errorf("scopes %q", got)
 	}
@@ -49,7 +50,7 @@ func TestPluginHostOfOnePod(t *testing.T) {
 	}
 
 	lt.open(deploymentsRes, "web", false)
-	var workload ui.PluginHost = lt.top()
+	var workload plugins.Subject = lt.top()
 	if got := workload.PluginScopes(); got != nil {
 		t.Errorf("a workload's scopes %q, want none", got)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// PluginScopes implements ui.PluginHost: a logs view of one pod runs the containers' plugins (the names
+// PluginScopes implements plugins.Subject: a logs view of one pod runs the containers' plugins (the names
 // k9s's container view answers to); a workload's none.
 func (v *View) PluginScopes() []string {
 	if v.logs.selector != "" {
@@ -14,7 +14,7 @@ func (v *View) PluginScopes() []string {
 	return []string{"containers", "container", "co"}
 }
 
-// PluginSubject implements ui.PluginHost: the pod's container, NAME and CONTAINER the container (several:
+// PluginSubject implements plugins.Subject: the pod's container, NAME and CONTAINER the container (several:
 // joined with ","), POD the pod, FILTER the search; a workload's logs have none (said on the prompt line).
 func (v *View) PluginSubject() (string, map[string]string, bool) {
 	if v.logs.selector != "" || v.logs.pod == "" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rivo/tview"
 
+	"kscope/cluster"
 	"kscope/ui"
 	"kscope/ui/keymap"
 	"kscope/ui/livetable"
@@ -22,13 +23,13 @@ type View struct {
 	ui.BaseScreen
 	nav    ui.Navigator
 	label  string
-	src    ui.RowSource
+	src    cluster.RowSource
 	text   *tview.TextView
 	cancel context.CancelFunc
 }
 
 // New returns the pulse of src, the rows of the table labelled label (a ui.TableScreens opener).
-func New(nav ui.Navigator, label string, src ui.RowSource) ui.Screen {
+func New(nav ui.Navigator, label string, src cluster.RowSource) ui.Screen {
 	v := &View{nav: nav, label: label, src: src,
 		text: tview.NewTextView().SetDynamicColors(true).SetWrap(false)}
 	v.text.SetBorder(true).SetTitle(" [aqua::b]pulse[white] " + tview.Escape(label) + " ")

@@ -1,4 +1,4 @@
-package ui
+package plugins
 
 import (
 	"fmt"
@@ -18,15 +18,15 @@ const maxPluginOutput = 64 << 10
 // pluginQuitWait bounds how long quitting waits for the background plugins it stopped to be gone.
 const pluginQuitWait = 3 * time.Second
 
-// pluginRuns counts the background plugins started and still running, so that quitting stops and waits
+// runs counts the background plugins started and still running, so that quitting stops and waits
 // for them. Safe for concurrent use.
-type pluginRuns struct {
+type runs struct {
 	wg               sync.WaitGroup
 	mu               sync.Mutex
 	started, running int
 }
 
-func (r *pluginRuns) begin() {
+func (r *runs) begin() {
 	r.wg.Add(1)
 	r.mu.Lock()
 	r.started++
@@ -34,7 +34,7 @@ func (r *pluginRuns) begin() {
 	r.mu.Unlock()
 }
 
-func (r *pluginRuns) end() {
+func (r *runs) end() {
 	r.mu.Lock()
 	r.running--
 	r.mu.Unlock()
@@ -42,14 +42,14 @@ func (r *pluginRuns) end() {
 }
 
 // counts returns how many were started and how many still run.
-func (r *pluginRuns) counts() (started, running int) {
+func (r *runs) counts() (started, running int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.started, r.running
 }
 
 // wait waits for every run to end, at most d; false when some did not.
-func (r *pluginRuns) wait(d time.Duration) bool {
+func (r *runs) wait(d time.Duration) bool {
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
 	select {
@@ -98,42 +98,55 @@ func (b *tailBuffer) tail() (string, string) {
 	return string(kept), note
 }
 
+// command is exec.Command with the environment of h's children and vars.
+func command(h Host, vars map[string]string, name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.Env = h.ChildEnv(vars)
+	return cmd
+}
+
 // runBackground runs p with args and the variables vars in its environment, off the UI goroutine: under
-// the app's context (quitting kills it and everything it started, and waits for that), its output kept
-// up to maxPluginOutput. How it ended is said on the prompt line. UI goroutine only.
-func (a *App) runBackground(p config.Plugin, vars map[string]string, args []string) {
-	cmd := exec.CommandContext(a.ctx, p.Command, args...)
-	cmd.Env = a.childEnv(vars)
+// the app's context (quitting kills it and everything it started, and Wait waits for that), its output
+// kept up to maxPluginOutput. How it ended is said on the prompt line. UI goroutine only.
+func (s *Set) runBackground(p config.Plugin, vars map[string]string, args []string) {
+	h := s.h
+	ctx := h.Context()
+	cmd := exec.CommandContext(ctx, p.Command, args...)
+	cmd.Env = h.ChildEnv(vars)
 	out := &tailBuffer{max: maxPluginOutput}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = time.Second // a child that keeps the output open does not hold the run
 	ownProcessGroup(cmd)
-	a.plugins.runs.begin()
-	mark := a.refusalMark()
-	a.goSafe(func() {
-		defer a.plugins.runs.end()
+	s.runs.begin()
+	mark := h.RefusalMark()
+	h.Go(func() {
+		defer s.runs.end()
 		err := cmd.Run()
-		if a.ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return // quitting: nobody to tell
 		}
 		text, note := out.tail()
-		a.tv.QueueUpdateDraw(func() { a.pluginDone(p, err, text, note, mark) })
+		h.Update(func() { s.done(p, err, text, note, mark) })
 	})
 }
 
-// stopPlugins is quitting for the background plugins: the app's context is cancelled by then (which
-// kills them); it waits a bounded time for them to be gone.
-func (a *App) stopPlugins() {
-	a.plugins.runs.wait(pluginQuitWait)
+// Runs tells how many background plugins were started and how many still run. Any goroutine.
+func (s *Set) Runs() (started, running int) { return s.runs.counts() }
+
+// Wait is quitting for the background plugins: the app's context is cancelled by then (which kills
+// them); it waits a bounded time (pluginQuitWait) for them to be gone. Any goroutine.
+func (s *Set) Wait() {
+	s.runs.wait(pluginQuitWait)
 }
 
-// pluginDone says how a plugin ended, with the last line of a background plugin's output (control
-// characters dropped) and note (what was cut). A write read-only mode refused a child since mark comes
-// first (the line may be cut at the screen's edge): the plugin's exit would otherwise replace it.
-func (a *App) pluginDone(p config.Plugin, err error, out, note string, mark int) {
-	a.flushNotices()
+// done says how a plugin ended, with the last line of a background plugin's output (control characters
+// dropped) and note (what was cut). A write read-only mode refused a child since mark comes first (the
+// line may be cut at the screen's edge): the plugin's exit would otherwise replace it.
+func (s *Set) done(p config.Plugin, err error, out, note string, mark int) {
+	h := s.h
+	h.FlushNotices()
 	first := ""
-	if r := a.refusedSince(mark); r != "" {
+	if r := h.RefusedSince(mark); r != "" {
 		first = r + "; "
 	}
 	last := ""
@@ -146,8 +159,8 @@ func (a *App) pluginDone(p config.Plugin, err error, out, note string, mark int)
 		}, lines[len(lines)-1])
 	}
 	if err != nil {
-		a.errorf("%splugin %s: %s%s%s", first, p.Name, err, last, note)
+		h.Errorf("%splugin %s: %s%s%s", first, p.Name, err, last, note)
 		return
 	}
-	a.message(first + "plugin " + p.Name + " done" + last + note)
+	h.Message(first + "plugin " + p.Name + " done" + last + note)
 }

@@ -1,4 +1,4 @@
-package ui
+package plugins
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // line, dropdown as a list), then gives done their values as INPUT_NAME (the name upper-cased). A required
 // input left empty, or a number or bool that cannot be read, stops there with one line; esc stops too.
 // UI goroutine only.
-func (a *App) askInputs(p config.Plugin, done func(map[string]string)) {
+func (s *Set) askInputs(p config.Plugin, done func(map[string]string)) {
 	values := map[string]string{}
 	var ask func(i int)
 	ask = func(i int) {
@@ -25,7 +25,7 @@ func (a *App) askInputs(p config.Plugin, done func(map[string]string)) {
 		take := func(text string) {
 			v, err := inputValue(in, text)
 			if err != nil {
-				a.errorf("plugin %s not run: %s", p.Name, err)
+				s.h.Errorf("plugin %s not run: %s", p.Name, err)
 				return
 			}
 			values["INPUT_"+strings.ToUpper(in.Name)] = v
@@ -36,7 +36,7 @@ func (a *App) askInputs(p config.Plugin, done func(map[string]string)) {
 			label = in.Name
 		}
 		if in.Type == "dropdown" {
-			a.Choose(fmt.Sprintf("plugin %s: %s", p.Name, label), in.Options, max(0, slices.Index(in.Options, in.Default)),
+			s.h.Choose(fmt.Sprintf("plugin %s: %s", p.Name, label), in.Options, max(0, slices.Index(in.Options, in.Default)),
 				func(j int) { take(in.Options[j]) })
 			return
 		}
@@ -44,7 +44,7 @@ func (a *App) askInputs(p config.Plugin, done func(map[string]string)) {
 		if in.Required {
 			hint += " *"
 		}
-		a.bar.Open(fmt.Sprintf("plugin %s: %s%s: ", p.Name, label, hint), in.Default, take, nil)
+		s.h.Ask(fmt.Sprintf("plugin %s: %s%s: ", p.Name, label, hint), in.Default, take)
 	}
 	ask(0)
 }

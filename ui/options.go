@@ -18,37 +18,13 @@ import (
 	"kscope/watch"
 )
 
-// The names below are the transition to package cluster, which now defines what the screens ask of a
-// cluster (the interfaces by role and their request and answer values), so that package kube implements them
-// without importing ui. They are aliases, the same types under their old names, kept so that this step
-// changes no code that uses them; new code uses the cluster. names (cluster.Interface, cluster.Info, …).
-type (
-	Cluster            = cluster.Interface
-	ClusterInfo        = cluster.Info
-	Catalog            = cluster.Catalog
-	RowSource          = cluster.RowSource
-	TreeSource         = cluster.TreeSource
-	Precondition       = cluster.Precondition
-	ScaleState         = cluster.ScaleState
-	AccessQuery        = cluster.AccessQuery
-	AccessAnswer       = cluster.AccessAnswer
-	LogRequest         = cluster.LogRequest
-	ExecRequest        = cluster.ExecRequest
-	TerminalSize       = cluster.TerminalSize
-	PortForwardRequest = cluster.PortForwardRequest
-	PodUsage           = cluster.PodUsage
-	NodeUsage          = cluster.NodeUsage
-	PodResources       = cluster.PodResources
-	PodResourceReader  = cluster.PodResourceReader
-)
-
 // Options configure an App. The zero value of each optional field has the documented default.
 type Options struct {
 	// Cluster is the connection to start with (required).
-	Cluster Cluster
+	Cluster cluster.Interface
 	// Connect opens a connection for a kubeconfig context (for `:ctx NAME`); nil disables context switching.
 	// It is called off the UI goroutine and may block.
-	Connect func(ctx context.Context, contextName string) (Cluster, error)
+	Connect func(ctx context.Context, contextName string) (cluster.Interface, error)
 	// Contexts lists the kubeconfig's contexts for the contexts screen (`:ctx`); nil: that screen is not
 	// offered. It is called off the UI goroutine and may block.
 	Contexts func() ([]cluster.KubeContext, error)

@@ -1,0 +1,52 @@
+package plugins
+
+import (
+	"context"
+
+	"kscope/cluster"
+)
+
+// Host is what the plugins ask of the app: its services (goroutines, the UI goroutine's queue, the prompt
+// line and its notices, dialogs, the connection), the terminal it suspends for a plugin in the
+// foreground, the environment of its children and what read-only mode refused them. ui's App implements it
+// (ui/pluginhost.go). Every method runs on the UI goroutine, except Go, Update, Context, ChildEnv,
+// RefusalMark and RefusedSince, which any goroutine may call.
+type Host interface {
+	// Context is done when the app quits: a background plugin is killed then.
+	Context() context.Context
+	// Go runs fn on a goroutine of its own, supervised: a panic there stops the UI and restores the terminal.
+	Go(fn func())
+	// Update runs fn on the UI goroutine, then redraws; never call it on the UI goroutine itself.
+	Update(fn func())
+
+	// Message shows a one-line note on the prompt line; Errorf shows an error there (red).
+	Message(text string)
+	Errorf(format string, args ...any)
+	// Notice says line on the prompt line once the UI runs (a configuration line that cannot be used).
+	Notice(line string)
+	// FlushNotices shows the notices on their way now, so that a line shown after comes after them.
+	FlushNotices()
+	// Confirm shows question with Cancel (focused) and action's button; do runs if the user chooses it.
+	Confirm(question, action string, do func())
+	// Ask asks for a line of text on the prompt line, after label, beginning with initial; done receives
+	// the text on Enter (esc drops it).
+	Ask(label, initial string, done func(text string))
+	// Choose lets the user pick one of items (selected first); pick receives its index.
+	Choose(title string, items []string, selected int, pick func(int))
+
+	// ReadOnly tells whether the user asked for no writes at all (a dangerous plugin is refused).
+	ReadOnly() bool
+	// Cluster is the connection of the moment (nil before the first); Kubeconfig the kubeconfig children
+	// get ("" for kscope's own environment's).
+	Cluster() cluster.Interface
+	Kubeconfig() string
+	// Suspend gives the terminal to fn and takes it back when fn returns; false when there is no screen to
+	// suspend (tests).
+	Suspend(fn func()) bool
+	// ChildEnv is the environment of a process kscope starts: its own, the children's kubeconfig, vars.
+	ChildEnv(vars map[string]string) []string
+	// RefusalMark is the count of the children's writes read-only mode refused so far; RefusedSince the
+	// last one refused after mark ("" when none).
+	RefusalMark() int
+	RefusedSince(mark int) string
+}
