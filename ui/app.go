@@ -16,6 +16,7 @@ import (
 	"kscope/history"
 	"kscope/spawn"
 	"kscope/ui/keymap"
+	"kscope/ui/picker"
 	"kscope/ui/plugins"
 	"kscope/ui/prompt"
 	"kscope/ui/theme"
@@ -273,9 +274,9 @@ func (a *App) attach(c cluster.Interface) {
 		a.warnIfNamespaceMissing(a.namespace)
 	}
 	a.namespaces = a.watchNamespaceNames()
-	picker := NewResourcePicker(a)
-	a.unsubscribe = c.Catalog().Subscribe(func() { a.tv.QueueUpdateDraw(picker.reload) })
-	a.push(picker)
+	resources := picker.New(pickerHost{a})
+	a.unsubscribe = c.Catalog().Subscribe(func() { a.tv.QueueUpdateDraw(resources.Reload) })
+	a.push(resources)
 	if a.opts.Resource != "" {
 		a.openStart(c.Catalog())
 	}

@@ -39,10 +39,12 @@
 //     ui/plugins, the configured keys: plugins (their scopes, variables, inputs, runs) and hotkeys; ui's
 //     pluginHost (pluginhost.go) is its host, and ui gives their keys out among kscope's (keyconflicts.go);
 //     it imports ui/livetable (a table is a plugins.Subject), the one import within this layer;
-//  3. ui, the core: App, the stack, the prompt and status lines, the dialogs, the picker, commands, the
+//     ui/picker, the start screen (the catalog's resources, filtered as typed); ui's pickerHost
+//     (pickerhost.go) is its host;
+//  3. ui, the core: App, the stack, the prompt and status lines, the dialogs, commands, the
 //     opening of screens (TableScreens), the terminal handed to a child (suspend.go);
 //  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
-//     ui/portforwards), which import ui (Screen, Navigator) and which ui never imports.
+//     ui/containers, ui/portforwards), which import ui (Screen, Navigator) and which ui never imports.
 //
 // # Structure
 //

@@ -61,7 +61,7 @@ func (a *fuzzApp) reset() {
 	}
 	a.app.popTo(1)
 	a.app.namespace = "shop"
-	a.app.stack[0].(*ResourcePicker).filter = ""
+	a.app.stack[0].Escape() // (the picker's: clears its filter)
 	a.app.show()
 	a.app.bar.ClearMessage()
 }

@@ -6,6 +6,7 @@ import (
 
 	"kscope/cluster"
 	"kscope/discovery"
+	"kscope/ui/picker"
 	"kscope/ui/prompt"
 	"kscope/union"
 	"kscope/watch"
@@ -85,7 +86,7 @@ func (a *App) openKinds(l discovery.List, nsText string) {
 	res := unionResource(l)
 	var unlistable []string
 	for _, k := range l.Resources {
-		if reason := unlistableReason(k); reason != "" {
+		if reason := picker.Unlistable(k); reason != "" {
 			unlistable = append(unlistable, k.FullName()+": "+reason)
 		}
 	}

@@ -65,7 +65,7 @@ var everyView = []viewPath{
 	{"deployments", []string{"t"}, "*ui.stubScreen", false}, // (the real tree screen, in ui/treeview, offers the same keys)
 	{"deployments", []string{"i"}, "*ui.stubScreen", false}, // (the real pulse screen, in ui/pulse, offers the same help and quit)
 	{"deployments", []string{"?"}, "*ui.HelpView", false},
-	{"deployments", []string{"esc"}, "*ui.ResourcePicker", false},
+	{"deployments", []string{"esc"}, "*picker.Picker", false},
 	{"pods", nil, "*livetable.Table", false},
 	{"pods", []string{"l"}, "*ui.stubLogsScreen", false}, // (the real logs screen, in ui/logview, offers the same keys)
 	{"pods", []string{"y"}, "*ui.stubObjectScreen", false},
@@ -78,7 +78,7 @@ var everyView = []viewPath{
 
 // viewTypes are the view types everyView must reach (every type with bindings()).
 var viewTypes = []string{"*livetable.Table", "*ui.stubObjectScreen", "*ui.stubScreen",
-	"*ui.stubLogsScreen", "*ui.HelpView", "*ui.ResourcePicker"}
+	"*ui.stubLogsScreen", "*ui.HelpView", "*picker.Picker"}
 
 // writeNames are the bindings that would change the cluster.
 var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "port-forward": true,

@@ -1,4 +1,4 @@
-package ui
+package picker
 
 import (
 	"fmt"
@@ -10,14 +10,30 @@ import (
 	"kscope/discovery"
 	"kscope/ui/keymap"
 	"kscope/ui/livetable"
+	"kscope/ui/theme"
 )
 
-// ResourcePicker is the start screen: every API resource the catalog knows, filtered as the user types,
+// Host is what the picker asks of the app that shows it. Its methods run on the UI goroutine.
+type Host interface {
+	// HelpBinding is `?`.
+	HelpBinding() keymap.Binding
+	// Ask asks for a line of text on the prompt line (the filter), after label; done receives it on Enter.
+	Ask(label, initial string, done func(text string))
+	// StatusChanged tells the app that the picker's Status changed (the selection moved).
+	StatusChanged()
+	// Theme is the UI's colours.
+	Theme() *theme.Theme
+	// Resources are the catalog's resources, read at each reload.
+	Resources() []discovery.Resource
+	// Open opens r's live table (Enter).
+	Open(r discovery.Resource)
+}
+
+// Picker is the start screen: every API resource the catalog knows, filtered as the user types,
 // resources that cannot be listed and watched dimmed with the reason. It reloads when the catalog changes.
 // UI goroutine only.
-type ResourcePicker struct {
-	BaseScreen
-	app    *App
+type Picker struct {
+	host   Host
 	table  *tview.Table
 	filter string
 	wide   bool
@@ -26,25 +42,28 @@ type ResourcePicker struct {
 	snap bool
 }
 
-// NewResourcePicker returns the picker over a's catalog.
-func NewResourcePicker(a *App) *ResourcePicker {
-	p := &ResourcePicker{app: a, table: tview.NewTable()}
+// New returns the picker over h's catalog. UI goroutine.
+func New(h Host) *Picker {
+	p := &Picker{host: h, table: tview.NewTable()}
 	p.table.SetFixed(1, 0).SetSelectable(true, false).SetBorder(true)
-	p.table.SetSelectedStyle(a.theme.Cursor)
-	p.table.SetSelectionChangedFunc(func(int, int) { a.updateStatus(p) })
-	p.reload()
+	p.table.SetSelectedStyle(h.Theme().Cursor)
+	p.table.SetSelectionChangedFunc(func(int, int) { h.StatusChanged() })
+	p.Reload()
 	return p
 }
 
-func (p *ResourcePicker) Crumb() string              { return "resources" }
-func (p *ResourcePicker) Primitive() tview.Primitive { return p.table }
-func (p *ResourcePicker) Activate()                  { p.reload() }
-func (p *ResourcePicker) Close()                     {}
+func (p *Picker) Crumb() string              { return "resources" }
+func (p *Picker) Primitive() tview.Primitive { return p.table }
+func (p *Picker) Activate()                  { p.Reload() }
+func (p *Picker) Close()                     {}
+
+// NamespaceChanged implements ui.Screen: the resources are the same in every namespace.
+func (p *Picker) NamespaceChanged(string) {}
 
 // Bindings are the picker's keys; letters type into its filter (typed), so wide is ctrl-w here.
-func (p *ResourcePicker) Bindings() []keymap.Binding {
+func (p *Picker) Bindings() []keymap.Binding {
 	return []keymap.Binding{
-		p.app.HelpBinding(),
+		p.host.HelpBinding(),
 		keymap.Keys.Picker.Filter.Bind(p.openFilterBar),
 		keymap.Keys.Picker.Open.Bind(p.enter),
 		keymap.Keys.Picker.Wide.Bind(p.toggleWide),
@@ -52,42 +71,42 @@ func (p *ResourcePicker) Bindings() []keymap.Binding {
 }
 
 // Escape clears the filter; the picker is the bottom of the stack, so esc never goes further.
-func (p *ResourcePicker) Escape() bool {
+func (p *Picker) Escape() bool {
 	if p.filter != "" {
 		p.filter = ""
-		p.reload()
+		p.Reload()
 	}
 	return true
 }
 
-func (p *ResourcePicker) openFilterBar() {
-	p.app.bar.Open("/", "", func(text string) {
+func (p *Picker) openFilterBar() {
+	p.host.Ask("/", "", func(text string) {
 		p.filter = text
-		p.reload()
-	}, nil)
+		p.Reload()
+	})
 }
 
-func (p *ResourcePicker) toggleWide() {
+func (p *Picker) toggleWide() {
 	p.wide = !p.wide
-	p.reload()
+	p.Reload()
 }
 
 // Typed handles a key the key table did not: characters of resource names extend the filter, Backspace
 // shortens it. It tells whether it used the key.
-func (p *ResourcePicker) Typed(ev *tcell.EventKey) bool {
+func (p *Picker) Typed(ev *tcell.EventKey) bool {
 	switch ev.Key() {
 	case tcell.KeyRune:
 		r := ev.Rune()
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
 			p.filter += string(r)
 			p.snap = true
-			p.reload()
+			p.Reload()
 			return true
 		}
 	case tcell.KeyBackspace, tcell.KeyBackspace2:
 		if p.filter != "" {
 			p.filter = p.filter[:len(p.filter)-1]
-			p.reload()
+			p.Reload()
 		}
 		return true
 	}
@@ -95,7 +114,7 @@ func (p *ResourcePicker) Typed(ev *tcell.EventKey) bool {
 }
 
 // selected returns the resource under the cursor.
-func (p *ResourcePicker) selected() (discovery.Resource, bool) {
+func (p *Picker) selected() (discovery.Resource, bool) {
 	row, _ := p.table.GetSelection()
 	if row < 1 || row > len(p.shown) {
 		return discovery.Resource{}, false
@@ -103,10 +122,11 @@ func (p *ResourcePicker) selected() (discovery.Resource, bool) {
 	return p.shown[row-1], true
 }
 
-// reload rebuilds the rows from the catalog and the filter, keeping the selected resource if still shown.
-func (p *ResourcePicker) reload() {
+// Reload rebuilds the rows from the catalog and the filter, keeping the selected resource if still shown (the
+// app calls it when the catalog changes). UI goroutine.
+func (p *Picker) Reload() {
 	prev, hadPrev := p.selected()
-	all := p.app.cluster.Catalog().Resources()
+	all := p.host.Resources()
 	p.shown = p.shown[:0]
 	for _, r := range all {
 		if matchesResource(r, p.filter) {
@@ -116,15 +136,15 @@ func (p *ResourcePicker) reload() {
 	p.table.Clear()
 	headers := append(discovery.ResourceColumns(p.wide), "NOTE")
 	for c, h := range headers {
-		p.table.SetCell(0, c, tview.NewTableCell(h+livetable.ColumnGap).SetStyle(p.app.theme.Header).SetSelectable(false))
+		p.table.SetCell(0, c, tview.NewTableCell(h+livetable.ColumnGap).SetStyle(p.host.Theme().Header).SetSelectable(false))
 	}
 	exact, kept := -1, -1
 	for i, r := range p.shown {
-		note := unlistableReason(r)
+		note := Unlistable(r)
 		cells := append(discovery.ResourceCells(r, p.wide), note)
-		color := p.app.theme.RowFg
+		color := p.host.Theme().RowFg
 		if note != "" {
-			color = p.app.theme.Dim
+			color = p.host.Theme().Dim
 		}
 		for c, text := range cells {
 			p.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)+livetable.ColumnGap).SetTextColor(color))
@@ -142,7 +162,7 @@ func (p *ResourcePicker) reload() {
 	}
 	p.snap = false
 	p.table.Select(sel+1, 0)
-	th := p.app.theme
+	th := p.host.Theme()
 	title := fmt.Sprintf(" %sresources%s[%d] ", th.Title, th.Counter, len(p.shown))
 	if p.filter != "" {
 		title += fmt.Sprintf("%s</%s> ", th.Filter, tview.Escape(p.filter))
@@ -151,9 +171,9 @@ func (p *ResourcePicker) reload() {
 }
 
 // Status shows the keys, or why the selected resource cannot be opened.
-func (p *ResourcePicker) Status() string {
+func (p *Picker) Status() string {
 	if r, ok := p.selected(); ok {
-		if reason := unlistableReason(r); reason != "" {
+		if reason := Unlistable(r); reason != "" {
 			return "[yellow]" + tview.Escape(r.FullName()+": "+reason) + "[-]"
 		}
 	}
@@ -161,9 +181,9 @@ func (p *ResourcePicker) Status() string {
 }
 
 // enter opens the selected resource.
-func (p *ResourcePicker) enter() {
+func (p *Picker) enter() {
 	if r, ok := p.selected(); ok {
-		p.app.openTop(r)
+		p.host.Open(r)
 	}
 }
 
@@ -192,8 +212,8 @@ func exactResource(r discovery.Resource, filter string) bool {
 	return false
 }
 
-// unlistableReason says why r cannot be shown as a live table, or "" if it can.
-func unlistableReason(r discovery.Resource) string {
+// Unlistable says why r cannot be shown as a live table, or "" if it can.
+func Unlistable(r discovery.Resource) string {
 	var missing []string
 	for _, v := range []string{"list", "watch"} {
 		if !r.Has(v) {

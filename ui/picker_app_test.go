@@ -6,6 +6,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"kscope/discovery"
+	"kscope/ui/picker"
 	"kscope/ui/theme"
 )
 
@@ -31,7 +32,7 @@ func TestPickerUnlistableRefused(t *testing.T) {
 	h := start(t, 100, 30, nil)
 	h.typeText("tokenreviews\n")
 	h.contains("tokenreviews.authentication.k8s.io cannot be listed and watched (verbs: create)")
-	if _, ok := h.app.top().(*ResourcePicker); !ok {
+	if _, ok := h.app.top().(*picker.Picker); !ok {
 		t.Error("a table opened for a resource without list/watch")
 	}
 }
