@@ -1,8 +1,9 @@
 // Package union builds one table's rows out of several row sources: one namespaced resource in several
 // namespaces (`:pods shop,web`, Namespaces: a NAMESPACE cell first) and several kinds in one table
 // (`:deploy,sts`, `:all`, Kinds: a KIND cell first, the kinds' own columns when they share them, else NAME,
-// NAMESPACE and AGE). Each union is a watch.StaticSource fed by goroutines that follow its parts; it starts
-// and stops them with itself.
+// NAMESPACE and AGE). Each union is a watch.StaticSource fed by goroutines that follow its parts
+// (watch.NewFedSource): the source's one watch.Lifecycle starts the parts and those goroutines with its Start,
+// and its Stop stops them, then the parts, then releases the rows.
 //
 // It knows sources only through SourceMaker (cluster.Sources satisfies it) and draws nothing; the views that
 // show these tables live in ui.

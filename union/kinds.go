@@ -20,15 +20,13 @@ import (
 type Kinds struct {
 	*watch.StaticSource
 	sources    SourceMaker
-	start      spawn.Func         // starts the gathering goroutine
+	start      spawn.Func         // starts the gathering goroutine (NewKinds's, kept for InNamespace)
 	res        discovery.Resource // the union's (unionResource)
 	kinds      []discovery.Resource
 	labels     []string
 	namespace  string
 	namespaces []string // two or more namespaces, or nil
 	parts      []cluster.RowSource
-	cancel     context.CancelFunc
-	done       chan struct{}
 
 	// The gathering goroutine's own, unguarded.
 	cols    [][]watch.Column  // each kind's columns as last seen
@@ -49,8 +47,8 @@ func NewKinds(start spawn.Func, c SourceMaker, res discovery.Resource, kinds []d
 		namespaces = nil
 	}
 	spec := watch.Spec{GVR: res.GVR(), Namespaced: res.Namespaced, Namespace: namespace}
-	s := &Kinds{StaticSource: watch.NewStaticSource(spec, nil), sources: c, start: start, res: res, kinds: kinds,
-		namespace: namespace, namespaces: namespaces}
+	s := &Kinds{sources: c, start: start, res: res, kinds: kinds, namespace: namespace, namespaces: namespaces}
+	s.StaticSource = watch.NewFedSource(spec, nil, watch.Hooks{Go: start, Run: s.run, Release: s.stopParts})
 	for _, k := range kinds {
 		part, err := kindPart(start, c, k, namespace, namespaces)
 		if err != nil {
@@ -111,30 +109,21 @@ func (s *Kinds) KindOf(row *watch.Row) (discovery.Resource, *watch.Row, bool) {
 	return discovery.Resource{}, nil, false
 }
 
-// Start starts every kind's source and the goroutine that gathers their rows.
-func (s *Kinds) Start(ctx context.Context) {
-	s.StaticSource.Start(ctx)
-	ctx, s.cancel = context.WithCancel(ctx)
-	s.done = make(chan struct{})
+// run starts every kind's source and the goroutine that gathers their rows (the Lifecycle's Hooks.Run: the
+// source's Start runs it once).
+func (s *Kinds) run(ctx context.Context, spawn func(func())) {
 	for _, part := range s.parts {
 		part.Start(ctx)
 	}
-	s.start.Go(func() {
-		defer close(s.done)
-		s.gather(ctx)
-	})
+	spawn(func() { s.gather(ctx) })
 }
 
-// Stop stops the gathering, then the kinds' sources and the gathered rows.
-func (s *Kinds) Stop() {
-	if s.cancel != nil {
-		s.cancel()
-		<-s.done
-	}
+// stopParts stops the kinds' sources once the gathering has returned (Hooks.Release: the source's Stop runs
+// it, then releases the gathered rows).
+func (s *Kinds) stopParts() {
 	for _, part := range s.parts {
 		part.Stop()
 	}
-	s.StaticSource.Stop()
 }
 
 // gather follows every kind's source until ctx ends, taking each one's rows and state when it notifies.

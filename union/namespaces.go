@@ -23,13 +23,10 @@ type Namespaces struct {
 	*watch.StaticSource
 	namespaces []string
 	parts      []cluster.RowSource
-	cancel     context.CancelFunc
-	start      spawn.Func // starts the gathering goroutines
 
 	mu     sync.Mutex
 	states []watch.State
 	cols   []watch.Column // the parts' columns the union's were made from
-	wg     sync.WaitGroup
 }
 
 // NewNamespaces builds (does not start) the rows of spec's resource in namespaces; start starts its
@@ -37,8 +34,8 @@ type Namespaces struct {
 func NewNamespaces(start spawn.Func, c SourceMaker, spec watch.Spec, namespaces []string) (*Namespaces, error) {
 	all := spec
 	all.Namespace = ""
-	s := &Namespaces{StaticSource: watch.NewStaticSource(all, nil), namespaces: namespaces,
-		states: make([]watch.State, len(namespaces)), start: start}
+	s := &Namespaces{namespaces: namespaces, states: make([]watch.State, len(namespaces))}
+	s.StaticSource = watch.NewFedSource(all, nil, watch.Hooks{Go: start, Run: s.run, Release: s.stopParts})
 	for i, ns := range namespaces {
 		one := spec
 		one.Namespace = ns
@@ -59,30 +56,21 @@ func (s *Namespaces) PartSources() ([]string, []cluster.RowSource) { return s.na
 // Namespaces returns the namespaces the source shows, for the table's title.
 func (s *Namespaces) Namespaces() []string { return s.namespaces }
 
-// Start starts every namespace's source and the goroutines that gather their rows.
-func (s *Namespaces) Start(ctx context.Context) {
-	s.StaticSource.Start(ctx)
-	ctx, s.cancel = context.WithCancel(ctx)
+// run starts every namespace's source and the goroutines that gather their rows (the Lifecycle's Hooks.Run:
+// the source's Start runs it once).
+func (s *Namespaces) run(ctx context.Context, spawn func(func())) {
 	for i, part := range s.parts {
 		part.Start(ctx)
-		s.wg.Add(1)
-		s.start.Go(func() {
-			defer s.wg.Done()
-			s.gather(ctx, i, part)
-		})
+		spawn(func() { s.gather(ctx, i, part) })
 	}
 }
 
-// Stop stops the namespaces' sources, then the gathered rows.
-func (s *Namespaces) Stop() {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.wg.Wait()
+// stopParts stops the namespaces' sources once the gathering has returned (Hooks.Release: the source's Stop
+// runs it, then releases the gathered rows).
+func (s *Namespaces) stopParts() {
 	for _, part := range s.parts {
 		part.Stop()
 	}
-	s.StaticSource.Stop()
 }
 
 // gather keeps the union's rows of namespace i equal to part's until ctx ends: the whole list until the

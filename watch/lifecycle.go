@@ -8,8 +8,8 @@ import (
 	"kscope/spawn"
 )
 
-// Lifecycle is the life every source shares, embedded by each of them (Source, ObjectSource, StaticSource and
-// tree.Source): Start starts the source's goroutines once, and never after Stop; Stop stops them, waits until
+// Lifecycle is the life every source shares, embedded by each of them (Source, ObjectSource, StaticSource,
+// tree.Source, and package union's joined sources through NewFedSource): Start starts the source's goroutines once, and never after Stop; Stop stops them, waits until
 // they have returned and releases what the source holds; Done is closed once they have returned; Notify
 // carries the source's coalesced change signals, which Signal sends. What a source runs and what it releases
 // are its own (Hooks). All methods are safe for concurrent use; Signal never blocks and allocates nothing (a

@@ -23,8 +23,26 @@ type StaticSource struct {
 // NewStaticSource returns a synced source for spec with columns and rows. rows are what the first list
 // returned: they are not reported by Changes. Rows follow Put's rules.
 func NewStaticSource(spec Spec, columns []Column, rows ...*Row) *StaticSource {
+	return NewFedSource(spec, columns, Hooks{}, rows...)
+}
+
+// NewFedSource is NewStaticSource for a source whose rows others put (package union joins several sources
+// into one): feed's Run starts the feeding when the source starts, its goroutines started with its spawn
+// (through feed.Go), so that Done waits for them and Stop stops them; feed's Release runs on every Stop once
+// they have returned, before the rows are released. One Lifecycle, the source's, runs both.
+func NewFedSource(spec Spec, columns []Column, feed Hooks, rows ...*Row) *StaticSource {
 	s := &StaticSource{spec: spec, store: newRowStore(), columns: columns, settled: make(chan struct{})}
-	s.initLifecycle(Hooks{Run: s.run, Release: s.release}, State{Phase: Synced})
+	s.initLifecycle(Hooks{Go: feed.Go, Run: func(ctx context.Context, spawn func(func())) {
+		s.run(ctx, spawn)
+		if feed.Run != nil {
+			feed.Run(ctx, spawn)
+		}
+	}, Release: func() {
+		if feed.Release != nil {
+			feed.Release()
+		}
+		s.release()
+	}}, State{Phase: Synced})
 	s.store.ageCell = s.ageCell
 	for _, r := range rows {
 		s.store.putListed(keyed(r))
