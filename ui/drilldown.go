@@ -14,6 +14,7 @@ import (
 	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/tree"
+	"kscope/union"
 	"kscope/watch"
 )
 
@@ -146,7 +147,7 @@ func (a *App) openOwnedJobs(ns, name string, uid types.UID) {
 		a.errorf("jobs of %s: %s", of, err)
 		return
 	}
-	t := a.newTable(res, newOwnedSource(src, owners, uid, a.goSafe), "jobs("+of+")")
+	t := a.newTable(res, union.NewOwned(a.sup.Func(), src, owners, uid), "jobs("+of+")")
 	t.KeepNamespace()
 	a.push(t)
 }

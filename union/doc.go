@@ -3,7 +3,8 @@
 // (`:deploy,sts`, `:all`, Kinds: a KIND cell first, the kinds' own columns when they share them, else NAME,
 // NAMESPACE and AGE). Each union is a watch.StaticSource fed by goroutines that follow its parts
 // (watch.NewFedSource): the source's one watch.Lifecycle starts the parts and those goroutines with its Start,
-// and its Stop stops them, then the parts, then releases the rows.
+// and its Stop stops them, then the parts, then releases the rows. Owned keeps the rows of one source that
+// an owner owns, read from a metadata source beside it (a cronjob's jobs), on a Lifecycle of its own.
 //
 // It knows sources only through SourceMaker (cluster.Sources satisfies it) and draws nothing; the views that
 // show these tables live in ui.

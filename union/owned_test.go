@@ -1,4 +1,4 @@
-package ui
+package union
 
 import (
 	"context"
@@ -51,10 +51,10 @@ func job(name string, owners ...types.UID) tree.Object {
 	return o
 }
 
-// TestOwnedSourceKeepsTheOwnersRows: only the rows whose objects name the owner among their ownerReferences
+// TestOwnedKeepsTheOwnersRows: only the rows whose objects name the owner among their ownerReferences
 // are kept (Total counts them before the table's filter); a change of the owners shows at once, with a
 // notice; starting and stopping start and stop both sources.
-func TestOwnedSourceKeepsTheOwnersRows(t *testing.T) {
+func TestOwnedKeepsTheOwnersRows(t *testing.T) {
 	row := func(name string) *watch.Row {
 		return &watch.Row{Key: "shop/" + name, Namespace: "shop", Name: name, Cells: []string{name}}
 	}
@@ -63,7 +63,7 @@ func TestOwnedSourceKeepsTheOwnersRows(t *testing.T) {
 	owners := &fakeOwners{notify: make(chan struct{}), objects: []tree.Object{
 		job("nightly-1", "uid-nightly"), job("nightly-2", "uid-other", "uid-nightly"), job("manual"),
 		job("other-1", "uid-other"), job("gone", "uid-nightly")}} // (gone: listed there, not in the rows yet)
-	src := newOwnedSource(rows, owners, "uid-nightly", func(fn func()) { go fn() })
+	src := NewOwned(nil, rows, owners, "uid-nightly")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	src.Start(ctx)
