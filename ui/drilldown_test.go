@@ -9,6 +9,7 @@ import (
 
 	"kscope/discovery"
 	"kscope/tree"
+	"kscope/tree/treetest"
 	"kscope/ui/livetable"
 	"kscope/watch"
 )
@@ -92,8 +93,7 @@ func TestPodSelector(t *testing.T) {
 // TestEnterDrillsDownToJobs: Enter on a cronjob opens the jobs its UID owns by their ownerReferences, live
 // (not those of another cronjob, nor a job of the same name prefix); esc comes back to the cronjobs.
 func TestEnterDrillsDownToJobs(t *testing.T) {
-	owners := &fakeOwners{notify: make(chan struct{}), objects: []tree.Object{
-		job("nightly-1", "uid-nightly"), job("nightly-manual"), job("weekly-1", "uid-weekly")}}
+	owners := treetest.New(job("nightly-1", "uid-nightly"), job("nightly-manual"), job("weekly-1", "uid-weekly"))
 	h := start(t, 120, 20, func(o *Options) {
 		o.Resource = "cronjobs"
 		c := o.Cluster.(*fakeCluster)
@@ -120,7 +120,7 @@ func TestEnterDrillsDownToJobs(t *testing.T) {
 	h.contains("nightly-1")
 	h.lacks("nightly-manual")
 	h.lacks("weekly-1")
-	owners.set(job("nightly-1", "uid-nightly"), job("nightly-manual", "uid-nightly"), job("weekly-1", "uid-weekly"))
+	owners.Set(job("nightly-1", "uid-nightly"), job("nightly-manual", "uid-nightly"), job("weekly-1", "uid-weekly"))
 	h.eventually("jobs(cronjob nightly)[2]")
 	h.contains("nightly-manual")
 	h.press(tcell.KeyEscape, 0)
@@ -146,4 +146,9 @@ func TestEnterOnNamespaceOpensLastResource(t *testing.T) {
 	first.press(tcell.KeyDown, 0) // shop
 	first.press(tcell.KeyEnter, 0)
 	first.eventually("pods(shop)[3]")
+}
+
+// job is a job object in shop owned by the owners' UIDs.
+func job(name string, owners ...types.UID) tree.Object {
+	return treetest.Owned("shop", name, owners...)
 }

@@ -3,52 +3,19 @@ package union
 import (
 	"context"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"kscope/tree"
+	"kscope/tree/treetest"
 	"kscope/watch"
 )
 
-// fakeOwners is a TreeSource whose objects the test sets. Safe for concurrent use.
-type fakeOwners struct {
-	mu               sync.Mutex
-	objects          []tree.Object
-	notify           chan struct{}
-	started, stopped bool
-}
-
-func (f *fakeOwners) Start(context.Context) { f.mu.Lock(); f.started = true; f.mu.Unlock() }
-func (f *fakeOwners) Stop()                 { f.mu.Lock(); f.stopped = true; f.mu.Unlock() }
-func (f *fakeOwners) Notify() <-chan struct{} {
-	return f.notify
-}
-func (f *fakeOwners) Progress() tree.Progress { return tree.Progress{} }
-func (f *fakeOwners) Objects() []tree.Object {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.objects)
-}
-
-// set replaces the objects and signals.
-func (f *fakeOwners) set(objects ...tree.Object) {
-	f.mu.Lock()
-	f.objects = objects
-	f.mu.Unlock()
-	f.notify <- struct{}{}
-}
-
 // job is a job object in shop owned by the owners' UIDs.
 func job(name string, owners ...types.UID) tree.Object {
-	o := tree.Object{Namespace: "shop", Name: name}
-	for _, uid := range owners {
-		o.Owners = append(o.Owners, metav1.OwnerReference{Kind: "CronJob", Name: "x", UID: uid})
-	}
-	return o
+	return treetest.Owned("shop", name, owners...)
 }
 
 // TestOwnedKeepsTheOwnersRows: only the rows whose objects name the owner among their ownerReferences
@@ -60,9 +27,8 @@ func TestOwnedKeepsTheOwnersRows(t *testing.T) {
 	}
 	rows := watch.NewStaticSource(watch.Spec{Namespace: "shop", Namespaced: true}, []watch.Column{{Name: "NAME", Format: "name"}},
 		row("nightly-1"), row("nightly-2"), row("manual"), row("other-1"))
-	owners := &fakeOwners{notify: make(chan struct{}), objects: []tree.Object{
-		job("nightly-1", "uid-nightly"), job("nightly-2", "uid-other", "uid-nightly"), job("manual"),
-		job("other-1", "uid-other"), job("gone", "uid-nightly")}} // (gone: listed there, not in the rows yet)
+	owners := treetest.New(job("nightly-1", "uid-nightly"), job("nightly-2", "uid-other", "uid-nightly"), job("manual"),
+		job("other-1", "uid-other"), job("gone", "uid-nightly")) // (gone: listed there, not in the rows yet)
 	src := NewOwned(nil, rows, owners, "uid-nightly")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -84,7 +50,7 @@ func TestOwnedKeepsTheOwnersRows(t *testing.T) {
 		t.Errorf("filtered: rows %q of %d, want nightly-2 of 2", names(got), got.Total)
 	}
 
-	go owners.set(job("nightly-1", "uid-nightly"), job("manual", "uid-nightly")) // adopted; nightly-2 released
+	owners.Set(job("nightly-1", "uid-nightly"), job("manual", "uid-nightly")) // adopted; nightly-2 released
 	select {
 	case <-src.Notify():
 	case <-time.After(5 * time.Second):
@@ -94,9 +60,7 @@ func TestOwnedKeepsTheOwnersRows(t *testing.T) {
 		t.Errorf("after the change: rows %q, want manual and nightly-1", names(got))
 	}
 	src.Stop()
-	owners.mu.Lock()
-	defer owners.mu.Unlock()
-	if !owners.started || !owners.stopped || !rows.Started() || !rows.Stopped() {
-		t.Errorf("owners started %v stopped %v, rows started %v stopped %v", owners.started, owners.stopped, rows.Started(), rows.Stopped())
+	if !owners.Started() || !owners.Stopped() || !rows.Started() || !rows.Stopped() {
+		t.Errorf("owners started %v stopped %v, rows started %v stopped %v", owners.Started(), owners.Stopped(), rows.Started(), rows.Stopped())
 	}
 }
