@@ -8,7 +8,7 @@ import (
 )
 
 // Workloads are the verbs on workloads and pods beyond Objects': a cronjob's manual run and its suspension,
-// a container's image, a pod killed at once. Implementations are safe for concurrent use; each method blocks
+// a container's image, a pod killed at once, an object's labels and annotations. Implementations are safe for concurrent use; each method blocks
 // for at most its requests. Every write carries a precondition and writes nothing when it fails (a Conflict).
 type Workloads interface {
 	// Trigger creates a Job from cronjob name's jobTemplate now, as `kubectl create job --from=cronjob/NAME`
@@ -25,6 +25,10 @@ type Workloads interface {
 	// SetImage sets the image of container (a container or an init container of the object's pod
 	// template, or of the pod) as `kubectl set image` does, if pre holds.
 	SetImage(ctx context.Context, gvr schema.GroupVersionResource, namespace, name, container, image string, pre Precondition) error
+	// Label changes the labels (field "labels") or annotations ("annotations") of an object, as kubectl
+	// label and annotate --overwrite do: each key of changes set to its value, or removed when the value is
+	// nil; if the object is still pre.UID.
+	Label(ctx context.Context, gvr schema.GroupVersionResource, namespace, name, field string, changes map[string]*string, pre Precondition) error
 	// Kill deletes pod name at once (grace period 0, as `kubectl delete --grace-period=0`), if it is still
 	// uid.
 	Kill(ctx context.Context, namespace, name string, uid types.UID) error

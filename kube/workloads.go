@@ -157,3 +157,22 @@ func (c *Cluster) Kill(ctx context.Context, namespace, name string, uid types.UI
 	}
 	return nil
 }
+
+// Label implements cluster.Workloads with a merge patch of metadata.labels or metadata.annotations (a nil
+// value removes its key) carrying pre.
+func (c *Cluster) Label(ctx context.Context, gvr schema.GroupVersionResource, namespace, name, field string, changes map[string]*string, pre cluster.Precondition) error {
+	if field != "labels" && field != "annotations" {
+		return fmt.Errorf("label: unknown field %q", field)
+	}
+	meta := preconditionMeta(pre)
+	meta[field] = changes
+	patch, err := json.Marshal(map[string]any{"metadata": meta})
+	if err != nil {
+		return err
+	}
+	_, err = c.dyn.Resource(gvr).Namespace(namespace).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: fieldManager})
+	if err != nil {
+		return DescribeServerError(c.cfg.Host, uidConflict(gvr, name, err))
+	}
+	return nil
+}

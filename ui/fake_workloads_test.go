@@ -3,6 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -89,4 +92,17 @@ func (c *fakeCluster) Images(ctx context.Context, gvr schema.GroupVersionResourc
 		}
 	}
 	return out, cluster.Precondition{UID: obj.GetUID()}, nil
+}
+
+// Label records "label deployments/shop/web labels a=1,b-" (keys sorted; a removed key ends in -).
+func (c *fakeCluster) Label(_ context.Context, gvr schema.GroupVersionResource, ns, name, field string, changes map[string]*string, pre cluster.Precondition) error {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(changes)) {
+		if v := changes[k]; v != nil {
+			parts = append(parts, k+"="+*v)
+		} else {
+			parts = append(parts, k+"-")
+		}
+	}
+	return c.write(fmt.Sprintf("label %s %s %s", objectKey(gvr, ns, name), field, strings.Join(parts, ",")), gvr, ns, name, pre)
 }

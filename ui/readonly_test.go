@@ -13,6 +13,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
@@ -82,7 +83,8 @@ var viewTypes = []string{"*livetable.Table", "*ui.stubObjectScreen", "*ui.stubSc
 
 // writeNames are the bindings that would change the cluster.
 var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "port-forward": true,
-	"cordon": true, "uncordon": true, "drain": true, "trigger": true, "suspend": true, "kill": true, "set image": true}
+	"cordon": true, "uncordon": true, "drain": true, "trigger": true, "suspend": true, "kill": true, "set image": true,
+	"labels": true}
 
 // writeCalls are the fake cluster's calls that would change something.
 func writeCalls(calls []string) []string {
@@ -90,7 +92,7 @@ func writeCalls(calls []string) []string {
 	for _, c := range calls {
 		verb, _, _ := strings.Cut(c, " ")
 		switch verb {
-		case "scale", "restart", "update", "exec", "port-forward", "cordon", "drain", "trigger", "suspend", "kill", "set-image":
+		case "scale", "restart", "update", "exec", "port-forward", "cordon", "drain", "trigger", "suspend", "kill", "set-image", "label":
 			out = append(out, c)
 		}
 	}
@@ -121,6 +123,10 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 				o.Edit = labellingEditor
 				withNodes(c)
 				withCronJobs(c)
+				for _, r := range c.rows["nodes"] { // (labels and annotations read the object first)
+					c.objects[objectKey(nodesGVR, "", r.Name)] = &unstructured.Unstructured{Object: map[string]any{
+						"apiVersion": "v1", "kind": "Node", "metadata": map[string]any{"name": r.Name, "uid": string(r.UID)}}}
+				}
 				c.objects["deployments/shop/web"].Object["spec"].(map[string]any)["template"] = map[string]any{"spec": map[string]any{
 					"containers": []any{map[string]any{"name": "web", "image": "nginx:1.27"}}}}
 				c.drainPlan = cluster.DrainPlan{Evict: []string{"shop/web-1"}}
@@ -171,7 +177,7 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 			if !uiRefuses {
 				// the transport was what stopped them: each kind of write was sent and refused
 				for _, verb := range []string{"scale", "restart", "update", "exec", "port-forward", "cordon", "drain", "trigger",
-					"suspend", "kill", "set-image"} {
+					"suspend", "kill", "set-image", "label"} {
 					if !slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, verb+" ") }) {
 						t.Errorf("no %s reached the transport: the test did not try it (calls %q)", verb, calls)
 					}
@@ -198,7 +204,7 @@ var keepsView = map[string]bool{
 	"history": true, "blame": true, "diff": true, "tree": true, "pulse": true, "events": true, "owner": true,
 	"logs": true, "previous logs": true, "copy": true, "save": true, "edit": true, "scale": true, "restart": true,
 	"delete": true, "shell": true, "port-forward": true, "stop": true, "cordon": true, "uncordon": true, "drain": true,
-	"trigger": true, "suspend": true, "kill": true, "set image": true,
+	"trigger": true, "suspend": true, "kill": true, "set image": true, "labels": true,
 }
 
 // openedPath is a path's views as opening the path left them, and the screen they showed then.
@@ -297,7 +303,8 @@ func viewScreen(h *harness) string {
 func answer(h *harness, b keymap.Binding, wait bool) {
 	h.t.Helper()
 	asks := map[string]bool{"delete": true, "restart": true, "scale": true, "port-forward": true, "cordon": true,
-		"uncordon": true, "drain": true, "trigger": true, "suspend": true, "kill": true, "set image": true}
+		"uncordon": true, "drain": true, "trigger": true, "suspend": true, "kill": true, "set image": true,
+		"labels": true}
 	if wait && asks[b.Name] { // the question comes after the access check
 		h.until(b.Name+"'s question", func() bool { return h.app.modal != nil || h.app.bar.Active() || shows(h, "not found", "cannot be") })
 	}
@@ -317,6 +324,8 @@ func answer(h *harness, b keymap.Binding, wait bool) {
 			h.burst("8080\n")
 		case prompt && strings.Contains(text, "from local port:"):
 			h.burst("\n")
+		case prompt && strings.Contains(text, "KEY=VALUE sets"):
+			h.burst("kscope=ro\n")
 		case prompt && strings.Contains(text, "image of container"):
 			h.burst("9\n")
 		case prompt && strings.Contains(text, ") to:"):

@@ -109,3 +109,40 @@ func TestSetImage(t *testing.T) {
 		t.Errorf("writes %q, want %q", w, want)
 	}
 }
+
+// TestLabelsAndAnnotations: shift-l asks labels or annotations, shows the current ones, takes kubectl
+// label's arguments, confirms the changes (Cancel focused) and patches them with the object's UID.
+func TestLabelsAndAnnotations(t *testing.T) {
+	h := start(t, 140, 30, func(o *Options) { o.Resource = "deployments" })
+	h.eventually("web")
+	h.press(tcell.KeyRune, 'L')
+	h.waitDialog("change which of web")
+	h.press(tcell.KeyEnter, 0) // labels
+	h.eventually("labels of deployments web [app=web] (KEY=VALUE sets, KEY- removes):")
+	h.typeText("tier=front app-\n")
+	h.waitDialog("Change the labels of deployments web?")
+	h.contains("+ tier=front")
+	h.contains("- app (was web)")
+	h.press(tcell.KeyEnter, 0) // Cancel
+	if len(writes(h)) != 0 {
+		t.Fatalf("Cancel wrote: %q", writes(h))
+	}
+	h.press(tcell.KeyRune, 'L')
+	h.waitDialog("change which of web")
+	h.press(tcell.KeyDown, 0) // annotations
+	h.press(tcell.KeyEnter, 0)
+	h.eventually("annotations of deployments web [] (KEY=VALUE sets, KEY- removes):")
+	h.typeText(`note="two words"` + "\n")
+	h.waitDialog("+ note=two words")
+	h.burst("\t\n")
+	h.eventually("changed the annotations of deployments shop/web")
+	h.press(tcell.KeyRune, 'L')
+	h.waitDialog("change which of web")
+	h.press(tcell.KeyEnter, 0)
+	h.eventually("labels of deployments web")
+	h.typeText("nope-\n")
+	h.eventually("there is no label nope to remove")
+	if w := writes(h); !slices.Equal(w, []string{"label deployments/shop/web annotations note=two words"}) {
+		t.Errorf("writes %q", w)
+	}
+}

@@ -89,6 +89,7 @@ var Keys = KeyFamilies{
 		Owner:       newKey("owner", Shifted('J'), "jump to the object's controller (was o)"),
 		Events:      newKey("events", Shifted('E'), "the object's events, live (was e)"),
 		Tree:        newKey("tree", Char('t'), "the object's owners up to the root and everything it owns, with their health, live"),
+		Labels:      newKey("labels", Shifted('L'), "set or remove the object's labels or annotations: KEY=VALUE, KEY- (kubectl label / annotate --overwrite; asks first)"),
 	},
 	Workload: workloadKeys{
 		Trigger:  newKey("trigger", Shifted('T'), "trigger: create a Job from the cronjob now, as kubectl create job --from=cronjob/… (asks first)"),
@@ -244,7 +245,7 @@ type openedKeys struct{ Back, Forward, LastView KeyDef }
 
 // objectKeys act on one object (objectBindings).
 type objectKeys struct {
-	Describe, Edit, Scale, Shell, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree KeyDef
+	Describe, Edit, Scale, Shell, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree, Labels KeyDef
 }
 
 // workloadKeys are the verbs of cronjobs (Trigger, Suspend), pods (Kill) and pod templates (SetImage).

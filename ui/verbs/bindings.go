@@ -81,6 +81,7 @@ func (v *Verbs) Bindings(subject SubjectFunc, scope ScopeFunc, access *Access, o
 	if imageSettable(res) == nil {
 		keys = append(keys, write(setImageVerb))
 	}
+	keys = append(keys, write(labelVerb))
 	if logs := open.Logs; logs != nil {
 		keys = append(keys,
 			keymap.Keys.Object.Logs.Bind(with(func(res discovery.Resource, row *watch.Row) { logs(res, row, false) })),
