@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kscope/health"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -146,7 +147,11 @@ func (f *tableFaults) statusNote() string {
 		return ""
 	}
 	note := fmt.Sprintf("  [red]faults: %d of %d[-]", f.t.shown, f.t.total)
-	if f.healthOurs {
+	switch h := f.health(); {
+	case f.byCells():
+	case h == nil || !h.on():
+		note += " [yellow](by kstatus: needs the HEALTH column, " + keymap.Keys.Health.Column.Key.Label + ")[-]"
+	case f.healthOurs:
 		note += " [gray](HEALTH on for the filter)[-]"
 	}
 	return note
