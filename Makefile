@@ -41,11 +41,13 @@ seed: up
 churn: devcluster-cli
 	$(DEVCLUSTER) churn --rate 2
 
-## demo: kscope on the seeded local cluster, with churn running in the background
+## demo: kscope on the seeded local cluster, with churn running in the background; it opens on the seeded
+## shop namespace's deployments unless ARGS says otherwise (make demo ARGS='-A pods')
+DEMO_ARGS := -n shop deployments
 demo: seed build
 	@$(DEVCLUSTER) churn --rate 2 >$(CACHE)/state/logs/churn.log 2>&1 & churn=$$!; \
 	trap "kill $$churn 2>/dev/null" EXIT; \
-	./bin/kscope --kubeconfig $(DEV_KUBECONFIG) $(ARGS)
+	./bin/kscope --kubeconfig $(DEV_KUBECONFIG) $(or $(ARGS),$(DEMO_ARGS))
 
 ## down: stop the local cluster; wipe: and delete its state
 down: devcluster-cli

@@ -27,6 +27,7 @@ type fromFiles struct {
 func (o *tuiOptions) applySettings(dirs config.Dirs) []string {
 	var problems []string
 	note := func(err error) { problems = append(problems, config.Lines(err)...) }
+	namespaceGiven := o.allNamespaces || (o.flags.Namespace != nil && *o.flags.Namespace != "")
 	s, _, err := config.LoadSettings(dirs)
 	note(err)
 	cluster, context := currentContext(o.flags)
@@ -46,6 +47,7 @@ func (o *tuiOptions) applySettings(dirs config.Dirs) []string {
 	}
 	o.files.logTail, o.files.logWrap, o.files.logTimestamps, o.files.logFollow = s.LogTail, s.LogWrap, s.LogTimestamps, s.LogFollow
 	o.files.startView = s.StartView
+	problems = append(problems, o.applyLastView(dirs, context, namespaceGiven)...) // before the context file's
 	if o.files.startView == "" {
 		o.files.startView = ctx.View
 	}

@@ -258,6 +258,11 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	stopSignals := endOnSignals(app) // SIGTERM, SIGHUP, SIGINT: the UI stops and the terminal is restored
 	err = app.Run()
 	sig := stopSignals()
+	if context, resource, namespace := app.LastView(); err == nil {
+		if line := rememberLastView(dirs, context, resource, namespace); line != "" {
+			defer fmt.Fprintln(o.streams.ErrOut, line) // once the terminal is given back
+		}
+	}
 	if capture != nil {
 		capture.Deliver(nil)
 		capture.Restore()

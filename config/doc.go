@@ -9,6 +9,7 @@
 // counterpart for: readOnly, screenDumpDir, defaultView, ui.enableMouse, ui.skin, logger.*); the
 // per-context clusters/CLUSTER/CONTEXT/config.yaml (k9s keeps it under $XDG_DATA_HOME/k9s: readOnly, skin,
 // namespace.active, view.active); skins/NAME.yaml (k9s's skin format); and keys.yaml, kscope's own (k9s has
-// none), which rebinds kscope's keys by the names the help screen shows. A value of the wrong type is a
+// none), which rebinds kscope's keys by the names the help screen shows; and state.yaml, kscope's own, which it
+// writes itself (state.go: where the session in each kubeconfig context ended, written atomically). A value of the wrong type is a
 // Problem naming its line (found with a YAML node tree; the JSON decoding sigs.k8s.io/yaml does has lost it).
 package config

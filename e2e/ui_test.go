@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +47,12 @@ func startTmuxEnv(t *testing.T, environ []string, binary, after string, args ...
 		t.Skip("tmux is not installed")
 	}
 	s := &tmuxUI{t: t, name: "kscope-" + strings.ToLower(sanitize(t.Name())) + "-" + randomSuffix()}
+	if !slices.ContainsFunc(environ, func(e string) bool {
+		return strings.HasPrefix(e, "XDG_CONFIG_HOME=") || strings.HasPrefix(e, "KSCOPE_CONFIG_DIR=")
+	}) {
+		// kscope's folder of its own: where a session ends (state.yaml) never decides where another test's starts
+		environ = append(slices.Clip(environ), "KSCOPE_CONFIG_DIR="+t.TempDir())
+	}
 	cmd := append([]string{binary, "--kubeconfig", env.kubeconfig}, args...)
 	if len(environ) > 0 {
 		cmd = append(append([]string{"env"}, environ...), cmd...)

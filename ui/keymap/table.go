@@ -70,6 +70,7 @@ var Keys = KeyFamilies{
 		Reverse:       newKey("reverse", Char('!'), "reverse the sort direction (was r)"),
 		AllNamespaces: newKey("all namespaces", Char('0'), "show every namespace"),
 		Pulse:         newKey("pulse", Char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects"),
+		Faults:        newKey("faults", Key(tcell.KeyCtrlZ, "ctrl-z"), "show only the rows that are not healthy, live (pods: not Running/Completed, restarts, not ready; other kinds: kstatus, HEALTH on meanwhile); again: all"),
 	},
 	Opened: openedKeys{
 		Back:     newKey("back", Char('['), "the resource opened before this one (history)"),
@@ -237,7 +238,7 @@ type pickerKeys struct{ Filter, Open, Wide KeyDef }
 
 // tableKeys are a live table's (ui/livetable/keys.go and ui's tableHost, ui/tablehost.go).
 type tableKeys struct {
-	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse KeyDef
+	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse, Faults KeyDef
 }
 
 // openedKeys move through the resources opened (historyBindings).

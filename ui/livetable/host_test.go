@@ -45,6 +45,8 @@ type fakeHost struct {
 	opened   []*watch.Row      // the rows Open was given
 	draws    int               // the table's own redraws (Draw)
 	screen   tcell.SimulationScreen
+	// cluster is what Cluster returns (nil but for newTableOn's).
+	cluster cluster.Interface
 }
 
 // screenW and screenH are the size of the fake screen the table is drawn on.
@@ -53,9 +55,15 @@ const screenW, screenH = 100, 30
 // newTable returns a started table of res over src on a fake host, and its host. The table closes with t.
 func newTable(t *testing.T, res discovery.Resource, src cluster.RowSource) (*Table, *fakeHost) {
 	t.Helper()
+	return newTableOn(t, res, src, nil)
+}
+
+// newTableOn is newTable on a host whose Cluster is conn.
+func newTableOn(t *testing.T, res discovery.Resource, src cluster.RowSource, conn cluster.Interface) (*Table, *fakeHost) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &fakeHost{t: t, ctx: ctx, clk: clocktesting.NewFakeClock(t0), dir: t.TempDir(),
-		screen: tcell.NewSimulationScreen("UTF-8")}
+		screen: tcell.NewSimulationScreen("UTF-8"), cluster: conn}
 	if err := h.screen.Init(); err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +216,7 @@ func (h *fakeHost) SaveFile(_, name string, data []byte) (string, error) {
 	path := filepath.Join(h.dir, name)
 	return path, os.WriteFile(path, data, 0o600)
 }
-func (h *fakeHost) Cluster() cluster.Interface { return nil }
+func (h *fakeHost) Cluster() cluster.Interface { return h.cluster }
 func (h *fakeHost) Settle()                    {}
 func (h *fakeHost) OnTop() bool                { return true }
 func (h *fakeHost) ShowStatus()                {}

@@ -19,7 +19,7 @@ func (t *Table) FilterBinding() keymap.Binding { return keymap.Keys.Table.Filter
 func (t *Table) OpenBinding() keymap.Binding { return keymap.Keys.Table.Open.Bind(t.enter) }
 
 // ViewBindings are the keys that change how the table shows its rows: save them to a file, wide columns,
-// the sorts.
+// the sorts, the fault filter.
 func (t *Table) ViewBindings() []keymap.Binding {
 	return []keymap.Binding{
 		keymap.Keys.Table.Save.Bind(t.exportTable),
@@ -28,6 +28,7 @@ func (t *Table) ViewBindings() []keymap.Binding {
 		keymap.Keys.Table.SortAge.Bind(t.sortByAge),
 		keymap.Keys.Table.SortNext.Bind(t.sortNextColumn),
 		keymap.Keys.Table.Reverse.Bind(t.reverseSort),
+		keymap.Keys.Table.Faults.Bind(t.faults.toggle),
 	}
 }
 

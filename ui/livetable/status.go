@@ -8,6 +8,7 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/apierr"
+	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
@@ -23,6 +24,8 @@ func (t *Table) placeholder(snap watch.Snapshot) (string, tcell.Color) {
 			msg = st.Err.Error()
 		}
 		return st.Phase.String() + ": " + apierr.OneLine(msg), t.host.Theme().ErrorColor
+	case snap.Total > 0 && t.faults.on:
+		return "no faulty " + t.objects() + " (" + keymap.Keys.Table.Faults.Key.Label + " shows all)", t.host.Theme().Dim
 	case snap.Total > 0:
 		return "no rows match the filter (esc clears it)", t.host.Theme().Dim
 	}
@@ -52,6 +55,9 @@ func (t *Table) updateTitle() {
 	}
 	if f := t.query.Filter.String(); f != "" {
 		title += fmt.Sprintf("%s</%s> ", th.Filter, tview.Escape(f))
+	}
+	if t.faults.on {
+		title += "[red::-]<faults> "
 	}
 	t.table.SetTitle(title)
 }
@@ -90,6 +96,7 @@ func (t *Table) Status() string {
 	if t.pulse != "" {
 		text += "  [gray]" + t.pulse + "[-]"
 	}
+	text += t.faults.statusNote()
 	for _, p := range t.providers {
 		text += p.statusNote(st)
 	}

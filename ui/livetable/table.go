@@ -2,6 +2,7 @@ package livetable
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,12 +57,15 @@ type Table struct {
 	syncedTold bool
 	// layout is the table's views.yaml entry (nil for none).
 	layout *viewLayout
+	// faults is the fault filter (faults.go): only the rows that are not healthy while on.
+	faults tableFaults
 }
 
 // New returns a table of res over src, titled title, shown by host (not started until shown: Activate).
 func New(host Host, res discovery.Resource, src cluster.RowSource, title string) *Table {
 	t := &Table{host: host, res: res, src: src, title: title, query: watch.Query{SortColumn: -1}}
 	t.providers = t.columnProviders()
+	t.faults = tableFaults{t: t}
 	t.content = t.newContent()
 	t.table = tview.NewTable().SetContent(t.content).SetFixed(1, 0).SetSelectable(true, false)
 	t.table.SetSelectedStyle(host.Theme().Cursor)
@@ -266,7 +270,12 @@ func (t *Table) refresh() {
 	q.Extra = t.extra()
 	snap := t.src.Snapshot(q)
 	t.total = snap.Total
-	t.content.Update(snap, changes, t.query.Filter.Match)
+	keep := t.query.Filter.Match
+	if faulty := t.faults.keep(); faulty != nil {
+		snap.Rows = slices.DeleteFunc(slices.Clone(snap.Rows), func(r *watch.Row) bool { return !faulty(r) })
+		keep = func(r *watch.Row) bool { return t.query.Filter.Match(r) && faulty(r) }
+	}
+	t.content.Update(snap, changes, keep)
 	t.content.SetPlaceholder(t.placeholder(snap))
 	t.shown = len(snap.Rows)
 	row := -1
