@@ -78,6 +78,7 @@ func (h *tableHost) Bindings() []keymap.Binding {
 	)
 	keys = append(keys, a.objectBindings(t.Subject, t.Scope, h.access)...)
 	keys = append(keys, t.ViewBindings()...)
+	keys = append(keys, t.MarkBindings()...)
 	keys = append(keys, keymap.Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }))
 	keys = append(keys, t.ColumnBindings()...)
 	if open := a.opts.Screens.Pulse; open != nil { // a screen of its own package (TableScreens)

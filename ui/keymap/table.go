@@ -70,6 +70,10 @@ var Keys = KeyFamilies{
 		Reverse:       newKey("reverse", Char('!'), "reverse the sort direction (was r)"),
 		AllNamespaces: newKey("all namespaces", Char('0'), "show every namespace"),
 		Pulse:         newKey("pulse", Char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects"),
+		Mark:          newKey("mark", Binding{Key: tcell.KeyRune, Rune: ' ', Label: "space"}, "mark or unmark the selected row: delete, kill, scale, restart and plugins act on every marked row (one confirmation)"),
+		MarkRange:     newKey("mark range", Key(tcell.KeyCtrlSpace, "ctrl-space"), "mark the rows from the last one marked to the selected one"),
+		MarkClear:     newKey("clear marks", Key(tcell.KeyCtrlBackslash, "ctrl-\\"), "unmark every row"),
+		MarkAll:       newKey("mark all", Char('*'), "mark every row shown (under a filter: the rows it shows)"),
 	},
 	Opened: openedKeys{
 		Back:     newKey("back", Char('['), "the resource opened before this one (history)"),
@@ -237,6 +241,7 @@ type pickerKeys struct{ Filter, Open, Wide KeyDef }
 // tableKeys are a live table's (ui/livetable/keys.go and ui's tableHost, ui/tablehost.go).
 type tableKeys struct {
 	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse KeyDef
+	Mark, MarkRange, MarkClear, MarkAll                                                                       KeyDef
 }
 
 // openedKeys move through the resources opened (historyBindings).

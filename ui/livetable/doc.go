@@ -2,7 +2,8 @@
 // kinds) shown as a tview table, sorted and filtered by the source, changed rows flashing and deleted rows
 // dimmed a moment, the selection following its object; its own columns (HEALTH on shift-h, a pods or nodes
 // table's metrics) joined to the server's; a views.yaml layout; its keys for filtering, sorting, wide columns
-// and saving the rows to a file; its status line (sync state, counts, sort, pulse).
+// and saving the rows to a file; its marks (rows marked by key for the verbs to act on: marks.go); its status
+// line (sync state, counts, sort, pulse).
 //
 // It sits under ui: ui imports it, and it imports only the leaves (ui/keymap, ui/theme) and the models
 // (watch, union, cluster), never ui. What it needs of the app is the Host it is made with (host.go), one per

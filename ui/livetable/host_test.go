@@ -217,6 +217,7 @@ func (h *fakeHost) StatusNote() string         { return "" }
 func (h *fakeHost) Bindings() []keymap.Binding {
 	t := h.table
 	keys := append([]keymap.Binding{t.FilterBinding(), t.OpenBinding()}, t.ViewBindings()...)
+	keys = append(keys, t.MarkBindings()...)
 	return append(keys, t.ColumnBindings()...)
 }
 func (h *fakeHost) Open(_ discovery.Resource, row *watch.Row) { h.opened = append(h.opened, row) }

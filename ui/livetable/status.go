@@ -53,6 +53,7 @@ func (t *Table) updateTitle() {
 	if f := t.query.Filter.String(); f != "" {
 		title += fmt.Sprintf("%s</%s> ", th.Filter, tview.Escape(f))
 	}
+	title += t.marksTitle()
 	t.table.SetTitle(title)
 }
 
