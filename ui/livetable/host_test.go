@@ -30,7 +30,7 @@ var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 // what the table asks and says, files are saved to a temporary folder, and the keys are the table's own. No cluster: the tables tested have no
 // metrics, and their HEALTH column stays off.
 type fakeHost struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 	clk *clocktesting.FakeClock
 	dir string
@@ -51,7 +51,7 @@ type fakeHost struct {
 const screenW, screenH = 100, 30
 
 // newTable returns a started table of res over src on a fake host, and its host. The table closes with t.
-func newTable(t *testing.T, res discovery.Resource, src cluster.RowSource) (*Table, *fakeHost) {
+func newTable(t testing.TB, res discovery.Resource, src cluster.RowSource) (*Table, *fakeHost) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &fakeHost{t: t, ctx: ctx, clk: clocktesting.NewFakeClock(t0), dir: t.TempDir(),

@@ -150,3 +150,16 @@ func whyFailed(err error) string {
 	}
 	return apierr.OneLine(err.Error())
 }
+
+// MarkedQuestion is the question the verb named name (delete, kill, restart; scale for n replicas) asks
+// before acting on targets, all of them checked already; "" for a verb that acts on one object only. For
+// tests and benchmarks: the keys ask it themselves (TableBindings).
+func MarkedQuestion(name string, targets []Target, n int32) string {
+	for _, vb := range []verb{deleteVerb, killVerb, restartVerb, scaleVerb} {
+		if mv, ok := many(vb); ok && vb.key.Name == name {
+			b := &batch{mv: mv, noun: noun(targets), total: len(targets), targets: targets}
+			return b.question(n)
+		}
+	}
+	return ""
+}
