@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestUIMarkedDelete: space marks 3 of 4 configmaps; ctrl-d asks once, listing them; one of them is deleted
+// TestUIMarkedDelete: space and ctrl-space (a range) mark 3 of 4 configmaps; ctrl-d asks once, listing them; one of them is deleted
 // and created again while the question is open, so its delete (the UID marked) fails and is named on the
 // outcome line; the other two are deleted, the re-created one and the unmarked 4th stay.
 func TestUIMarkedDelete(t *testing.T) {
@@ -22,7 +22,9 @@ func TestUIMarkedDelete(t *testing.T) {
 	s.typeText("/^cm-")
 	s.keys("Enter")
 	s.waitFor("</^cm->", "configmaps("+ns+")[4]")
-	s.keys("Space", "Down", "Space", "Down", "Space")
+	s.keys("Space")
+	s.waitFor("1 marked")
+	s.keys("Down", "Down", "C-Space") // the range from cm-a, marked last, to cm-c
 	s.waitFor("3 marked")
 	s.keys("C-d")
 	s.waitFor("Delete 3 configmaps?", ns+"/cm-a", ns+"/cm-b", ns+"/cm-c")
