@@ -105,6 +105,7 @@ type SkinStyle struct {
 			BgColor       Color `json:"bgColor"`
 			CursorFgColor Color `json:"cursorFgColor"`
 			CursorBgColor Color `json:"cursorBgColor"`
+			MarkColor     Color `json:"markColor"`
 			Header        struct {
 				FgColor     Color `json:"fgColor"`
 				BgColor     Color `json:"bgColor"`

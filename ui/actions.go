@@ -21,6 +21,12 @@ func (a *App) escape() {
 // are registered (describe, logs, events, tree: TableScreens). The keys depend on scope's resource, never
 // on the object.
 func (a *App) objectBindings(subject verbs.SubjectFunc, scope verbs.ScopeFunc, access *verbs.Access) []keymap.Binding {
+	return a.markedObjectBindings(subject, nil, scope, access)
+}
+
+// markedObjectBindings are objectBindings where the verbs that act on several objects act on the rows
+// marked returns, when it returns some (a live table's marks).
+func (a *App) markedObjectBindings(subject verbs.SubjectFunc, marked verbs.MarkedFunc, scope verbs.ScopeFunc, access *verbs.Access) []keymap.Binding {
 	open := verbs.Screens{Events: a.openEvents}
 	if a.opts.Screens.Describe != nil { // a screen of its own package (TableScreens)
 		open.Describe = a.openDescribe
@@ -33,7 +39,7 @@ func (a *App) objectBindings(subject verbs.SubjectFunc, scope verbs.ScopeFunc, a
 	if a.opts.Screens.Tree != nil { // a screen of its own package (TableScreens)
 		open.Tree = a.openTree
 	}
-	return a.verbs.Bindings(subject, scope, access, open)
+	return a.verbs.TableBindings(subject, marked, scope, access, open)
 }
 
 // openTree pushes the relationship tree of row, an object of res: the screen registered in

@@ -107,7 +107,9 @@
 // (create on pods/exec and pods/portforward, asked about pods even from a service or a deployment); they
 // ask nothing first, since the container or port picker comes before them. The keys objectBindings gives
 // depend on the resource (`s` is shell on pods, scale elsewhere; shift-f only where port-forward applies),
-// so the help shows the right one.
+// so the help shows the right one. In a live table, rows marked (space, ctrl-space, *; ctrl-\ clears:
+// ui/livetable/marks.go) are what delete, kill, scale, restart and the plugins act on (tablemarks.go hands
+// them to verbs.Verbs.TableBindings): one question lists them, each row keeps its own precondition.
 //
 // # History and blame
 //

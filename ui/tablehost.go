@@ -76,8 +76,9 @@ func (h *tableHost) Bindings() []keymap.Binding {
 			a.CopyToClipboard("name "+row.Name, row.Name)
 		})),
 	)
-	keys = append(keys, a.objectBindings(t.Subject, t.Scope, h.access)...)
+	keys = append(keys, a.markedObjectBindings(t.Subject, h.marked, t.Scope, h.access)...)
 	keys = append(keys, t.ViewBindings()...)
+	keys = append(keys, t.MarkBindings()...)
 	keys = append(keys, keymap.Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }))
 	keys = append(keys, t.ColumnBindings()...)
 	if open := a.opts.Screens.Pulse; open != nil { // a screen of its own package (TableScreens)

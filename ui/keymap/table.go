@@ -71,6 +71,10 @@ var Keys = KeyFamilies{
 		AllNamespaces: newKey("all namespaces", Char('0'), "show every namespace"),
 		Pulse:         newKey("pulse", Char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects"),
 		Faults:        newKey("faults", Key(tcell.KeyCtrlZ, "ctrl-z"), "show only the rows that are not healthy, live (pods: not Running/Completed, restarts, not ready; other kinds: kstatus, HEALTH on meanwhile); again: all"),
+		Mark:          newKey("mark", Binding{Key: tcell.KeyRune, Rune: ' ', Label: "space"}, "mark or unmark the selected row: delete, kill, scale, restart and plugins act on every marked row (one confirmation)"),
+		MarkRange:     newKey("mark range", Key(tcell.KeyCtrlSpace, "ctrl-space"), "mark the rows from the last one marked to the selected one"),
+		MarkClear:     newKey("clear marks", Key(tcell.KeyCtrlBackslash, "ctrl-\\"), "unmark every row"),
+		MarkAll:       newKey("mark all", Char('*'), "mark every row shown (under a filter: the rows it shows)"),
 	},
 	Opened: openedKeys{
 		Back:     newKey("back", Char('['), "the resource opened before this one (history)"),
@@ -239,6 +243,7 @@ type pickerKeys struct{ Filter, Open, Wide KeyDef }
 // tableKeys are a live table's (ui/livetable/keys.go and ui's tableHost, ui/tablehost.go).
 type tableKeys struct {
 	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse, Faults KeyDef
+	Mark, MarkRange, MarkClear, MarkAll                                                                               KeyDef
 }
 
 // openedKeys move through the resources opened (historyBindings).

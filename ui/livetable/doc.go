@@ -3,7 +3,8 @@
 // dimmed a moment, the selection following its object; its own columns (HEALTH on shift-h, a pods or nodes
 // table's metrics) joined to the server's; a views.yaml layout; its keys for filtering, sorting, wide columns
 // and saving the rows to a file; the fault filter (ctrl-z, faults.go: only the rows that are not healthy, by a
-// pod's cells or by kstatus through the HEALTH column); its status line (sync state, counts, sort, pulse).
+// pod's cells or by kstatus through the HEALTH column); its marks (rows marked by key for the verbs to act on:
+// marks.go); its status line (sync state, counts, sort, pulse).
 //
 // It sits under ui: ui imports it, and it imports only the leaves (ui/keymap, ui/theme) and the models
 // (watch, union, cluster), never ui. What it needs of the app is the Host it is made with (host.go), one per

@@ -30,7 +30,7 @@ var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 // what the table asks and says, files are saved to a temporary folder, and the keys are the table's own. No cluster: the tables tested have no
 // metrics, and their HEALTH column stays off.
 type fakeHost struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 	clk *clocktesting.FakeClock
 	dir string
@@ -53,13 +53,13 @@ type fakeHost struct {
 const screenW, screenH = 100, 30
 
 // newTable returns a started table of res over src on a fake host, and its host. The table closes with t.
-func newTable(t *testing.T, res discovery.Resource, src cluster.RowSource) (*Table, *fakeHost) {
+func newTable(t testing.TB, res discovery.Resource, src cluster.RowSource) (*Table, *fakeHost) {
 	t.Helper()
 	return newTableOn(t, res, src, nil)
 }
 
 // newTableOn is newTable on a host whose Cluster is conn.
-func newTableOn(t *testing.T, res discovery.Resource, src cluster.RowSource, conn cluster.Interface) (*Table, *fakeHost) {
+func newTableOn(t testing.TB, res discovery.Resource, src cluster.RowSource, conn cluster.Interface) (*Table, *fakeHost) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &fakeHost{t: t, ctx: ctx, clk: clocktesting.NewFakeClock(t0), dir: t.TempDir(),
@@ -225,6 +225,7 @@ func (h *fakeHost) StatusNote() string         { return "" }
 func (h *fakeHost) Bindings() []keymap.Binding {
 	t := h.table
 	keys := append([]keymap.Binding{t.FilterBinding(), t.OpenBinding()}, t.ViewBindings()...)
+	keys = append(keys, t.MarkBindings()...)
 	return append(keys, t.ColumnBindings()...)
 }
 func (h *fakeHost) Open(_ discovery.Resource, row *watch.Row) { h.opened = append(h.opened, row) }

@@ -51,6 +51,8 @@ type RowContent struct {
 
 	// theme gives the colors (kscope's unless the table's app has a skin).
 	theme *theme.Theme
+	// marked are the keys of the rows marked (the table's marks; nil: none).
+	marked map[string]bool
 }
 
 // SetPlaceholder sets the line shown when there are no rows ("" for none).
@@ -260,6 +262,8 @@ func (c *RowContent) GetCell(row, column int) *tview.TableCell {
 	switch {
 	case c.ghosted[r]:
 		cell.SetTextColor(c.theme.RowGhost).SetAttributes(tcell.AttrDim)
+	case c.marked[r.Key]:
+		cell.SetTextColor(c.theme.RowMarked).SetAttributes(tcell.AttrBold)
 	case c.flashing(r.Key):
 		cell.SetTextColor(c.theme.RowFlash).SetAttributes(tcell.AttrBold)
 	}

@@ -59,6 +59,7 @@ func (t *Table) updateTitle() {
 	if t.faults.on {
 		title += "[red::-]<faults> "
 	}
+	title += t.marksTitle()
 	t.table.SetTitle(title)
 }
 

@@ -59,6 +59,8 @@ type Table struct {
 	layout *viewLayout
 	// faults is the fault filter (faults.go): only the rows that are not healthy while on.
 	faults tableFaults
+	// marks are the rows marked (marks.go).
+	marks marks
 }
 
 // New returns a table of res over src, titled title, shown by host (not started until shown: Activate).
@@ -265,6 +267,7 @@ func (t *Table) refresh() {
 	t.content.SetExtra(t.extra(), len(t.src.Columns()))
 	t.content.SetSort(t.query.SortColumn, t.query.Descending)
 	changes := t.src.Changes()
+	t.marks.forget(changes.Deleted)
 	q := t.query
 	q.Now = t.host.Clock().Now() // a filter matches the ages as this table shows them
 	q.Extra = t.extra()
@@ -324,6 +327,7 @@ func (t *Table) setNamespace(ns string) {
 		return
 	}
 	t.Close()
+	t.ClearMarks()
 	t.src, t.pulse = src, "" // (the new source's pulse from the next status on)
 	t.content = t.newContent()
 	t.table.SetContent(t.content)
@@ -342,6 +346,7 @@ func (t *Table) newContent() *RowContent {
 	c := NewRowContent(t.host.Clock().Now, t.host.Timing().FlashFor, t.host.Timing().GhostFor)
 	c.theme = t.host.Theme()
 	c.headerClicked = t.sortByColumn
+	c.marked = t.marks.set()
 	return c
 }
 

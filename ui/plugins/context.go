@@ -56,3 +56,14 @@ func (t Table) PluginSubject() (string, map[string]string, bool) {
 	scope, _ := t.Scope() // (the selected row's kind in a table of several)
 	return res.Name + " " + row.Name, RowEnv(scope, row, t.ShownCells(row), t.Query().Filter.String()), true
 }
+
+// PluginMarked implements MarkedSubject: the table's marked rows shown, each with its own kind's variables.
+func (t Table) PluginMarked() (whats []string, envs []map[string]string) {
+	filter := t.Query().Filter.String()
+	for _, row := range t.Marked() {
+		res, own := t.RowKind(row)
+		whats = append(whats, res.Name+" "+own.Name)
+		envs = append(envs, RowEnv(res, own, t.ShownCells(own), filter))
+	}
+	return whats, envs
+}

@@ -5,7 +5,9 @@
 // answers) reach its arguments only when no shell could read them as code, and its environment always;
 // a dangerous plugin is refused in read-only mode and, like one that says confirm, asks first. It runs
 // with the screen suspended until it exits, or in the background (its output's tail kept, killed with
-// what it started when kscope quits: Wait).
+// what it started when kscope quits: Wait). On a table with rows marked (MarkedSubject) it runs once per
+// marked row, as k9s runs it per selection: its inputs asked once, one question listing the rows when it
+// asks first, one line naming the foreground runs that failed (marked.go).
 //
 // It sits under ui: ui imports it, and it imports only the leaves (ui/keymap), ui/livetable and the
 // models (config, pluginvars, cluster, discovery, watch), never ui. What it needs of the app is the Host

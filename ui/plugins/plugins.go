@@ -89,6 +89,12 @@ func (s *Set) Bindings(sub Subject) (override, normal []keymap.Binding) {
 			desc = p.Command + " " + strings.Join(p.Args, " ")
 		}
 		b := pk.key.Does("plugin "+p.Name, desc, func() {
+			if m, ok := sub.(MarkedSubject); ok {
+				if whats, envs := m.PluginMarked(); len(whats) > 0 {
+					s.startMarked(p, whats, envs)
+					return
+				}
+			}
 			if what, env, ok := sub.PluginSubject(); ok {
 				all := s.connectionEnv()
 				maps.Copy(all, env)

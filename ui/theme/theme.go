@@ -20,7 +20,7 @@ import (
 //	frame.crumbs.*                 the breadcrumbs (activeColor: the current view's)
 //	frame.status.addColor/modifyColor/killColor/errorColor  rows just changed, deleted rows, errors
 //	info.sectionColor/fgColor      the header's labels (Context:) and values
-//	views.table.*                  the tables' rows, cursor and header (sorterColor: the sort arrow)
+//	views.table.*                  the tables' rows, cursor and header (sorterColor: the sort arrow; markColor: the rows marked)
 //	views.yaml.*                   the YAML view's keys, colons and values
 //	views.logs.*                   the logs' text and background; indicator.toggleOn/OffColor: on/off in its status
 //	prompt.*                       the command and filter bar (border.command: its label); suggestColor: Tab's candidates
@@ -40,8 +40,10 @@ type Theme struct {
 	// RowFg is the rows' text; Dim the notes that stand for absent content ("no rows match", "no version seen
 	// yet"); ErrorColor an error's text.
 	RowFg, RowFlash, RowGhost, Dim, ErrorColor tcell.Color
-	Header, Cursor                             tcell.Style
-	Sorter                                     string // tag before the sort arrow ("" keeps the header's)
+	// RowMarked is the text of the rows marked (k9s's views.table.markColor).
+	RowMarked      tcell.Color
+	Header, Cursor tcell.Style
+	Sorter         string // tag before the sort arrow ("" keeps the header's)
 
 	Title, Counter, Filter string // tags
 	ErrorTag               string
@@ -71,7 +73,8 @@ func Default() *Theme { return New(nil) }
 func New(skin *config.Skin) *Theme {
 	t := &Theme{
 		RowFg: ColorNormal, RowFlash: ColorFlash, RowGhost: ColorGhost, Dim: ColorDim, ErrorColor: tcell.ColorRed,
-		Header: headerStyle(), Cursor: tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack),
+		RowMarked: tcell.ColorDarkGoldenrod,
+		Header:    headerStyle(), Cursor: tcell.StyleDefault.Background(tcell.ColorAqua).Foreground(tcell.ColorBlack),
 		Title: "[aqua::b]", Counter: "[white]", Filter: "[orange::b]", ErrorTag: "[red]",
 		InfoLabel: "[orange]", InfoValue: "", Crumb: "[gray]", CrumbActive: "[aqua]", Suggest: "[gray]",
 		yamlKey: "[steelblue]", LogFg: tview.Styles.PrimaryTextColor,
@@ -107,6 +110,7 @@ func (t *Theme) skinTable(s config.SkinStyle) {
 	set(&t.RowFlash, s.Frame.Status.AddColor)
 	set(&t.RowFlash, s.Frame.Status.ModifyColor)
 	set(&t.RowGhost, s.Frame.Status.KillColor)
+	set(&t.RowMarked, tb.MarkColor)
 	set(&t.ErrorColor, s.Frame.Status.ErrorColor)
 	t.Cursor = style(style(t.Cursor, tb.CursorBgColor, true), tb.CursorFgColor, false)
 	if c, ok := tb.BgColor.TCell(); ok {

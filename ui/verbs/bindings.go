@@ -28,6 +28,13 @@ type Screens struct {
 // them. The writes are asked about in access before they are offered (a key the server refuses says so:
 // Binding.Denied). The keys depend on scope's resource, never on the object. UI goroutine.
 func (v *Verbs) Bindings(subject SubjectFunc, scope ScopeFunc, access *Access, open Screens) []keymap.Binding {
+	return v.TableBindings(subject, nil, scope, access, open)
+}
+
+// TableBindings are Bindings for a table whose rows may be marked: while marked returns rows, delete, kill,
+// scale and restart act on them (runMarked: one question, each row's own precondition and access check, one
+// outcome line); the other keys act on subject. UI goroutine.
+func (v *Verbs) TableBindings(subject SubjectFunc, marked MarkedFunc, scope ScopeFunc, access *Access, open Screens) []keymap.Binding {
 	with := func(fn func(discovery.Resource, *watch.Row)) func() {
 		return func() {
 			if res, row, ok := subject(); ok {
@@ -36,7 +43,16 @@ func (v *Verbs) Bindings(subject SubjectFunc, scope ScopeFunc, access *Access, o
 		}
 	}
 	write := func(vb verb) keymap.Binding {
-		b := vb.key.Bind(with(func(res discovery.Resource, row *watch.Row) { vb.run(v, access, res, row) }))
+		one := with(func(res discovery.Resource, row *watch.Row) { vb.run(v, access, res, row) })
+		b := vb.key.Bind(func() {
+			if mv, ok := many(vb); ok && marked != nil {
+				if targets := marked(); len(targets) > 0 {
+					v.runMarked(vb, mv, access, targets)
+					return
+				}
+			}
+			one()
+		})
 		return b.WithDenied(func() bool {
 			res, ns := scope()
 			if v.ReadOnly() || vb.applies(res) != nil {

@@ -11,6 +11,10 @@
 // for the view's life: Access); a key the server refuses says so in the help and on the status line
 // (NotPermitted) and sends nothing. Read-only mode refuses every write before any question.
 //
+// On a table's marked rows (TableBindings, marked.go), delete, kill, scale and restart act on every row
+// marked: each row's own precondition (its UID) and access (asked once per resource and namespace), one
+// question listing them, one outcome line naming what failed and why ("deleted 5 of 6 pods; failed: …").
+//
 // It sits under ui: ui imports it, and it imports only the leaves (ui/keymap, ui/theme) and the models
 // (cluster, discovery, watch, forwards, logs), never ui. What it needs of the app is the Host it is made
 // with (host.go): the app's services (goroutines, the UI goroutine's queue, the prompt line, dialogs, the
