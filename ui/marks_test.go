@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
@@ -132,5 +133,35 @@ func TestMarkedReadOnly(t *testing.T) {
 	}
 	if w, d := writes(h), h.cluster.deleted(); len(w) != 0 || len(d) != 0 {
 		t.Errorf("writes %q, deletes %q", w, d)
+	}
+}
+
+// TestMarkedLabels: shift-l with rows marked asks labels or annotations and the changes once, lists the rows
+// and the changes in one confirmation, and patches each row with its own UID.
+func TestMarkedLabels(t *testing.T) {
+	h := startOnPods(t, nil)
+	h.press(tcell.KeyRune, '*')
+	h.eventually("3 marked")
+	h.press(tcell.KeyRune, 'L')
+	h.waitDialog("change which of 3 pods")
+	h.press(tcell.KeyEnter, 0) // labels
+	h.eventually("labels of 3 pods (KEY=VALUE sets, KEY- removes):")
+	h.typeText("tier=front old-\n")
+	h.waitDialog("Change the labels of 3 pods?")
+	h.contains("+ tier=front")
+	h.contains("- old")
+	h.burst("\t\n")
+	h.eventually("changed the labels of 3 of 3 pods") // (break: labelOne writing nothing fails here)
+	var got []string
+	for _, c := range writes(h) {
+		if strings.HasPrefix(c, "label ") {
+			got = append(got, c)
+		}
+	}
+	slices.Sort(got)
+	want := []string{"label pods/shop/api-5c4b-zzzzz labels old-,tier=front", "label pods/shop/web-7d9f-abcde labels old-,tier=front",
+		"label pods/shop/web-7d9f-fghij labels old-,tier=front"}
+	if !slices.Equal(got, want) {
+		t.Errorf("label writes %q, want %q", got, want)
 	}
 }

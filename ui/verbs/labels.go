@@ -155,12 +155,15 @@ func checkRemovals(field string, changes map[string]*string, current map[string]
 }
 
 // describeMetaChanges lists what changes would do to current, sorted by key: "+ k=v", "~ k: old → new",
-// "- k (was v)"; a key set to its value already is left out.
+// "- k (was v)"; a key set to its value already is left out. With current nil (several objects), a set is
+// "+ k=v" and a removal "- k".
 func describeMetaChanges(changes map[string]*string, current map[string]string) []string {
 	var lines []string
 	for _, k := range slices.Sorted(maps.Keys(changes)) {
 		old, had := current[k]
 		switch v := changes[k]; {
+		case v == nil && current == nil: // (several objects: their values are not shown)
+			lines = append(lines, "- "+k)
 		case v == nil:
 			lines = append(lines, fmt.Sprintf("- %s (was %s)", k, old))
 		case !had:

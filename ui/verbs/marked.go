@@ -23,12 +23,20 @@ type Target struct {
 type MarkedFunc func() []Target
 
 // manyVerb is how a verb acts on several objects: the words of its question and outcome, whether it asks for
-// a replica count first, and its write on one target (n: the count asked).
+// a replica count or label changes first, and its write on one target (p: what was asked).
 type manyVerb struct {
 	action, doing, done string // "Delete", "deleting", "deleted"
 	note                string // the question's line after the first ("" for none)
-	askCount            bool
-	write               func(ctx context.Context, c cluster.Interface, t Target, n int32, v *Verbs) error
+	askCount, askLabels bool
+	write               func(ctx context.Context, c cluster.Interface, t Target, p manyParam, v *Verbs) error
+}
+
+// manyParam is what a verb on several objects asked once for all of them: a replica count (scale), or the
+// field and changes of labels (labels or annotations). A plain value.
+type manyParam struct {
+	n       int32
+	field   string
+	changes map[string]*string
 }
 
 // many is vb's way of acting on several objects; false for a verb that acts on one object only.
@@ -44,21 +52,23 @@ func many(vb verb) (manyVerb, bool) {
 			note: "their pods are replaced, as kubectl rollout restart does"}, true
 	case scaleVerb.key.Name:
 		return manyVerb{action: "Scale", doing: "scaling", done: "scaled", write: scaleOne, askCount: true}, true
+	case labelVerb.key.Name:
+		return manyVerb{action: "Change", doing: "changing", done: "changed", write: labelOne, askLabels: true}, true
 	}
 	return manyVerb{}, false
 }
 
-func deleteOne(ctx context.Context, c cluster.Interface, t Target, _ int32, _ *Verbs) error {
+func deleteOne(ctx context.Context, c cluster.Interface, t Target, _ manyParam, _ *Verbs) error {
 	row := t.Row
 	return explainConflict(ctx, c, t.Res, row, row.UID, c.Delete(ctx, t.Res.GVR(), row.Namespace, row.Name, row.UID))
 }
 
-func killOne(ctx context.Context, c cluster.Interface, t Target, _ int32, _ *Verbs) error {
+func killOne(ctx context.Context, c cluster.Interface, t Target, _ manyParam, _ *Verbs) error {
 	row := t.Row
 	return explainConflict(ctx, c, t.Res, row, row.UID, c.Kill(ctx, row.Namespace, row.Name, row.UID))
 }
 
-func restartOne(ctx context.Context, c cluster.Interface, t Target, _ int32, v *Verbs) error {
+func restartOne(ctx context.Context, c cluster.Interface, t Target, _ manyParam, v *Verbs) error {
 	row := t.Row
 	err := c.Restart(ctx, t.Res.GVR(), row.Namespace, row.Name, v.Clock().Now(), cluster.Precondition{UID: row.UID})
 	return explainConflict(ctx, c, t.Res, row, row.UID, err)
@@ -66,7 +76,8 @@ func restartOne(ctx context.Context, c cluster.Interface, t Target, _ int32, v *
 
 // scaleOne reads the target's scale (refused if it is no longer the object marked), then scales it to n
 // under that read's precondition.
-func scaleOne(ctx context.Context, c cluster.Interface, t Target, n int32, _ *Verbs) error {
+func scaleOne(ctx context.Context, c cluster.Interface, t Target, p manyParam, _ *Verbs) error {
+	n := p.n
 	res, row := t.Res, t.Row
 	state, err := c.Replicas(ctx, res.GVR(), row.Namespace, row.Name)
 	if err != nil {
@@ -83,6 +94,13 @@ func scaleOne(ctx context.Context, c cluster.Interface, t Target, n int32, _ *Ve
 		return scaleConflict(ctx, c, res, row, state, err)
 	}
 	return explainConflict(ctx, c, res, row, state.UID, err)
+}
+
+// labelOne applies p's label changes to the target, with its UID.
+func labelOne(ctx context.Context, c cluster.Interface, t Target, p manyParam, _ *Verbs) error {
+	row := t.Row
+	err := c.Label(ctx, t.Res.GVR(), row.Namespace, row.Name, p.field, p.changes, cluster.Precondition{UID: row.UID})
+	return explainConflict(ctx, c, t.Res, row, row.UID, err)
 }
 
 // runMarked runs vb on the targets: read-only mode refuses it; each target's own precondition (the verb
@@ -116,8 +134,12 @@ func (v *Verbs) runMarked(vb verb, mv manyVerb, access *Access, targets []Target
 			v.Errorf("%s", b.outcome())
 			return
 		}
+		if mv.askLabels {
+			v.askMarkedLabels(b)
+			return
+		}
 		if !mv.askCount {
-			b.confirm(0)
+			b.confirm(manyParam{})
 			return
 		}
 		v.Ask(fmt.Sprintf("scale %d %s to: ", len(allowed), b.noun), "", func(text string) {
@@ -126,7 +148,24 @@ func (v *Verbs) runMarked(vb verb, mv manyVerb, access *Access, targets []Target
 				v.Errorf("%s", err.Error())
 				return
 			}
-			b.confirm(n)
+			b.confirm(manyParam{n: n})
+		})
+	})
+}
+
+// askMarkedLabels asks which of the targets' labels or annotations, then the changes (kubectl label's
+// arguments), then confirms them for every target of b.
+func (v *Verbs) askMarkedLabels(b *batch) {
+	v.Choose(fmt.Sprintf("change which of %d %s", len(b.targets), b.noun), metaFields, 0, func(i int) {
+		field := metaFields[i]
+		v.Ask(fmt.Sprintf("%s of %d %s (KEY=VALUE sets, KEY- removes): ", field, len(b.targets), b.noun), "", func(text string) {
+			changes, err := parseMetaChanges(field, text)
+			if err != nil {
+				v.Errorf("%s", err.Error())
+				return
+			}
+			b.mv.action, b.mv.doing, b.mv.done = "Change the "+field+" of", "changing the "+field+" of", "changed the "+field+" of"
+			b.confirm(manyParam{field: field, changes: changes})
 		})
 	})
 }

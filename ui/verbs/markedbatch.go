@@ -50,19 +50,23 @@ func targetName(t Target, noun string) string {
 }
 
 // confirm asks once, listing the targets (Cancel focused); the writes go out if the user agrees.
-func (b *batch) confirm(n int32) {
-	b.v.Confirm(b.question(n), b.mv.action, func() { b.send(n) })
+func (b *batch) confirm(p manyParam) {
+	action, _, _ := strings.Cut(b.mv.action, " ") // ("Change the labels of": Change)
+	b.v.Confirm(b.question(p), action, func() { b.send(p) })
 }
 
 // question is the confirmation's text: the verb and count, the first names and how many more, the note,
 // and what will not be acted on.
-func (b *batch) question(n int32) string {
+func (b *batch) question(p manyParam) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "%s %d %s", b.mv.action, len(b.targets), b.noun)
 	if b.mv.askCount {
-		fmt.Fprintf(&s, " to %d replicas", n)
+		fmt.Fprintf(&s, " to %d replicas", p.n)
 	}
 	s.WriteString("?\n")
+	for _, line := range describeMetaChanges(p.changes, nil) {
+		s.WriteString(line + "\n")
+	}
 	for i, t := range b.targets {
 		if i == shownInQuestion {
 			fmt.Fprintf(&s, "and %d more\n", len(b.targets)-i)
@@ -82,7 +86,7 @@ func (b *batch) question(n int32) string {
 // send writes to every target off the UI goroutine (a few at a time), each with its own precondition, then
 // says the outcome on the prompt line: in red when any target failed. Like Verbs.send, it reports even
 // after a context switch.
-func (b *batch) send(n int32) {
+func (b *batch) send(p manyParam) {
 	v := b.v
 	v.Message(fmt.Sprintf("%s %d %s …", b.mv.doing, len(b.targets), b.noun))
 	conn := v.Cluster() // the UI goroutine's (a context switch replaces it)
@@ -98,7 +102,7 @@ func (b *batch) send(n int32) {
 				defer func() { <-sem; wg.Done() }()
 				ctx, cancel := context.WithTimeout(v.Context(), RequestTimeout)
 				defer cancel()
-				errs[i] = b.mv.write(ctx, conn, t, n, v)
+				errs[i] = b.mv.write(ctx, conn, t, p, v)
 			}()
 		}
 		wg.Wait()
@@ -158,7 +162,7 @@ func MarkedQuestion(name string, targets []Target, n int32) string {
 	for _, vb := range []verb{deleteVerb, killVerb, restartVerb, scaleVerb} {
 		if mv, ok := many(vb); ok && vb.key.Name == name {
 			b := &batch{mv: mv, noun: noun(targets), total: len(targets), targets: targets}
-			return b.question(n)
+			return b.question(manyParam{n: n})
 		}
 	}
 	return ""
