@@ -80,6 +80,7 @@ func (a *App) objectBindings(subject subjectFunc, scope scopeFunc, access *acces
 	if imageSettable(res) == nil {
 		keys = append(keys, write(setImageVerb))
 	}
+	keys = append(keys, a.rolloutsKeys(res, with)...)
 	if open := a.opts.Screens.Logs; open != nil { // a screen of its own package (TableScreens)
 		logs := func(previous bool) func(discovery.Resource, *watch.Row) {
 			return func(res discovery.Resource, row *watch.Row) { open(a, res, row, previous, a.opts.logSettings()) }
