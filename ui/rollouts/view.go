@@ -60,8 +60,12 @@ func (v *View) load() {
 		defer cancel()
 		revs, uid, err := c.Revisions(ctx, v.res.GVR(), v.row.Namespace, v.row.Name)
 		v.nav.Update(func() {
+			first := v.revs == nil
 			v.loading = false
 			v.revs, v.uid, v.err = revs, string(uid), err
+			if first { // (a draw while reading selected the first row)
+				v.table.Select(0, 0)
+			}
 			v.render()
 			v.nav.UpdateStatus(v)
 		})
@@ -87,7 +91,8 @@ func (v *View) Status() string {
 		ui.NotPermitted(v.Bindings())
 }
 
-// render fills the table, the newest revision last; the selection stays, else is on the current revision.
+// render fills the table, the newest revision last; the selection stays, else (none yet: row 0) is on the
+// current revision.
 func (v *View) render() {
 	theme := v.nav.Theme()
 	row, _ := v.table.GetSelection()

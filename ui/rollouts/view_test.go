@@ -82,7 +82,10 @@ func guard(nav *navtest.Nav, permit bool) ui.WriteGuard {
 func open(t *testing.T, c *rollouts, permit bool) (*navtest.Nav, *View) {
 	nav := navtest.New(t, c)
 	v := New(nav, deployments, web, guard(nav, permit)).(*View)
-	nav.UI(func() { nav.Push(v) })
+	nav.UI(func() {
+		nav.Push(v)
+		v.table.Select(1, 0) // as a draw while the revisions are read does
+	})
 	nav.Wait()
 	return nav, v
 }

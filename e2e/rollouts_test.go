@@ -1,0 +1,77 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestUIRolloutsUndo: a deployment with two image changes, each with a change-cause annotation; shift-r on it
+// lists its three revisions with their causes and images, the current one marked; enter shows the diff of
+// revision 1's template against the current one; u on revision 1 asks (naming the images now and after),
+// and the undo restores the first template (the image kubectl reads), the revisions read again. Read-only
+// mode refuses the undo before any question, the deployment left as it is.
+func TestUIRolloutsUndo(t *testing.T) {
+	parallel(t)
+	ns := testNamespace(t)
+	kubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx:1.25")
+	kubectl(t, "-n", ns, "annotate", "deployment", "web", "kubernetes.io/change-cause=first nginx 1.25")
+	waitRevisions(t, ns, "first nginx 1.25")
+	for _, step := range []struct{ image, cause string }{{"nginx:1.26", "bump to 1.26"}, {"nginx:1.27", "bump to 1.27"}} {
+		kubectl(t, "-n", ns, "set", "image", "deployment/web", "nginx="+step.image)
+		kubectl(t, "-n", ns, "annotate", "--overwrite", "deployment", "web", "kubernetes.io/change-cause="+step.cause)
+		waitRevisions(t, ns, step.cause)
+	}
+
+	s := startUI(t, "-n", ns, "deployments")
+	s.waitFor("deployments("+ns+")[1]", "web")
+	s.keys("R")
+	scr := s.waitFor("rollouts(", "REVISION", "CHANGE-CAUSE", "first nginx 1.25", "bump to 1.26", "bump to 1.27")
+	for rev, want := range map[string]string{"1 ": "nginx:1.25", "2 ": "nginx:1.26", "3 (current)": "nginx:1.27"} {
+		if line := lineWith(scr, want); !strings.Contains(line, rev) {
+			t.Errorf("revision %q: line %q", rev, line)
+		}
+	}
+	s.keys("k", "k") // from the current revision (3) up to 1
+	s.keys("Enter")
+	s.waitFor("revision 3 (current) → 1", "-   - image: nginx:1.27", "+   - image: nginx:1.25")
+	s.keys("Escape")
+	s.waitFor("bump to 1.27")
+	s.keys("u")
+	s.waitFor("Undo deployments web to revision 1?", "images: nginx:1.27 → nginx:1.25")
+	s.keys("Tab", "Enter")
+	s.waitFor("undid deployments " + ns + "/web to revision 1")
+	if got := kubectl(t, "-n", ns, "get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[0].image}"); got != "nginx:1.25" {
+		t.Errorf("after the undo: image %q, want nginx:1.25", got)
+	}
+	if got := kubectl(t, "-n", ns, "get", "deploy", "web", "-o", `jsonpath={.metadata.annotations.kubernetes\.io/change-cause}`); got != "first nginx 1.25" {
+		t.Errorf("after the undo: change-cause %q, want revision 1's", got)
+	}
+	s.waitFor("4 (current)") // revision 1 becomes 4, as kubectl rollout history shows it
+
+	ro := startUI(t, "--readonly", "-n", ns, "deployments")
+	ro.waitFor("deployments("+ns+")[1]", "web")
+	ro.keys("R")
+	ro.waitFor("bump to 1.27", "4 (current)")
+	ro.keys("k")
+	ro.keys("u")
+	ro.waitFor("read-only mode: refusing to undo deployments " + ns + "/web to revision 3")
+	if got := kubectl(t, "-n", ns, "get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[0].image}"); got != "nginx:1.25" {
+		t.Errorf("read-only: image %q, want nginx:1.25 still", got)
+	}
+}
+
+// waitRevisions waits until kubectl rollout history of deployment web in ns shows cause.
+func waitRevisions(t *testing.T, ns, cause string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if out := kubectl(t, "-n", ns, "rollout", "history", "deployment/web"); strings.Contains(out, cause) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("kubectl rollout history never showed %q", cause)
+		}
+	}
+}
