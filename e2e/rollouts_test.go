@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +75,56 @@ func waitRevisions(t *testing.T, ns, cause string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("kubectl rollout history never showed %q", cause)
 		}
+	}
+}
+
+// TestUIRolloutsUndoStatefulSet: a statefulset's revisions are its ControllerRevisions: after an image
+// change shift-r lists two (the second current), and u on the first restores its template.
+func TestUIRolloutsUndoStatefulSet(t *testing.T) {
+	parallel(t)
+	ns := testNamespace(t)
+	manifest := `apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+  annotations: {kubernetes.io/change-cause: "first busybox 1.36"}
+spec:
+  serviceName: db
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: "busybox:1.36", command: [sleep, "3600"]}]}
+`
+	file := filepath.Join(t.TempDir(), "db.yaml")
+	if err := os.WriteFile(file, []byte(manifest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kubectl(t, "-n", ns, "create", "-f", file)
+	kubectl(t, "-n", ns, "set", "image", "statefulset/db", "db=busybox:1.37")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		out := kubectl(t, "-n", ns, "get", "controllerrevisions", "-o", "name")
+		if strings.Count(out, "\n") >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the statefulset never had two ControllerRevisions: %q", out)
+		}
+	}
+
+	s := startUI(t, "-n", ns, "statefulsets")
+	s.waitFor("statefulsets("+ns+")[1]", "db")
+	s.keys("R")
+	scr := s.waitFor("rollouts(", "busybox:1.36", "busybox:1.37")
+	if line := lineWith(scr, "busybox:1.37"); !strings.Contains(line, "2 (current)") {
+		t.Errorf("revision 2: line %q, want it current", line)
+	}
+	s.keys("k")
+	s.keys("u")
+	s.waitFor("Undo statefulsets db to revision 1?", "images: busybox:1.37 → busybox:1.36")
+	s.keys("Tab", "Enter")
+	s.waitFor("undid statefulsets " + ns + "/db to revision 1")
+	if got := kubectl(t, "-n", ns, "get", "sts", "db", "-o", "jsonpath={.spec.template.spec.containers[0].image}"); got != "busybox:1.36" {
+		t.Errorf("after the undo: image %q, want busybox:1.36", got)
 	}
 }

@@ -34,7 +34,8 @@
 //     app, which they can since ui imports the table;
 //  3. ui, the core: App, the stack, the prompt and status lines, the picker, commands, verbs, plugins;
 //  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
-//     ui/portforwards), which import ui (Screen, Navigator) and which ui never imports.
+//     ui/portforwards, ui/containers, ui/rollouts), which import ui (Screen, Navigator) and which ui never
+//     imports.
 //
 // # Structure
 //
@@ -115,6 +116,14 @@
 // ui hands each view an ObjectView: the object keys above (objectBindings, the view telling which UID it
 // shows and whether it was deleted: goneSubject, shownRow), the openers of history, blame and YAML, and
 // the recording of its watch in the versions book.
+//
+// # Rollouts
+//
+// shift-r on a deployment, statefulset or daemonset (the tables and the views of one object) opens the
+// registered rollouts screen (package ui/rollouts, TableScreens.Rollouts): its revisions, a revision's diff,
+// and the undo to one. The undo is a write of the screen's own, over cluster.Rollouts; ui hands the screen a
+// WriteGuard (rollouts.go) so that it is checked as the object verbs are (read-only mode refuses it, the
+// server's access review of patch on the workload is asked first) before the screen asks.
 //
 // # Enter: drilling down
 //
