@@ -159,7 +159,9 @@ var Keys = KeyFamilies{
 		PortForward: newKey("port-forward", Shifted('F'), "forward a local port to one of the selected container's ports, in the background (:pf)"),
 	},
 	Rollouts: rolloutsKeys{
-		Diff: newKey("diff", Key(tcell.KeyEnter, "enter"), "the selected revision's pod template against the current one"),
+		// Diff is named apart from Versions.Diff ("diff", which keys.yaml does not rebind), so that a remap of
+		// it reaches this view only.
+		Diff: newKey("revision diff", Key(tcell.KeyEnter, "enter"), "the selected revision's pod template against the current one"),
 		Undo: newKey("undo", Char('u'), "undo to the selected revision, as kubectl rollout undo --to-revision (asks first)"),
 	},
 	Forwards: forwardsKeys{
