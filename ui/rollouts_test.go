@@ -23,11 +23,14 @@ func stubRollouts(nav Navigator, res discovery.Resource, row *watch.Row, guard W
 		keys: []keymap.Binding{undo}}
 }
 
-// TestRolloutsKey: shift-r on a deployment opens the registered rollouts screen of the selected one (from the
+// TestRolloutsKey: the help of the deployments table lists shift-r; shift-r on a deployment opens the registered rollouts screen of the selected one (from the
 // table and from its YAML view); it is not bound on pods; the guard ui hands the screen lets an undo through
 // when the server says yes.
 func TestRolloutsKey(t *testing.T) {
 	h := startOnDeployments(t, nil)
+	h.press(tcell.KeyRune, '?')
+	h.eventually("the rollout history of a deployment")
+	h.press(tcell.KeyRune, '?')
 	h.press(tcell.KeyRune, 'R')
 	h.eventually("rollouts stub of deployments web")
 	h.press(tcell.KeyRune, 'u')
