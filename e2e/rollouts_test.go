@@ -13,18 +13,19 @@ import (
 // TestUIRolloutsUndo: a deployment with two image changes, each with a change-cause annotation; shift-r on it
 // lists its three revisions with their causes and images, the current one marked; enter shows the diff of
 // revision 1's template against the current one; u on revision 1 asks (naming the images now and after),
-// and the undo restores the first template (the image kubectl reads), the revisions read again. Read-only
+// and the undo restores the first template (the image kubectl reads) and its change-cause; opened again, the
+// screen shows it as revision 4, current. Read-only
 // mode refuses the undo before any question, the deployment left as it is.
 func TestUIRolloutsUndo(t *testing.T) {
 	parallel(t)
 	ns := testNamespace(t)
 	kubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx:1.25")
 	kubectl(t, "-n", ns, "annotate", "deployment", "web", "kubernetes.io/change-cause=first nginx 1.25")
-	waitRevisions(t, ns, "first nginx 1.25")
-	for _, step := range []struct{ image, cause string }{{"nginx:1.26", "bump to 1.26"}, {"nginx:1.27", "bump to 1.27"}} {
+	waitRevisions(t, ns, "1", "first nginx 1.25")
+	for _, step := range []struct{ rev, image, cause string }{{"2", "nginx:1.26", "bump to 1.26"}, {"3", "nginx:1.27", "bump to 1.27"}} {
 		kubectl(t, "-n", ns, "set", "image", "deployment/web", "nginx="+step.image)
 		kubectl(t, "-n", ns, "annotate", "--overwrite", "deployment", "web", "kubernetes.io/change-cause="+step.cause)
-		waitRevisions(t, ns, step.cause)
+		waitRevisions(t, ns, step.rev, step.cause)
 	}
 
 	s := startUI(t, "-n", ns, "deployments")
@@ -51,7 +52,13 @@ func TestUIRolloutsUndo(t *testing.T) {
 	if got := kubectl(t, "-n", ns, "get", "deploy", "web", "-o", `jsonpath={.metadata.annotations.kubernetes\.io/change-cause}`); got != "first nginx 1.25" {
 		t.Errorf("after the undo: change-cause %q, want revision 1's", got)
 	}
-	s.waitFor("4 (current)") // revision 1 becomes 4, as kubectl rollout history shows it
+	// Revision 1 becomes 4 once the controller has rolled back (kubectl rollout history shows it); the screen
+	// does not watch: opened again, it reads it.
+	waitRevisions(t, ns, "4", "first nginx 1.25")
+	s.keys("Escape")
+	s.waitFor("deployments(" + ns + ")[1]")
+	s.keys("R")
+	s.waitFor("4 (current)")
 
 	ro := startUI(t, "--readonly", "-n", ns, "deployments")
 	ro.waitFor("deployments("+ns+")[1]", "web")
@@ -65,15 +72,18 @@ func TestUIRolloutsUndo(t *testing.T) {
 	}
 }
 
-// waitRevisions waits until kubectl rollout history of deployment web in ns shows cause.
-func waitRevisions(t *testing.T, ns, cause string) {
+// waitRevisions waits until deployment web in ns is at revision rev, which kubectl rollout history shows
+// with cause.
+func waitRevisions(t *testing.T, ns, rev, cause string) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		if out := kubectl(t, "-n", ns, "rollout", "history", "deployment/web"); strings.Contains(out, cause) {
+		line := lineWith(kubectl(t, "-n", ns, "rollout", "history", "deployment/web"), cause)
+		now := kubectl(t, "-n", ns, "get", "deploy", "web", "-o", `jsonpath={.metadata.annotations.deployment\.kubernetes\.io/revision}`)
+		if strings.HasPrefix(line, rev+" ") && now == rev {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("kubectl rollout history never showed %q", cause)
+			t.Fatalf("deployment web never reached revision %s with %q (history line %q, revision %q)", rev, cause, line, now)
 		}
 	}
 }
@@ -102,13 +112,15 @@ spec:
 	}
 	kubectl(t, "-n", ns, "create", "-f", file)
 	kubectl(t, "-n", ns, "set", "image", "statefulset/db", "db=busybox:1.37")
+	// Until the controller has recorded revision 2 as the update revision, the screen could not mark it.
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		out := kubectl(t, "-n", ns, "get", "controllerrevisions", "-o", "name")
-		if strings.Count(out, "\n") >= 2 {
+		second := kubectl(t, "-n", ns, "get", "controllerrevisions", "-o", "jsonpath={range .items[?(@.revision==2)]}{.metadata.name}{end}")
+		update := kubectl(t, "-n", ns, "get", "sts", "db", "-o", "jsonpath={.status.updateRevision}")
+		if second != "" && update == second {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the statefulset never had two ControllerRevisions: %q", out)
+			t.Fatalf("the statefulset's update revision %q never became revision 2 (%q)", update, second)
 		}
 	}
 
