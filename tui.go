@@ -27,6 +27,7 @@ import (
 	"kscope/ui/objectview"
 	"kscope/ui/portforwards"
 	"kscope/ui/pulse"
+	"kscope/ui/rollouts"
 	"kscope/ui/treeview"
 	"kscope/ui/versions"
 	"kscope/watch"
@@ -193,6 +194,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			YAML:       objectview.NewYAMLView,
 			Describe:   objectview.NewDescribeView,
 			Containers: containers.New,
+			Rollouts:   rollouts.New,
 		},
 		Stderr:     stderr,
 		Supervisor: sup,

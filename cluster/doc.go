@@ -10,6 +10,8 @@
 //   - Streams: a container's log, a command run in a container, a local port forwarded to a pod.
 //   - Metrics: metrics.k8s.io's usage of pods and nodes, and the live requests and limits of pods.
 //   - Workloads: trigger and suspend a cronjob, set a container's image, kill a pod.
+//   - Rollouts: the revisions of a deployment, statefulset or daemonset and the undo to one (kubectl rollout
+//     history and undo).
 //   - Nodes: cordon, uncordon and drain a node (kubectl's semantics).
 //   - Access: whether the user may make a request (SelfSubjectAccessReview).
 //   - Sources: live rows for a table, one object's latest state, the metadata a relationship tree is drawn

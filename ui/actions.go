@@ -39,6 +39,9 @@ func (a *App) markedObjectBindings(subject verbs.SubjectFunc, marked verbs.Marke
 	if a.opts.Screens.Tree != nil { // a screen of its own package (TableScreens)
 		open.Tree = a.openTree
 	}
+	if a.opts.Screens.Rollouts != nil { // a screen of its own package (TableScreens)
+		open.Rollouts = a.openRollouts
+	}
 	return a.verbs.TableBindings(subject, marked, scope, access, open)
 }
 

@@ -44,7 +44,8 @@
 //  3. ui, the core: App, the stack, the prompt and status lines, the dialogs, commands, the
 //     opening of screens (TableScreens), the terminal handed to a child (suspend.go);
 //  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
-//     ui/containers, ui/portforwards), which import ui (Screen, Navigator) and which ui never imports.
+//     ui/containers, ui/portforwards, ui/rollouts), which import ui (Screen, Navigator) and which ui never
+//     imports.
 //
 // # Structure
 //
@@ -127,6 +128,14 @@
 // ui hands each view an ObjectView: the object keys above (objectBindings, the view telling which UID it
 // shows and whether it was deleted: verbs.ShownRow), the openers of history, blame and YAML, and
 // the recording of its watch in the versions book.
+//
+// # Rollouts
+//
+// shift-r on a deployment, statefulset or daemonset (the tables and the views of one object) opens the
+// registered rollouts screen (package ui/rollouts, TableScreens.Rollouts): its revisions, a revision's diff,
+// and the undo to one. The undo is a write of the screen's own, over cluster.Rollouts; ui hands the screen a
+// WriteGuard (rollouts.go) so that it is checked as the object verbs are (verbs.Verbs.WriteCheck: read-only mode refuses it, the
+// server's access review of patch on the workload is asked first) before the screen asks.
 //
 // # Enter: drilling down
 //

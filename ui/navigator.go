@@ -114,6 +114,10 @@ type TableScreens struct {
 	// Containers opens the containers of row, a pod (res), live (Keys.Table.Open on a pod): ctr is what ui
 	// hands it (ContainerView: the keys that act on one container, checked and refused as the object keys).
 	Containers func(nav Navigator, res discovery.Resource, row *watch.Row, ctr ContainerView) Screen
+	// Rollouts opens the revisions of row, a deployment, statefulset or daemonset (res), and their undo
+	// (keymap.Keys.Workload.Rollouts, in the tables and the views of one object): guard is what ui hands it to
+	// check the undo (read-only mode, the server's answer) before it asks.
+	Rollouts func(nav Navigator, res discovery.Resource, row *watch.Row, guard WriteGuard) Screen
 }
 
 // LogSettings are what Options say of a logs screen (config.yaml's logger section, --log-lines). A plain

@@ -101,6 +101,7 @@ var Keys = KeyFamilies{
 		Suspend:  newKey("suspend", Char('s'), "suspend the cronjob's schedule, or resume it (asks first)"),
 		Kill:     newKey("kill", Key(tcell.KeyCtrlK, "ctrl-k"), "kill: delete the pod at once, grace period 0 (asks first)"),
 		SetImage: newKey("set image", Shifted('I'), "set a container's image, as kubectl set image (pods, workloads, cronjobs; asks first)"),
+		Rollouts: newKey("rollouts", Shifted('R'), "the rollout history of a deployment, statefulset or daemonset: its revisions, their diffs, undo"),
 	},
 	Node: nodeKeys{
 		Cordon:   newKey("cordon", Shifted('C'), "cordon: mark the node unschedulable, as kubectl cordon (asks first)"),
@@ -163,6 +164,12 @@ var Keys = KeyFamilies{
 		Shell:       newKey("shell", Char('s'), "a shell in the selected container (bash, else sh); exit returns here"),
 		PortForward: newKey("port-forward", Shifted('F'), "forward a local port to one of the selected container's ports, in the background (:pf)"),
 	},
+	Rollouts: rolloutsKeys{
+		// Diff is named apart from Versions.Diff ("diff", which keys.yaml does not rebind), so that a remap of
+		// it reaches this view only.
+		Diff: newKey("revision diff", Key(tcell.KeyEnter, "enter"), "the selected revision's pod template against the current one"),
+		Undo: newKey("undo", Char('u'), "undo to the selected revision, as kubectl rollout undo --to-revision (asks first)"),
+	},
 	Forwards: forwardsKeys{
 		Stop: newKey("stop", Key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)"),
 	},
@@ -217,7 +224,7 @@ type KeyFamilies struct {
 	Table      tableKeys      `title:"Live tables (:pods, :deploy,sts, :all, …)"`
 	Opened     openedKeys     `title:"Live tables: back and forth through the resources opened"`
 	Object     objectKeys     `title:"The selected object, in tables, YAML and describe (s: shell on a pod, suspend on a cronjob, scale elsewhere; r: drain on a node; port-forward on pods, services, deployments)"`
-	Workload   workloadKeys   `title:"Workloads: cronjobs (trigger; suspend in place of scale), pods (kill), images"`
+	Workload   workloadKeys   `title:"Workloads: cronjobs (trigger; suspend in place of scale), pods (kill), images, rollouts"`
 	Node       nodeKeys       `title:"Nodes: their table and the views of one node (drain in place of restart)"`
 	Health     healthKeys     `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
 	YAML       yamlKeys       `title:"YAML view"`
@@ -227,6 +234,7 @@ type KeyFamilies struct {
 	Versions   versionsKeys   `title:"History view (diff), blame and diff views (reveal)" screen:"ui/versions"`
 	Contexts   contextsKeys   `title:"Contexts view (:ctx)" screen:"ui/contexts"`
 	Containers containersKeys `title:"Containers view (enter on a pod)" screen:"ui/containers"`
+	Rollouts   rolloutsKeys   `title:"Rollouts view (shift-r on a deployment, statefulset or daemonset)" screen:"ui/rollouts"`
 	Forwards   forwardsKeys   `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
 	Help       helpKeys       `title:"Help view"`
 }
@@ -254,8 +262,9 @@ type objectKeys struct {
 	Describe, Edit, Scale, Shell, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree, Labels KeyDef
 }
 
-// workloadKeys are the verbs of cronjobs (Trigger, Suspend), pods (Kill) and pod templates (SetImage).
-type workloadKeys struct{ Trigger, Suspend, Kill, SetImage KeyDef }
+// workloadKeys are the verbs of cronjobs (Trigger, Suspend), pods (Kill) and pod templates (SetImage), and
+// the rollouts screen's opener (Rollouts).
+type workloadKeys struct{ Trigger, Suspend, Kill, SetImage, Rollouts KeyDef }
 
 // nodeKeys are the node verbs, bound where the object is a node.
 type nodeKeys struct{ Cordon, Uncordon, Drain KeyDef }
@@ -288,6 +297,9 @@ type contextsKeys struct{ Use KeyDef }
 
 // containersKeys are the containers view's: they act on the selected container of the pod.
 type containersKeys struct{ Logs, PrevLogs, Shell, PortForward KeyDef }
+
+// rolloutsKeys are the rollouts view's: they act on the selected revision.
+type rolloutsKeys struct{ Diff, Undo KeyDef }
 
 // forwardsKeys are the port-forwards view's.
 type forwardsKeys struct{ Stop KeyDef }

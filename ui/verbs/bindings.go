@@ -20,6 +20,8 @@ type Screens struct {
 	Logs     func(res discovery.Resource, row *watch.Row, previous bool)
 	Events   func(discovery.Resource, *watch.Row)
 	Tree     func(discovery.Resource, *watch.Row)
+	// Rollouts opens the revisions of a deployment, statefulset or daemonset (bound on those only).
+	Rollouts func(discovery.Resource, *watch.Row)
 }
 
 // Bindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a pod:
@@ -98,6 +100,9 @@ func (v *Verbs) TableBindings(subject SubjectFunc, marked MarkedFunc, scope Scop
 		keys = append(keys, write(setImageVerb))
 	}
 	keys = append(keys, write(labelVerb))
+	if open.Rollouts != nil && restartable(res) == nil { // (what rollout restart restarts has revisions)
+		keys = append(keys, keymap.Keys.Workload.Rollouts.Bind(with(open.Rollouts)))
+	}
 	if logs := open.Logs; logs != nil {
 		keys = append(keys,
 			keymap.Keys.Object.Logs.Bind(with(func(res discovery.Resource, row *watch.Row) { logs(res, row, false) })),
