@@ -17,4 +17,5 @@ type Interface interface {
 	Sources
 	Nodes
 	Workloads
+	Debug
 }
