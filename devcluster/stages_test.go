@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"text/template"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	kwokv1 "sigs.k8s.io/kwok/pkg/apis/v1alpha1"
@@ -60,8 +61,14 @@ func TestKwokConfigMarksEphemeralContainersRunning(t *testing.T) {
 	pod := map[string]any{"spec": map[string]any{"ephemeralContainers": []any{
 		map[string]any{"name": "debugger-abcde", "image": "busybox"},
 		map[string]any{"name": "debugger-fghij", "image": "alpine"},
+	}}, "status": map[string]any{"ephemeralContainerStatuses": []any{
+		map[string]any{"name": "debugger-abcde", "state": map[string]any{"running": map[string]any{"startedAt": "2025-01-01T00:00:00Z"}}},
 	}}}
 	var out bytes.Buffer
+	if err := tpl.Execute(&out, map[string]any{"spec": pod["spec"]}); err != nil { // no status yet
+		t.Fatalf("a pod without a status: %v", err)
+	}
+	out.Reset()
 	if err := tpl.Execute(&out, pod); err != nil {
 		t.Fatal(err)
 	}
@@ -72,10 +79,10 @@ func TestKwokConfigMarksEphemeralContainersRunning(t *testing.T) {
 	if len(status.EphemeralContainerStatuses) != 2 {
 		t.Fatalf("statuses %+v, want 2", status.EphemeralContainerStatuses)
 	}
-	for i, name := range []string{"debugger-abcde", "debugger-fghij"} {
+	for i, want := range []struct{ name, started string }{{"debugger-abcde", "2025-01-01T00:00:00Z"}, {"debugger-fghij", "2026-01-02T03:04:05Z"}} {
 		s := status.EphemeralContainerStatuses[i]
-		if s.Name != name || s.State.Running == nil || s.Ready {
-			t.Errorf("status %d: %+v, want %s running, not ready", i, s, name)
+		if s.Name != want.name || s.State.Running == nil || s.Ready || s.State.Running.StartedAt.UTC().Format(time.RFC3339) != want.started {
+			t.Errorf("status %d: %+v, want %s running since %s (the one running already keeps its start), not ready", i, s, want.name, want.started)
 		}
 	}
 }

@@ -39,8 +39,7 @@ func (c *Cluster) DebugPod(ctx context.Context, namespace, name string, opts clu
 	if err != nil {
 		return "", err
 	}
-	patch, err := json.Marshal(map[string]any{"metadata": preconditionMeta(pre),
-		"spec": map[string]any{"ephemeralContainers": []corev1.EphemeralContainer{ec}}})
+	patch, err := json.Marshal(map[string]any{"metadata": preconditionMeta(pre), "spec": ephemeralPatch(pod, ec)})
 	if err != nil {
 		return "", err
 	}
@@ -55,6 +54,17 @@ func (c *Cluster) DebugPod(ctx context.Context, namespace, name string, opts clu
 		return "", DescribeServerError(c.cfg.Host, uidConflict(podsGVR, name, err))
 	}
 	return ec.Name, nil
+}
+
+// ephemeralPatch is the spec of the strategic merge patch adding ec to pod's ephemeral containers, after
+// the existing ones (the order directive kubectl's two-way patch sends: without it the new one comes first).
+func ephemeralPatch(pod *corev1.Pod, ec corev1.EphemeralContainer) map[string]any {
+	order := make([]map[string]string, 0, len(pod.Spec.EphemeralContainers)+1)
+	for _, c := range pod.Spec.EphemeralContainers {
+		order = append(order, map[string]string{"name": c.Name})
+	}
+	order = append(order, map[string]string{"name": ec.Name})
+	return map[string]any{"$setElementOrder/ephemeralContainers": order, "ephemeralContainers": []corev1.EphemeralContainer{ec}}
 }
 
 // debugContainer is the ephemeral container kubectl debug adds to pod: debugger-xxxxx (a name no container

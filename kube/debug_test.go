@@ -117,3 +117,16 @@ func TestContainerRunning(t *testing.T) {
 		}
 	}
 }
+
+// TestEphemeralPatchKeepsOrder: the patch adds the new container after the existing ones, as kubectl's.
+func TestEphemeralPatchKeepsOrder(t *testing.T) {
+	pod := &corev1.Pod{Spec: corev1.PodSpec{EphemeralContainers: []corev1.EphemeralContainer{
+		{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "debugger-aaaaa"}}}}}
+	ec := corev1.EphemeralContainer{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "debugger-bbbbb", Image: "busybox"}}
+	got, _ := json.Marshal(ephemeralPatch(pod, ec))
+	want := `{"$setElementOrder/ephemeralContainers":[{"name":"debugger-aaaaa"},{"name":"debugger-bbbbb"}],` +
+		`"ephemeralContainers":[{"name":"debugger-bbbbb","image":"busybox","resources":{}}]}`
+	if string(got) != want {
+		t.Errorf("patch %s, want %s", got, want)
+	}
+}

@@ -102,7 +102,7 @@ var Keys = KeyFamilies{
 		Drain:    newKey("drain", Char('r'), "drain: cordon, then evict the node's pods as kubectl drain does (its flags in a dialog; asks first, progress on the prompt line)"),
 	},
 	Debug: debugKeys{
-		Debug: newKey("debug", Shifted('B'), "debug: on a pod, an ephemeral container (image, target, profile) joined by a shell, as kubectl debug -it; on a node, a debug pod on it, then a shell in it (asks first)"),
+		Debug: newKey("debug", Shifted('B'), "debug: on a pod, an ephemeral container (image, target, profile: kubectl debug) and a shell in it; on a node, a debug pod on it (kubectl debug node/…) and a shell in it (asks first)"),
 	},
 	Health: healthKeys{
 		Column: newKey("health", Shifted('H'), "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)"),
