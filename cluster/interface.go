@@ -18,4 +18,5 @@ type Interface interface {
 	Nodes
 	Workloads
 	Rollouts
+	Debug
 }

@@ -64,8 +64,8 @@ func execRoot(l layout) string {
 }
 
 // writeKwokConfig writes kwok's configuration and prepares the files it serves: its "fast" stages (nodes
-// Ready, pods Running, Job pods Completed), the kubelet server's logs, exec, port-forward and metrics, and the
-// nodes' heartbeat (every 20–45 s). kwok renews no lease: without the heartbeat a node's Ready condition goes
+// Ready, pods Running, Job pods Completed) and kscope's podEphemeralRunning (ephemeral containers running),
+// the kubelet server's logs, exec, port-forward and metrics, and the nodes' heartbeat (every 20–45 s). kwok renews no lease: without the heartbeat a node's Ready condition goes
 // Unknown once kube-controller-manager's grace period is over, the node is tainted unreachable (NoExecute),
 // and its pods are evicted five minutes later unless the controller, often behind on a busy cluster, lifts
 // the taint first (seen: 12,500 pods of a 50k-pod namespace deleted 15 minutes after the cluster started).
@@ -85,7 +85,7 @@ func writeKwokConfig(l layout, p ports) error {
 		return err
 	}
 	docs := []string{nodefast.DefaultNodeInit, nodeheartbeat.DefaultNodeHeartbeat, podfast.DefaultPodReady,
-		podfast.DefaultPodComplete, podfast.DefaultPodDelete, metricsusage.DefaultUsageFromAnnotation, metric}
+		podfast.DefaultPodComplete, podfast.DefaultPodDelete, podEphemeralRunning, metricsusage.DefaultUsageFromAnnotation, metric}
 	for _, obj := range []any{clusterLogs(logs), clusterExec(l), clusterPortForward(p)} {
 		data, err := yaml.Marshal(obj)
 		if err != nil {

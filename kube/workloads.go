@@ -55,13 +55,7 @@ func (c *Cluster) Trigger(ctx context.Context, namespace, name string, uid types
 
 // manualJobName is cronjob-manual-xxxxx, at most 63 characters.
 func manualJobName(cronjob string) string {
-	const letters = "bcdfghjklmnpqrstvwxz2456789" // (as the API server's generateName picks from)
-	b := make([]byte, 5)
-	_, _ = rand.Read(b)
-	for i := range b {
-		b[i] = letters[int(b[i])%len(letters)]
-	}
-	suffix := "-manual-" + string(b)
+	suffix := "-manual-" + randomSuffix()
 	return cronjob[:min(len(cronjob), 63-len(suffix))] + suffix
 }
 
@@ -175,4 +169,16 @@ func (c *Cluster) Label(ctx context.Context, gvr schema.GroupVersionResource, na
 		return DescribeServerError(c.cfg.Host, uidConflict(gvr, name, err))
 	}
 	return nil
+}
+
+// randomSuffix is five random characters, from those the API server's generateName picks from (as kubectl's
+// names of debug containers and pods).
+func randomSuffix() string {
+	const letters = "bcdfghjklmnpqrstvwxz2456789"
+	b := make([]byte, 5)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = letters[int(b[i])%len(letters)]
+	}
+	return string(b)
 }

@@ -34,7 +34,7 @@
 //     layouts, save; ui's tableHost (tablehost.go) is its host and adds the app's part (help, the object
 //     verbs and their access checks, the screens a table opens, enter's drill-down, plugins);
 //     ui/verbs, the object verbs (edit, scale, restart, delete, shell, port-forward, the node and workload
-//     verbs), their access checks (verbs.Access) and the object keys that bind them (Verbs.Bindings);
+//     verbs, debug), their access checks (verbs.Access) and the object keys that bind them (Verbs.Bindings);
 //     ui's verbHost (verbhost.go) is its host;
 //     ui/plugins, the configured keys: plugins (their scopes, variables, inputs, runs) and hotkeys; ui's
 //     pluginHost (pluginhost.go) is its host, and ui gives their keys out among kscope's (keyconflicts.go);

@@ -72,7 +72,7 @@ var everyView = []viewPath{
 	{"pods", []string{"y"}, "*ui.stubObjectScreen", false},
 	{"pods", []string{"d"}, "*ui.stubObjectScreen", false},
 	{"pods", []string{"t"}, "*ui.stubScreen", false},
-	{"nodes", nil, "*livetable.Table", false},    // cordon, uncordon, drain
+	{"nodes", nil, "*livetable.Table", false},    // cordon, uncordon, drain, debug
 	{"cronjobs", nil, "*livetable.Table", false}, // trigger, suspend, set image
 	{"pf", nil, "*ui.stubScreen", false},         // (the real :pf screen, in ui/portforwards, stops a forward after asking: no write)
 }
@@ -84,7 +84,7 @@ var viewTypes = []string{"*livetable.Table", "*ui.stubObjectScreen", "*ui.stubSc
 // writeNames are the bindings that would change the cluster.
 var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "port-forward": true,
 	"cordon": true, "uncordon": true, "drain": true, "trigger": true, "suspend": true, "kill": true, "set image": true,
-	"labels": true}
+	"labels": true, "debug": true}
 
 // writeCalls are the fake cluster's calls that would change something.
 func writeCalls(calls []string) []string {
@@ -92,7 +92,8 @@ func writeCalls(calls []string) []string {
 	for _, c := range calls {
 		verb, _, _ := strings.Cut(c, " ")
 		switch verb {
-		case "scale", "restart", "update", "exec", "port-forward", "cordon", "drain", "trigger", "suspend", "kill", "set-image", "label":
+		case "scale", "restart", "update", "exec", "port-forward", "cordon", "drain", "trigger", "suspend", "kill", "set-image",
+			"label", "debug", "debug-node":
 			out = append(out, c)
 		}
 	}
@@ -177,7 +178,7 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 			if !uiRefuses {
 				// the transport was what stopped them: each kind of write was sent and refused
 				for _, verb := range []string{"scale", "restart", "update", "exec", "port-forward", "cordon", "drain", "trigger",
-					"suspend", "kill", "set-image", "label"} {
+					"suspend", "kill", "set-image", "label", "debug", "debug-node"} {
 					if !slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, verb+" ") }) {
 						t.Errorf("no %s reached the transport: the test did not try it (calls %q)", verb, calls)
 					}
@@ -204,7 +205,7 @@ var keepsView = map[string]bool{
 	"history": true, "blame": true, "diff": true, "tree": true, "pulse": true, "events": true, "owner": true,
 	"logs": true, "previous logs": true, "copy": true, "save": true, "edit": true, "scale": true, "restart": true,
 	"delete": true, "shell": true, "port-forward": true, "stop": true, "cordon": true, "uncordon": true, "drain": true,
-	"trigger": true, "suspend": true, "kill": true, "set image": true, "labels": true,
+	"trigger": true, "suspend": true, "kill": true, "set image": true, "labels": true, "debug": true,
 }
 
 // openedPath is a path's views as opening the path left them, and the screen they showed then.
@@ -304,7 +305,7 @@ func answer(h *harness, b keymap.Binding, wait bool) {
 	h.t.Helper()
 	asks := map[string]bool{"delete": true, "restart": true, "scale": true, "port-forward": true, "cordon": true,
 		"uncordon": true, "drain": true, "trigger": true, "suspend": true, "kill": true, "set image": true,
-		"labels": true}
+		"labels": true, "debug": true}
 	if wait && asks[b.Name] { // the question comes after the access check
 		h.until(b.Name+"'s question", func() bool { return h.app.modal != nil || h.app.bar.Active() || shows(h, "not found", "cannot be") })
 	}
@@ -328,6 +329,8 @@ func answer(h *harness, b keymap.Binding, wait bool) {
 			h.burst("kscope=ro\n")
 		case prompt && strings.Contains(text, "image of container"):
 			h.burst("9\n")
+		case prompt && strings.Contains(text, "image of the debug container"):
+			h.burst("\n")
 		case prompt && strings.Contains(text, ") to:"):
 			h.burst("3\n")
 		case prompt:

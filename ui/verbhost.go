@@ -23,6 +23,17 @@ func (h verbHost) Pending(delta int) { h.pending.Add(int64(delta)) }
 // ReadOnly implements verbs.Host.
 func (h verbHost) ReadOnly() bool { return h.opts.ReadOnly }
 
+// Namespace implements verbs.Host.
+func (h verbHost) Namespace() string {
+	switch {
+	case h.namespace != "":
+		return h.namespace
+	case h.cluster != nil && h.cluster.Info().Namespace != "":
+		return h.cluster.Info().Namespace
+	}
+	return "default"
+}
+
 // ShowStatus implements verbs.Host.
 func (h verbHost) ShowStatus() {
 	if v := h.top(); v != nil {

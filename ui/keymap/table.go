@@ -108,6 +108,9 @@ var Keys = KeyFamilies{
 		Uncordon: newKey("uncordon", Char('u'), "uncordon: mark the node schedulable again, as kubectl uncordon (asks first)"),
 		Drain:    newKey("drain", Char('r'), "drain: cordon, then evict the node's pods as kubectl drain does (its flags in a dialog; asks first, progress on the prompt line)"),
 	},
+	Debug: debugKeys{
+		Debug: newKey("debug", Shifted('B'), "debug: on a pod, an ephemeral container (image, target, profile: kubectl debug) and a shell in it; on a node, a debug pod on it (kubectl debug node/…) and a shell in it (asks first)"),
+	},
 	Health: healthKeys{
 		Column: newKey("health", Shifted('H'), "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)"),
 		Panel:  newKey("health", Shifted('H'), "show or hide the object's conditions under its health (kstatus)"),
@@ -226,6 +229,7 @@ type KeyFamilies struct {
 	Object     objectKeys     `title:"The selected object, in tables, YAML and describe (s: shell on a pod, suspend on a cronjob, scale elsewhere; r: drain on a node; port-forward on pods, services, deployments)"`
 	Workload   workloadKeys   `title:"Workloads: cronjobs (trigger; suspend in place of scale), pods (kill), images, rollouts"`
 	Node       nodeKeys       `title:"Nodes: their table and the views of one node (drain in place of restart)"`
+	Debug      debugKeys      `title:"Debugging (kubectl debug): pods and nodes"`
 	Health     healthKeys     `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
 	YAML       yamlKeys       `title:"YAML view"`
 	Describe   describeKeys   `title:"Describe view"`
@@ -268,6 +272,9 @@ type workloadKeys struct{ Trigger, Suspend, Kill, SetImage, Rollouts KeyDef }
 
 // nodeKeys are the node verbs, bound where the object is a node.
 type nodeKeys struct{ Cordon, Uncordon, Drain KeyDef }
+
+// debugKeys are kubectl debug's, bound where the object is a pod or a node.
+type debugKeys struct{ Debug KeyDef }
 
 // healthKeys show or hide an object's health: a table's column, a YAML or describe view's panel.
 type healthKeys struct{ Column, Panel KeyDef }

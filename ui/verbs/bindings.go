@@ -26,8 +26,8 @@ type Screens struct {
 
 // Bindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a pod:
 // shell; on a cronjob: suspend), restart (on a node: drain), delete, the node's and the workloads' own
-// verbs, logs, port-forward (pods, services, deployments), owner, events, tree; the openers where open has
-// them. The writes are asked about in access before they are offered (a key the server refuses says so:
+// verbs, debug (pods and nodes), logs, port-forward (pods, services, deployments), owner, events, tree;
+// the openers where open has them. The writes are asked about in access before they are offered (a key the server refuses says so:
 // Binding.Denied). The keys depend on scope's resource, never on the object. UI goroutine.
 func (v *Verbs) Bindings(subject SubjectFunc, scope ScopeFunc, access *Access, open Screens) []keymap.Binding {
 	return v.TableBindings(subject, nil, scope, access, open)
@@ -60,7 +60,7 @@ func (v *Verbs) TableBindings(subject SubjectFunc, marked MarkedFunc, scope Scop
 			if v.ReadOnly() || vb.applies(res) != nil {
 				return false
 			}
-			q := vb.need.query(res, ns)
+			q := vb.need.query(res, vb.namespace(v, ns))
 			ans, ok := access.known(q)
 			if !ok {
 				access.ask(q, nil)
@@ -90,11 +90,11 @@ func (v *Verbs) TableBindings(subject SubjectFunc, marked MarkedFunc, scope Scop
 	)
 	switch {
 	case isNodes(res):
-		keys = append(keys, write(cordonVerb), write(uncordonVerb))
+		keys = append(keys, write(cordonVerb), write(uncordonVerb), write(debugNodeVerb))
 	case isCronJobs(res):
 		keys = append(keys, write(triggerVerb))
 	case isPods(res):
-		keys = append(keys, write(killVerb))
+		keys = append(keys, write(killVerb), write(debugVerb))
 	}
 	if imageSettable(res) == nil {
 		keys = append(keys, write(setImageVerb))

@@ -97,10 +97,10 @@ func TestBindingsFollowTheResource(t *testing.T) {
 		res       discovery.Resource
 		want, not []string
 	}{
-		{pods, []string{"edit", "shell", "delete", "kill", "set image", "port-forward", "owner"}, []string{"scale", "drain", "cordon"}},
-		{deploys, []string{"edit", "scale", "restart", "delete", "set image", "port-forward"}, []string{"shell", "kill", "drain"}},
-		{nodes, []string{"edit", "scale", "drain", "delete", "cordon", "uncordon"}, []string{"restart", "port-forward", "set image"}},
-		{crons, []string{"edit", "suspend", "restart", "delete", "trigger", "set image"}, []string{"scale", "port-forward"}},
+		{pods, []string{"edit", "shell", "delete", "kill", "set image", "port-forward", "owner", "debug"}, []string{"scale", "drain", "cordon"}},
+		{deploys, []string{"edit", "scale", "restart", "delete", "set image", "port-forward"}, []string{"shell", "kill", "drain", "debug"}},
+		{nodes, []string{"edit", "scale", "drain", "delete", "cordon", "uncordon", "debug"}, []string{"restart", "port-forward", "set image"}},
+		{crons, []string{"edit", "suspend", "restart", "delete", "trigger", "set image"}, []string{"scale", "port-forward", "debug"}},
 	} {
 		t.Run(tc.res.Name, func(t *testing.T) {
 			bs := bindingsOn(&fakeHost{cluster: &fakeCluster{}}, tc.res, web)

@@ -1,8 +1,9 @@
 // Package verbs holds kscope's object verbs, the writes a key makes on the object a view shows: edit (the
 // object in the user's editor, as kubectl edit), scale, restart, delete, a pod's shell, port-forward (kept
 // in the session's forwards.List until stopped), the node verbs (cordon, uncordon, drain with its dialog
-// and progress) and the workload verbs (trigger a cronjob, suspend or resume it, kill a pod, set a
-// container's image); and Bindings, the keys of one object that bind them (with the app's openers of the
+// and progress), the workload verbs (trigger a cronjob, suspend or resume it, kill a pod, set a
+// container's image) and debug (kubectl debug: an ephemeral container in a pod, a debug pod on a node, then
+// a shell in it; debug.go, debugnode.go); and Bindings, the keys of one object that bind them (with the app's openers of the
 // object's screens among them, in the help's order).
 //
 // Every write asks first (Cancel focused) and carries its precondition (the UID shown, or the version

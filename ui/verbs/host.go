@@ -35,6 +35,9 @@ type Host interface {
 	Cluster() cluster.Interface
 	// ReadOnly tells whether the user asked for no writes at all.
 	ReadOnly() bool
+	// Namespace is where a verb creates what it creates (a node's debug pod): the namespace shown, else (all
+	// namespaces) the context's, else default.
+	Namespace() string
 
 	// Message shows a one-line note on the prompt line; Errorf shows an error there (red).
 	Message(text string)

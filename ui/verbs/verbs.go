@@ -22,6 +22,17 @@ type verb struct {
 	// applies returns nil when the verb exists for res, else one line saying why not.
 	applies func(res discovery.Resource) error
 	start   func(v *Verbs, res discovery.Resource, row *watch.Row)
+	// inNamespace: the verb creates its object in the namespace of the moment (Host.Namespace), which need is
+	// asked about, not the object's.
+	inNamespace bool
+}
+
+// namespace is the namespace need is asked about for an object in ns.
+func (vb verb) namespace(v *Verbs, ns string) string {
+	if vb.inNamespace {
+		return v.Namespace()
+	}
+	return ns
 }
 
 // run checks that the verb applies to res and that the user may, then starts it on row.
@@ -31,7 +42,7 @@ func (vb verb) run(v *Verbs, access *Access, res discovery.Resource, row *watch.
 		return
 	}
 	what := fmt.Sprintf("%s %s %s", vb.key.Name, res.Name, row.Key)
-	v.permitted(access, vb.need, res, row.Namespace, what, func() { vb.start(v, res, row) })
+	v.permitted(access, vb.need, res, vb.namespace(v, row.Namespace), what, func() { vb.start(v, res, row) })
 }
 
 // hasVerbs returns an applies func requiring the API verbs.
