@@ -96,3 +96,63 @@ func TestUIWorkloadVerbs(t *testing.T) {
 		}
 	}
 }
+
+// TestUILabelsAndAnnotations: on the real apiserver, shift-l sets and removes a deployment's labels
+// (kubectl label's arguments) after a confirmation listing the changes, then sets an annotation with spaces;
+// with two configmaps marked, one change labels both.
+func TestUILabelsAndAnnotations(t *testing.T) {
+	parallel(t)
+	ns := testNamespace(t)
+	kubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx")
+	kubectl(t, "-n", ns, "label", "deployment", "web", "old=yes")
+	kubectl(t, "-n", ns, "create", "configmap", "cm-a", "--from-literal=k=v")
+	kubectl(t, "-n", ns, "create", "configmap", "cm-b", "--from-literal=k=v")
+
+	s := startUI(t, "-n", ns, "deployments")
+	s.waitFor("deployments("+ns+")[1]", "web")
+	s.keys("L")
+	s.waitFor("change which of web")
+	s.keys("Enter") // labels
+	s.waitFor("labels of deployments web [app=web, old=yes]")
+	s.typeText("tier=front old-")
+	s.keys("Enter")
+	s.waitFor("Change the labels of deployments web?", "+ tier=front", "- old (was yes)")
+	s.keys("Tab", "Enter")
+	s.waitFor("changed the labels of deployments " + ns + "/web")
+	if got := kubectl(t, "-n", ns, "get", "deployment", "web", "-o", "jsonpath={.metadata.labels}"); got != `{"app":"web","tier":"front"}` {
+		t.Errorf("labels %s", got)
+	}
+	s.keys("L")
+	s.waitFor("change which of web")
+	s.keys("Down", "Enter") // annotations
+	s.waitFor("annotations of deployments web")
+	s.typeText(`kscope.dev/note="two words"`)
+	s.keys("Enter")
+	s.waitFor("+ kscope.dev/note=two words")
+	s.keys("Tab", "Enter")
+	s.waitFor("changed the annotations of deployments " + ns + "/web")
+	if got := kubectl(t, "-n", ns, "get", "deployment", "web", "-o", `jsonpath={.metadata.annotations.kscope\.dev/note}`); got != "two words" {
+		t.Errorf("annotation %q", got)
+	}
+
+	s.typeText(":cm")
+	s.keys("Enter")
+	s.waitFor("configmaps("+ns+")", "cm-a", "cm-b")
+	s.typeText("/^cm-")
+	s.keys("Enter")
+	s.waitFor("configmaps(" + ns + ")[2]")
+	s.keys("*")
+	s.waitFor("2 marked")
+	s.keys("L")
+	s.waitFor("change which of 2 configmaps")
+	s.keys("Enter")
+	s.waitFor("labels of 2 configmaps")
+	s.typeText("batch=one")
+	s.keys("Enter")
+	s.waitFor("Change the labels of 2 configmaps?", "+ batch=one")
+	s.keys("Tab", "Enter")
+	s.waitFor("changed the labels of 2 of 2 configmaps")
+	if got := kubectl(t, "-n", ns, "get", "configmaps", "-l", "batch=one", "-o", "name"); strings.Count(got, "configmap/") != 2 {
+		t.Errorf("configmaps labelled batch=one: %q", got)
+	}
+}
