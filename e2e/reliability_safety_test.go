@@ -66,7 +66,7 @@ func TestReliabilityReadOnlySendsNoWrite(t *testing.T) {
 	s.waitFor("</solo>")
 	s.keys("C-d")
 	s.waitFor("read-only mode: refusing to delete pods " + ns + "/solo")
-	s.keys("Enter") // YAML of solo
+	s.keys("y") // YAML of solo (enter: its containers)
 	s.waitFor("name: solo")
 	s.keys("C-d")
 	s.waitFor("read-only mode: refusing to delete pods " + ns + "/solo")

@@ -206,7 +206,7 @@ func TestUIPodsFilterSortYAML(t *testing.T) {
 	s.typeText("/solo")
 	s.keys("Enter")
 	s.waitFor("</solo>")
-	s.keys("Enter")
+	s.typeText("y") // (enter: its containers)
 	scr = s.waitFor("kind: Pod", "name: solo", "image: nginx:1.27", "managedFields hidden")
 	if strings.Contains(scr, "managedFields:") {
 		t.Errorf("YAML shows managedFields by default:\n%s", scr)
@@ -239,7 +239,7 @@ func TestUILiveChanges(t *testing.T) {
 	s.typeText("/solo")
 	s.keys("Enter")
 	s.waitFor("</solo>")
-	s.keys("Enter")
+	s.typeText("y") // (enter: its containers)
 	s.waitFor("name: solo", "live  managedFields hidden") // the YAML view's status line: the object is watched
 	kubectl(t, "-n", ns, "label", "pod", "solo", "color=blue")
 	s.waitFor("color: blue")

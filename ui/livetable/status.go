@@ -63,7 +63,8 @@ func (t *Table) updateTitle() {
 	t.table.SetTitle(title)
 }
 
-// Status is the sync state, row counts, sort, last error and note for the status line.
+// Status is the sync state, row counts, sort, last error and note, the keys the server refuses, the pulse and
+// the columns' notes, for the status line.
 func (t *Table) Status() string {
 	st := t.src.State()
 	color := "green"
@@ -91,6 +92,8 @@ func (t *Table) Status() string {
 	if st.Note != "" {
 		text += "  [yellow]" + tview.Escape(apierr.OneLine(st.Note)) + "[-]"
 	}
+	// what the server refuses here comes before the pulse and the columns' notes, which a narrow screen cuts
+	text += t.host.StatusNote()
 	if t.pulse == "" {
 		t.pulse = pulseNote(t.src)
 	}
@@ -101,5 +104,5 @@ func (t *Table) Status() string {
 	for _, p := range t.providers {
 		text += p.statusNote(st)
 	}
-	return text + t.host.StatusNote()
+	return text
 }
