@@ -239,7 +239,7 @@ func TestUILiveChanges(t *testing.T) {
 	s.typeText("/solo")
 	s.keys("Enter")
 	s.waitFor("</solo>")
-	s.typeText("y") // (enter: its containers)
+	s.typeText("y")                                       // (enter: its containers)
 	s.waitFor("name: solo", "live  managedFields hidden") // the YAML view's status line: the object is watched
 	kubectl(t, "-n", ns, "label", "pod", "solo", "color=blue")
 	s.waitFor("color: blue")
