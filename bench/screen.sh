@@ -56,11 +56,16 @@ if [ -n "${KSCOPE_BEFORE:-}" ]; then
 fi
 
 k9s=$root/.cache/devcluster/bin/k9s
-while [ ! -x "$k9s" ] && pgrep -f 'go install github.com/derailed/k9s' >/dev/null; do
-	echo "bench: waiting for a k9s build in progress…" >&2
-	sleep 20
-done
-k9s=$(bench/install-k9s.sh)
+case ",${TOOLS:-kscope,k9s,kubectl}," in
+*,k9s,*)
+	while [ ! -x "$k9s" ] && pgrep -f 'go install github.com/derailed/k9s' >/dev/null; do
+		echo "bench: waiting for a k9s build in progress…" >&2
+		sleep 20
+	done
+	k9s=$(bench/install-k9s.sh)
+	;;
+*) k9s="" ;; # (not measured: not built)
+esac
 
 pod_count() { # pods in namespace $1 (empty: the whole cluster), from one page's remainingItemCount
 	kubectl get --raw "/api/v1/${1:+namespaces/$1/}pods?limit=1" 2>/dev/null |
