@@ -236,26 +236,10 @@ func (vt *viewTest) golden(v ui.Screen, name string) {
 	}
 }
 
-// screenText returns the screen's cells as lines of text, trailing spaces trimmed.
+// screenText returns the screen's cells as lines of text, trailing spaces trimmed (navtest.CellsText without
+// the last newline).
 func screenText(screen tcell.SimulationScreen) string {
-	cells, w, h := screen.GetContents()
-	var b strings.Builder
-	for y := range h {
-		var line strings.Builder
-		for x := range w {
-			c := cells[y*w+x]
-			if len(c.Runes) == 0 {
-				line.WriteByte(' ')
-				continue
-			}
-			line.WriteString(string(c.Runes))
-		}
-		b.WriteString(strings.TrimRight(line.String(), " "))
-		if y < h-1 {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
+	return strings.TrimSuffix(navtest.CellsText(screen.GetContents()), "\n")
 }
 
 // plain is markup as the user reads it.

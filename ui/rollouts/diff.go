@@ -2,14 +2,13 @@ package rollouts
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/rivo/tview"
 
 	"kscope/cluster"
-	"kscope/history"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/theme"
 	"kscope/watch"
 )
 
@@ -61,23 +60,5 @@ func (v *DiffView) render() {
 		v.nav.Errorf("diff of revision %d: %s", v.rev.Number, err)
 		return
 	}
-	v.text.SetText(markupDiff(lines))
-}
-
-// markupDiff writes a folded diff with tview's colour tags, the lines escaped.
-func markupDiff(lines []history.FoldedLine) string {
-	var b strings.Builder
-	for _, l := range lines {
-		switch {
-		case l.Fold > 0:
-			fmt.Fprintf(&b, "[gray]  ⋯ %d unchanged lines[-]\n", l.Fold)
-		case l.Op == history.DiffRemoved:
-			b.WriteString("[red]- " + tview.Escape(l.Text) + "[-]\n")
-		case l.Op == history.DiffAdded:
-			b.WriteString("[green]+ " + tview.Escape(l.Text) + "[-]\n")
-		default:
-			b.WriteString("  " + tview.Escape(l.Text) + "\n")
-		}
-	}
-	return b.String()
+	v.text.SetText(theme.DiffMarkup(lines))
 }

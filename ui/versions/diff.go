@@ -9,6 +9,7 @@ import (
 	"kscope/history"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/theme"
 	"kscope/watch"
 )
 
@@ -70,12 +71,12 @@ func (v *DiffView) render() {
 			v.nav.Errorf("%s", err.Error())
 			return
 		}
-		body = markupDiff(history.FoldDiff(history.DiffLines(history.TextLines(old), history.TextLines(cur)), diffContext))
+		body = theme.DiffMarkup(history.FoldDiff(history.DiffLines(history.TextLines(old), history.TextLines(cur)), diffContext))
 	case e.Row != nil:
 		if e.PrevRow != nil {
 			from = e.PrevRow.ResourceVersion
 		}
-		body = markupDiff(rowDiff(e.PrevRow, e.Row, e.Columns))
+		body = theme.DiffMarkup(rowDiff(e.PrevRow, e.Row, e.Columns))
 	}
 	who := ""
 	if w, sure, ok := e.Writer(); ok {
@@ -120,22 +121,4 @@ func rowDiff(a, b *watch.Row, cols []watch.Column) []history.FoldedLine {
 			history.FoldedLine{DiffLine: history.DiffLine{Op: history.DiffAdded, Text: cur}})
 	}
 	return out
-}
-
-// markupDiff renders a folded diff as tview markup: "- " lines red, "+ " lines green, folds dim.
-func markupDiff(lines []history.FoldedLine) string {
-	var b strings.Builder
-	for _, l := range lines {
-		switch {
-		case l.Fold > 0:
-			fmt.Fprintf(&b, "[gray]  ⋯ %d unchanged lines[-]\n", l.Fold)
-		case l.Op == history.DiffRemoved:
-			b.WriteString("[red]- " + tview.Escape(l.Text) + "[-]\n")
-		case l.Op == history.DiffAdded:
-			b.WriteString("[green]+ " + tview.Escape(l.Text) + "[-]\n")
-		default:
-			b.WriteString("  " + tview.Escape(l.Text) + "\n")
-		}
-	}
-	return b.String()
 }
