@@ -31,12 +31,15 @@ func waitKubectl(t *testing.T, want string, args ...string) string {
 	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		out := kubectl(t, args...)
-		if strings.Contains(out, want) {
+		// An error is "not yet": a jsonpath on .items[0] fails until the first item exists.
+		cmd := exec.Command("kubectl", append([]string{"--kubeconfig", env.kubeconfig}, args...)...)
+		raw, err := cmd.Output()
+		out := string(raw)
+		if err == nil && strings.Contains(out, want) {
 			return out
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("kubectl %s never showed %q:\n%s", strings.Join(args, " "), want, out)
+			t.Fatalf("kubectl %s never showed %q (%v):\n%s", strings.Join(args, " "), want, err, out)
 		}
 		time.Sleep(300 * time.Millisecond)
 	}

@@ -74,7 +74,9 @@ func TestUIWorkloadVerbs(t *testing.T) {
 		t.Errorf("the deployment's image: %q", got)
 	}
 	kubectl(t, "-n", ns, "rollout", "status", "--timeout=60s", "deployment/web")
-	pod = strings.TrimSpace(kubectl(t, "-n", ns, "get", "pods", "-l", "app=web", "-o", "jsonpath={.items[0].metadata.name}"))
+	// A pod of the new template: an old one may still be terminating after the rollout.
+	pod = strings.Fields(waitKubectl(t, "web-", "-n", ns, "get", "pods", "-l", "app=web", "-o",
+		`jsonpath={range .items[?(@.spec.containers[0].image=="nginx:1.27")]}{.metadata.name}{" "}{end}`))[0]
 
 	s.typeText(":pods")
 	s.keys("Enter")
