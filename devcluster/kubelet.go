@@ -26,6 +26,7 @@ import (
 // resource metrics. What each answers comes from kwok's configuration, written by writeKwokConfig:
 //   - logs: ClusterLogs → the podLogs files (state/pod-logs), current and previous;
 //   - exec: ClusterExec → a local process in exec-root (as nobody when `devcluster up` ran as root);
+//   - attach: ClusterAttach → the lines appended to the container's current podLogs file from then on;
 //   - port-forward: ClusterPortForward → every pod port reaches the local HTTP server podserver;
 //   - metrics: kwok's own ClusterResourceUsage (usage from the kwok.x-k8s.io/usage-cpu and -memory pod
 //     annotations, else 1m and 1Mi) and Metric (the kubelet's /metrics/resource, served per node at
@@ -86,7 +87,7 @@ func writeKwokConfig(l layout, p ports) error {
 	}
 	docs := []string{nodefast.DefaultNodeInit, nodeheartbeat.DefaultNodeHeartbeat, podfast.DefaultPodReady,
 		podfast.DefaultPodComplete, podfast.DefaultPodDelete, podEphemeralRunning, metricsusage.DefaultUsageFromAnnotation, metric}
-	for _, obj := range []any{clusterLogs(logs), clusterExec(l), clusterPortForward(p)} {
+	for _, obj := range []any{clusterLogs(logs), clusterAttach(logs), clusterExec(l), clusterPortForward(p)} {
 		data, err := yaml.Marshal(obj)
 		if err != nil {
 			return fmt.Errorf("encode kwok configuration: %w", err)
@@ -131,6 +132,21 @@ func clusterLogs(logs podLogs) *kwokv1.ClusterLogs {
 			entry.Containers = []string{name}
 		}
 		obj.Spec.Logs = append(obj.Spec.Logs, entry)
+	}
+	return obj
+}
+
+// clusterAttach attaches to each container's current log file, as clusterLogs serves it: an attached client
+// reads the lines written to it from then on (kwok follows the file from its end, as a container's output).
+func clusterAttach(logs podLogs) *kwokv1.ClusterAttach {
+	obj := &kwokv1.ClusterAttach{}
+	obj.TypeMeta, obj.ObjectMeta = kwokMeta(kwokv1.ClusterAttachKind, "devcluster-attach")
+	for _, name := range logs.all() {
+		entry := kwokv1.AttachConfig{LogsFile: ptr(logs.current(name))}
+		if name != defaultLogName {
+			entry.Containers = []string{name}
+		}
+		obj.Spec.Attaches = append(obj.Spec.Attaches, entry)
 	}
 	return obj
 }
