@@ -19,6 +19,7 @@ type fromFiles struct {
 	keys                              []config.KeyRemap
 	logTail                           int
 	logWrap, logTimestamps, logFollow *bool
+	favorites                         map[string][]string // favourite namespaces by kubeconfig context
 }
 
 // applySettings takes config.yaml's defaults, and those of the per-context file of the context kscope
@@ -50,6 +51,12 @@ func (o *tuiOptions) applySettings(dirs config.Dirs) []string {
 	problems = append(problems, o.applyLastView(dirs, context, namespaceGiven)...) // before the context file's
 	if o.files.startView == "" {
 		o.files.startView = ctx.View
+	}
+	if len(o.files.favorites[context]) == 0 && len(ctx.Favorites) > 0 { // k9s's, until kscope keeps its own
+		if o.files.favorites == nil {
+			o.files.favorites = map[string][]string{}
+		}
+		o.files.favorites[context] = ctx.Favorites
 	}
 	if p := o.contextNamespace(ctx.Namespace); p != "" {
 		problems = append(problems, p)

@@ -199,6 +199,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		Stderr:     stderr,
 		Supervisor: sup,
 		Aliases:    cfg.aliases,
+		Favorites:  o.files.favorites,
 		HotKeys:    cfg.hotkeys,
 		Plugins:    cfg.plugins,
 		// a context's plugins file (k9s's clusters/CLUSTER/CONTEXT/plugins.yaml), read when its keys are first needed
@@ -261,7 +262,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	err = app.Run()
 	sig := stopSignals()
 	if context, resource, namespace := app.LastView(); err == nil {
-		if line := rememberLastView(dirs, context, resource, namespace); line != "" {
+		if line := rememberLastView(dirs, context, resource, namespace, app.FavoriteNamespaces()); line != "" {
 			defer fmt.Fprintln(o.streams.ErrOut, line) // once the terminal is given back
 		}
 	}

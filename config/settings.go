@@ -101,6 +101,9 @@ type ContextSettings struct {
 	// Namespace is the namespace to start in when the kubeconfig context names none ("all": every
 	// namespace); View the command line to start with (k9s.namespace.active, k9s.view.active).
 	Namespace, View string
+	// Favorites are the context's favourite namespaces (k9s.namespace.favorites), kscope's keys 1 to 9
+	// when its own state file has none for the context.
+	Favorites []string
 }
 
 // LoadContextSettings reads the file of the kubeconfig context named context, of cluster: kscope's
@@ -123,6 +126,7 @@ func LoadContextSettings(d Dirs, cluster, context string) (ContextSettings, File
 	s.Skin = v.skin("k9s.skin")
 	s.Namespace = v.text("k9s.namespace.active")
 	s.View = resourceForm(v.text("k9s.view.active"))
+	s.Favorites = v.namespaces("k9s.namespace.favorites")
 	return s, f, v.err()
 }
 

@@ -151,7 +151,7 @@ func TestContextSettings(t *testing.T) {
 	write(t, filepath.Join(d.K9sData, "clusters", "arn-aws-eks-x-cluster-prod", "prod"), "config.yaml",
 		"k9s:\n  cluster: arn:aws:eks:x:cluster/prod\n  readOnly: true\n  skin: red\n  namespace:\n    active: shop\n    lockFavorites: false\n    favorites: [shop, default]\n  view:\n    active: v1/pods\n  featureGates:\n    nodeShell: false\n")
 	s, f, err := LoadContextSettings(d, "arn:aws:eks:x:cluster/prod", "prod")
-	want := ContextSettings{ReadOnly: ptr(true), Skin: "red", Namespace: "shop", View: "pods"}
+	want := ContextSettings{ReadOnly: ptr(true), Skin: "red", Namespace: "shop", View: "pods", Favorites: []string{"shop", "default"}}
 	if err != nil || f.From != "k9s" || !reflect.DeepEqual(s, want) {
 		t.Fatalf("got %+v %+v %v, want %+v", s, f, err, want)
 	}
@@ -168,6 +168,9 @@ func TestContextSettings(t *testing.T) {
 			want: ContextSettings{ReadOnly: ptr(true), Namespace: "shop"}, problem: `line 3: k9s.skin: "my/skin" is not a skin's name (skins/NAME.yaml); ignored`},
 		{name: "readOnly next to a bad namespace", text: "k9s:\n  namespace: [shop]\n  readOnly: true\n",
 			want: ContextSettings{ReadOnly: ptr(true)}, problem: "line 2: k9s.namespace: want a mapping, not array; ignored"},
+		{name: "a favourite that is no namespace", text: "k9s:\n  readOnly: true\n  namespace:\n    favorites: [shop, Not_A_Name, shop, web]\n",
+			want:    ContextSettings{ReadOnly: ptr(true), Favorites: []string{"shop", "web"}},
+			problem: `line 4: k9s.namespace.favorites: "Not_A_Name" is not a namespace: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?'); ignored`},
 		{name: "readOnly not a boolean", text: "k9s:\n  readOnly: [x]\n", want: ContextSettings{ReadOnly: ptr(true), ForceReadOnly: true},
 			problem: "line 2: k9s.readOnly: want true or false, not array; kscope starts read-only"},
 		{name: "broken YAML", text: "k9s:\n  readOnly: false\n  view: {\n", want: ContextSettings{ReadOnly: ptr(true), ForceReadOnly: true},

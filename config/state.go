@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"sigs.k8s.io/yaml"
 )
@@ -20,10 +21,21 @@ type State struct {
 }
 
 // LastView is where a session in one context ended: the resource of its last table as a command names it
-// ("deployments.apps", "deploy,sts") and its namespace ("all": every namespace; "" none remembered).
+// ("deployments.apps", "deploy,sts") and its namespace ("all": every namespace; "" none remembered); and the
+// context's favourite namespaces, as k9s keeps them (the namespaces switched to, the newest first, at most
+// MaxFavorites; a namespace keeps its place once in).
 type LastView struct {
-	Resource  string `json:"resource,omitempty"`
-	Namespace string `json:"namespace,omitempty"`
+	Resource  string   `json:"resource,omitempty"`
+	Namespace string   `json:"namespace,omitempty"`
+	Favorites []string `json:"favorites,omitempty"`
+}
+
+// MaxFavorites is how many favourite namespaces a context keeps (k9s's 9: keys 1 to 9).
+const MaxFavorites = 9
+
+// equal tells whether v and w are the same.
+func (v LastView) equal(w LastView) bool {
+	return v.Resource == w.Resource && v.Namespace == w.Namespace && slices.Equal(v.Favorites, w.Favorites)
 }
 
 // statePath is the state file's path: in kscope's own folder, never a path from the cluster.
@@ -43,22 +55,41 @@ func LoadState(d Dirs) (State, error) {
 	return s, nil
 }
 
-// RememberView records v as where the session in context ended, keeping the other contexts' entries, and
-// writes the state file atomically (a new file in the same folder, renamed over the old one), creating
-// kscope's folder if needed. A state file that cannot be read is replaced. Nothing is written for an empty
-// context or resource. Two kscopes quitting at once each write a whole file: the last one's is kept.
-func RememberView(d Dirs, context string, v LastView) error {
-	if d.KScope == "" || context == "" || v.Resource == "" {
+// RememberView records v as where the session in context ended and favorites as the favourite namespaces of
+// each context they name (a session may have visited several; v.Favorites is ignored), keeping the other
+// contexts' entries, and writes the state file atomically (a new file in the same folder, renamed over the
+// old one), creating kscope's folder if needed. A state file that cannot be read is replaced. Nothing is
+// recorded for an empty context, and no view for an empty resource. Two kscopes quitting at once each write
+// a whole file: the last one's is kept.
+func RememberView(d Dirs, context string, v LastView, favorites map[string][]string) error {
+	if d.KScope == "" {
 		return nil
 	}
 	s, _ := LoadState(d) // an unreadable file was said at start: it is replaced
 	if s.Contexts == nil {
 		s.Contexts = map[string]LastView{}
 	}
-	if s.Contexts[context] == v {
+	changed := false
+	set := func(ctx string, next LastView) {
+		if !s.Contexts[ctx].equal(next) {
+			s.Contexts[ctx], changed = next, true
+		}
+	}
+	for ctx, favs := range favorites {
+		if ctx == "" {
+			continue
+		}
+		next := s.Contexts[ctx]
+		next.Favorites = slices.Clone(favs[:min(len(favs), MaxFavorites)])
+		set(ctx, next)
+	}
+	if context != "" && v.Resource != "" {
+		v.Favorites = s.Contexts[context].Favorites
+		set(context, v)
+	}
+	if !changed {
 		return nil
 	}
-	s.Contexts[context] = v
 	data, err := yaml.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("state: %w", err)

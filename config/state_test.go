@@ -25,7 +25,7 @@ func TestStateRoundTrip(t *testing.T) {
 		{"viewer", LastView{Resource: "", Namespace: "other"}}, // nothing opened: not written
 	}
 	for _, s := range steps {
-		if err := RememberView(d, s.context, s.view); err != nil {
+		if err := RememberView(d, s.context, s.view, nil); err != nil {
 			t.Fatalf("RememberView(%q, %+v): %v", s.context, s.view, err)
 		}
 	}
@@ -41,7 +41,7 @@ func TestStateRoundTrip(t *testing.T) {
 		t.Errorf("contexts %+v, want %+v", s.Contexts, want)
 	}
 	for ctx, v := range want {
-		if s.Contexts[ctx] != v {
+		if !s.Contexts[ctx].equal(v) {
 			t.Errorf("context %s: %+v, want %+v", ctx, s.Contexts[ctx], v)
 		}
 	}
@@ -77,12 +77,49 @@ func TestStateUnreadable(t *testing.T) {
 			if tt.name == "a folder" {
 				return
 			}
-			if err := RememberView(d, "admin", LastView{Resource: "pods", Namespace: "web"}); err != nil {
+			if err := RememberView(d, "admin", LastView{Resource: "pods", Namespace: "web"}, nil); err != nil {
 				t.Fatal(err)
 			}
 			if s, err := LoadState(d); err != nil || s.Contexts["admin"].Namespace != "web" {
 				t.Errorf("after a write: %+v, %v", s, err)
 			}
 		})
+	}
+}
+
+// TestStateFavorites: the favourite namespaces of every context a session visited are kept beside the last
+// view, in their order, at most MaxFavorites; a view remembered later keeps them; an empty context is
+// skipped.
+func TestStateFavorites(t *testing.T) {
+	d := Dirs{KScope: t.TempDir()}
+	ten := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}
+	steps := []struct {
+		context string
+		view    LastView
+		favs    map[string][]string
+	}{
+		{"admin", LastView{Resource: "pods", Namespace: "shop"}, map[string][]string{"admin": {"shop", "web"}, "viewer": ten, "": {"x"}}},
+		{"admin", LastView{Resource: "deployments.apps", Namespace: "web", Favorites: []string{"ignored"}}, nil},
+	}
+	for _, s := range steps {
+		if err := RememberView(d, s.context, s.view, s.favs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := LoadState(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]LastView{
+		"admin":  {Resource: "deployments.apps", Namespace: "web", Favorites: []string{"shop", "web"}},
+		"viewer": {Favorites: ten[:MaxFavorites]},
+	}
+	if len(s.Contexts) != len(want) {
+		t.Errorf("contexts %+v, want %+v", s.Contexts, want)
+	}
+	for ctx, v := range want {
+		if !s.Contexts[ctx].equal(v) {
+			t.Errorf("context %s: %+v, want %+v", ctx, s.Contexts[ctx], v)
+		}
 	}
 }

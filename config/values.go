@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 )
 
@@ -213,4 +214,24 @@ func (v *values) logLines(path string) int {
 		return 0
 	}
 	return int(n)
+}
+
+// namespaces reads a list of namespace names (k9s's favourites), at most MaxFavorites, without repeats; a
+// name that is not a namespace's is one problem and left out.
+func (v *values) namespaces(path string) []string {
+	var in []string
+	if !v.get(path, &in) {
+		return nil
+	}
+	var out []string
+	for _, ns := range in {
+		if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
+			v.problem(path, "%q is not a namespace: %s; ignored", ns, errs[0])
+			continue
+		}
+		if !slices.Contains(out, ns) && len(out) < MaxFavorites {
+			out = append(out, ns)
+		}
+	}
+	return out
 }

@@ -68,7 +68,9 @@ func TestUIFaultFilter(t *testing.T) {
 }
 
 // TestUIStartsWhereLeftOff: a session that switches to a namespace and opens :deploy, then quits, is where the
-// next kscope started without a resource or -n opens (kscope's folder of the test's own: its state.yaml).
+// next kscope started without a resource or -n opens (kscope's folder of the test's own: its state.yaml); the
+// namespaces switched to are its favourites (a missing one dropped), numbered in the header, kept for the
+// next session, whose keys 1 and 2 switch to them.
 func TestUIStartsWhereLeftOff(t *testing.T) {
 	parallel(t)
 	ns := testNamespace(t)
@@ -81,7 +83,15 @@ func TestUIStartsWhereLeftOff(t *testing.T) {
 	s.waitFor("pods(")
 	s.typeText(":ns " + ns)
 	s.keys("Enter")
-	s.waitFor("pods(" + ns + ")")
+	s.waitFor("pods("+ns+")", "(0 all 1 "+ns+" 2 default)")
+	// A namespace the server does not have is said, and dropped from the favourites.
+	missing := ns + "-none"
+	s.typeText(":ns " + missing)
+	s.keys("Enter")
+	s.waitFor(`namespace "` + missing + `" not found`)
+	s.waitFor("Namespace: " + missing + " (0 all 1 " + ns + " 2 default)")
+	s.typeText(":ns " + ns)
+	s.keys("Enter")
 	s.typeText(":deploy")
 	s.keys("Enter")
 	s.waitFor("deployments("+ns+")[2]", "fine", "stuck")
@@ -92,7 +102,12 @@ func TestUIStartsWhereLeftOff(t *testing.T) {
 		t.Fatalf("state.yaml: %q (%v), want deployments.apps in %s", state, err, ns)
 	}
 
+	// The next session starts there, with the favourites: 2 switches to default, 1 back.
 	again := startTmuxEnv(t, environ, env.kscope, after)
+	again.waitFor("deployments("+ns+")[2]", "fine", "stuck", "(0 all 1 "+ns+" 2 default)")
+	again.typeText("2")
+	again.waitFor("deployments(default)", "Namespace: default (0 all 1 "+ns+" 2 default)")
+	again.typeText("1")
 	again.waitFor("deployments("+ns+")[2]", "fine", "stuck")
 	again.typeText("q")
 	again.waitFor("KSCOPE-EXIT=0")

@@ -75,7 +75,8 @@ type App struct {
 	modal  tview.Primitive
 
 	stack       []Screen
-	namespace   string // "" = all namespaces
+	namespace   string              // "" = all namespaces
+	favs        map[string][]string // favourite namespaces by kubeconfig context (withFavorite)
 	unsubscribe func()
 	namespaces  *namespaceNames // for :ns completion
 	history     viewHistory     // the resources opened from the top ([ ] -)
@@ -129,7 +130,7 @@ func New(opts Options) *App {
 	opts.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel, noticed: make(chan struct{}, 1),
-		versions: history.NewBook(), sup: opts.Supervisor}
+		versions: history.NewBook(), sup: opts.Supervisor, favs: cloneFavorites(opts.Favorites)}
 	if a.sup == nil {
 		a.sup = spawn.NewSupervisor()
 	}
@@ -271,6 +272,7 @@ func (a *App) attach(c cluster.Interface) {
 		a.namespace = ""
 	}
 	if a.namespace != "" {
+		a.addFavorite(a.namespace)
 		a.warnIfNamespaceMissing(a.namespace)
 	}
 	a.namespaces = a.watchNamespaceNames()
@@ -330,7 +332,7 @@ func (a *App) refreshChrome() {
 	for _, v := range a.stack {
 		crumbs = append(crumbs, v.Crumb())
 	}
-	a.header.Set(a.cluster.Info(), a.namespace, a.opts.Version, a.opts.ReadOnly, crumbs)
+	a.header.Set(a.cluster.Info(), a.namespace, favoritesLine(a.favorites()), a.opts.Version, a.opts.ReadOnly, crumbs)
 	a.updateStatus(a.top())
 }
 

@@ -178,6 +178,7 @@ func (a *App) setNamespace(ns string) {
 		return
 	}
 	a.namespace = ns
+	a.addFavorite(ns)
 	a.top().NamespaceChanged(ns)
 	if ns == "" {
 		a.message("namespace: all")

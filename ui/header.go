@@ -11,7 +11,8 @@ import (
 )
 
 // Header is the two lines at the top: the connection (context, cluster, user, server and kscope versions,
-// read-only mark), then the namespace and the breadcrumbs of the view stack. UI goroutine only.
+// read-only mark), then the namespace, the numbered namespaces (0 all, 1–9 the favourites) and the
+// breadcrumbs of the view stack. UI goroutine only.
 type Header struct {
 	view  *tview.TextView
 	theme *theme.Theme
@@ -22,8 +23,8 @@ func NewHeader() *Header {
 	return &Header{view: tview.NewTextView().SetDynamicColors(true).SetWrap(false), theme: theme.Default()}
 }
 
-// Set rewrites the header.
-func (h *Header) Set(info cluster.Info, namespace, version string, readOnly bool, crumbs []string) {
+// Set rewrites the header; numbered is the namespaces' keys as favoritesLine writes them ("0 all", "1 shop").
+func (h *Header) Set(info cluster.Info, namespace string, numbered []string, version string, readOnly bool, crumbs []string) {
 	ns := namespace
 	if ns == "" {
 		ns = "all"
@@ -50,6 +51,11 @@ func (h *Header) Set(info cluster.Info, namespace, version string, readOnly bool
 		}
 		parts[i] = fmt.Sprintf("%s<%s>[-:-]", color, tview.Escape(c))
 	}
-	line2 := field("Namespace", ns) + "  " + strings.Join(parts, " ")
+	nums := make([]string, len(numbered))
+	for i, n := range numbered {
+		key, name, _ := strings.Cut(n, " ")
+		nums[i] = th.InfoLabel + key + "[-] " + th.InfoValue + tview.Escape(name) + theme.Reset(th.InfoValue)
+	}
+	line2 := field("Namespace", ns) + " (" + strings.Join(nums, " ") + ")  " + strings.Join(parts, " ")
 	h.view.SetText(line1 + "\n" + line2)
 }

@@ -18,8 +18,10 @@ func (a *App) warnIfNamespaceMissing(ns string) {
 			return
 		}
 		a.tv.QueueUpdateDraw(func() {
+			a.dropFavorite(cluster.Info().Context, ns) // k9s drops a favourite that is no namespace
 			if a.namespace == ns && a.cluster == cluster {
 				a.errorf("namespace %q not found", ns)
+				a.refreshChrome()
 			}
 		})
 	})

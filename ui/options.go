@@ -59,6 +59,9 @@ type Options struct {
 	HotKeys []config.HotKey
 	// Plugins run commands on the selected object, from plugins.yaml.
 	Plugins []config.Plugin
+	// Favorites are the favourite namespaces by kubeconfig context, as the last session left them (keys 1 to
+	// 9 switch to them; a namespace switched to is added, FavoriteNamespaces). Not changed by the App.
+	Favorites map[string][]string
 	// ContextPlugins, when set, reads the plugins file of a kubeconfig context (its plugins replace those of
 	// the same name); called on the UI goroutine, once per context.
 	ContextPlugins func(cluster, context string) ([]config.Plugin, error)

@@ -148,7 +148,7 @@ func TestPluginInputs(t *testing.T) {
 // TestContextPlugins: the context's plugins file adds plugins and replaces those of the same name.
 func TestContextPlugins(t *testing.T) {
 	var asked []string
-	h := start(t, 160, 50, func(o *Options) {
+	h := start(t, 160, 70, func(o *Options) {
 		o.Resource = "pods"
 		o.Plugins = []config.Plugin{{Name: "a", ShortCut: "Shift-K", Scopes: []string{"po"}, Command: "true", Description: "global a"}}
 		o.ContextPlugins = func(cluster, context string) ([]config.Plugin, error) {

@@ -1,6 +1,7 @@
 package keymap
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 
@@ -69,6 +70,15 @@ var Keys = KeyFamilies{
 		SortNext:      newKey("sort next", Char('>'), "sort by the next column (was s)"),
 		Reverse:       newKey("reverse", Char('!'), "reverse the sort direction (was r)"),
 		AllNamespaces: newKey("all namespaces", Char('0'), "show every namespace"),
+		Favorite1:     favorite(1),
+		Favorite2:     favorite(2),
+		Favorite3:     favorite(3),
+		Favorite4:     favorite(4),
+		Favorite5:     favorite(5),
+		Favorite6:     favorite(6),
+		Favorite7:     favorite(7),
+		Favorite8:     favorite(8),
+		Favorite9:     favorite(9),
 		Pulse:         newKey("pulse", Char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects"),
 		Faults:        newKey("faults", Key(tcell.KeyCtrlZ, "ctrl-z"), "show only the rows that are not healthy, live (pods: not Running/Completed, restarts, not ready; other kinds: kstatus, HEALTH on meanwhile); again: all"),
 		Mark:          newKey("mark", Binding{Key: tcell.KeyRune, Rune: ' ', Label: "space"}, "mark or unmark the selected row: delete, kill, scale, restart and plugins act on every marked row (one confirmation)"),
@@ -256,6 +266,20 @@ type pickerKeys struct{ Filter, Open, Wide KeyDef }
 type tableKeys struct {
 	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse, Faults KeyDef
 	Mark, MarkRange, MarkClear, MarkAll                                                                               KeyDef
+	Favorite1, Favorite2, Favorite3, Favorite4, Favorite5, Favorite6, Favorite7, Favorite8, Favorite9                 KeyDef
+}
+
+// Favorites are the favourite-namespace keys, 1 to 9, in order.
+func (k tableKeys) Favorites() []KeyDef {
+	return []KeyDef{k.Favorite1, k.Favorite2, k.Favorite3, k.Favorite4, k.Favorite5, k.Favorite6, k.Favorite7,
+		k.Favorite8, k.Favorite9}
+}
+
+// favorite is the key of the n-th favourite namespace (1 to 9): the digit n.
+func favorite(n int) KeyDef {
+	ordinal := []string{"", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"}[n]
+	return newKey(fmt.Sprintf("namespace %d", n), Char(rune('0'+n)),
+		"switch to the "+ordinal+" favourite namespace (the header's "+fmt.Sprint(n)+"; a namespace switched to is added in front, as k9s keeps them)")
 }
 
 // openedKeys move through the resources opened (historyBindings).
