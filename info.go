@@ -86,7 +86,8 @@ func (o *infoOptions) Run() error {
 	_, hotkeys, hotkeyErr := config.LoadHotKeys(o.dirs)
 	_, plugins, pluginErr := config.LoadPlugins(o.dirs)
 	_, views, viewErr := loadViews(o.dirs)
-	files := []fileRow{{aliases, aliasErr}, {hotkeys, hotkeyErr}, {plugins, pluginErr}, {views, viewErr}}
+	_, jumps, jumpErr := config.LoadJumps(o.dirs)
+	files := []fileRow{{aliases, aliasErr}, {hotkeys, hotkeyErr}, {plugins, pluginErr}, {views, viewErr}, {jumps, jumpErr}}
 	files = append(files, o.settingsFiles()...)
 	for _, f := range files {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", f.file.Kind, f.file.Path, fileState(f.file, f.err))
@@ -101,6 +102,8 @@ func fileState(f config.File, err error) string {
 		return "unusable: " + err.Error()
 	case f.From == "k9s":
 		return "read (k9s's file: kscope has none)"
+	case f.From == "both":
+		return "read, over k9s's file (kscope's rule for a resource wins)"
 	case f.From == "kscope":
 		return "read"
 	}

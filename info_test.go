@@ -50,6 +50,7 @@ func TestInfoNamesEveryPath(t *testing.T) {
 		{"hotkeys", k9s + "/hotkeys.yaml", "unusable: " + k9s + "/hotkeys.yaml: line 1: did not find expected node content"},
 		{"plugins", root + "/kscope/plugins.yaml", "none"},
 		{"views", root + "/kscope/views.yaml", "none"},
+		{"jumps", root + "/kscope/jumps.yaml", "none"},
 		{"config", k9s + "/config.yaml", "read (k9s's file: kscope has none)"},
 		{"context prod", root + "/data/k9s/clusters/c1/prod/config.yaml", "read (k9s's file: kscope has none)"},
 		{"keys", root + "/kscope/keys.yaml", "unusable: " + root + "/kscope/keys.yaml: line 1: did not find expected node content"},

@@ -212,6 +212,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		Resource:   start,
 		Columns:    o.columns,
 		Views:      cfg.views,
+		Jumps:      cfg.jumps,
 		ReadOnly:   o.readOnly,
 		LogLines:   o.logLines,
 		Mouse:      o.mouse,
@@ -287,16 +288,16 @@ type configured struct {
 	hotkeys []config.HotKey
 	plugins []config.Plugin
 	views   columns.Views
+	jumps   []config.Jump
 }
 
-// loadConfig reads the aliases, hotkeys and plugins files; a file that cannot be used is one line in problems.
+// loadConfig reads the aliases, hotkeys, plugins, views and jumps files; a file or a rule that cannot be used
+// is one line in problems.
 func loadConfig(dirs config.Dirs) (configured, []string) {
 	var c configured
 	var problems []string
 	note := func(err error) {
-		if err != nil {
-			problems = append(problems, err.Error())
-		}
+		problems = append(problems, config.Lines(err)...)
 	}
 	var err error
 	c.aliases, _, err = config.LoadAliases(dirs)
@@ -306,6 +307,8 @@ func loadConfig(dirs config.Dirs) (configured, []string) {
 	c.plugins, _, err = config.LoadPlugins(dirs)
 	note(err)
 	c.views, _, err = loadViews(dirs)
+	note(err)
+	c.jumps, _, err = config.LoadJumps(dirs)
 	note(err)
 	return c, problems
 }

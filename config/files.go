@@ -56,8 +56,8 @@ func dataHome() string {
 type File struct {
 	Kind string // "aliases", "hotkeys"
 	Path string
-	// From is "kscope", "k9s" (kscope has no such file: k9s's was read) or "" (neither exists; Path is
-	// kscope's, where one would go).
+	// From is "kscope", "k9s" (kscope has no such file: k9s's was read), "both" (jumps.yaml: Path is
+	// kscope's, read over k9s's) or "" (neither exists; Path is kscope's, where one would go).
 	From string
 }
 

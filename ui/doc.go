@@ -143,7 +143,11 @@
 // selector), a node's pods (spec.nodeName), a CRD's objects, a cronjob's jobs (an ownedSource: the
 // namespace's jobs kept by the ownerReferences a metadata watch of them reads, both live), a pod's
 // containers (the registered screen, package ui/containers, handed a ContainerView: Keys.Containers acting
-// on the selected container, checked and refused as the object keys), else the YAML. On a namespace it
+// on the selected container, checked and refused as the object keys), else the YAML. A rule of jumps.yaml
+// (Options.Jumps, jumps.go) for the row's resource comes first: the object is read, the rule's field
+// references resolved over it (config.Jump.Select: refused or escaped, the selectors parsed), the target
+// resolved through the catalog, and a live table of the target opened with the selectors sent to the
+// server, titled after the object. On a namespace it
 // switches (enterNamespace): the table below reopens there, or the last namespaced resource of the history,
 // else the pods.
 //

@@ -34,8 +34,13 @@ var drillsBySelector = map[string]bool{
 // drillDown opens what Enter shows below row, an object of res, as a k9s user expects: a workload's or a
 // service's pods (its selector, live), a cronjob's jobs (their ownerReferences, live), a pod's containers
 // (with a containers screen registered), a node's pods (spec.nodeName, every namespace), a CRD's objects.
-// It tells whether res drills down at all (else Enter opens the YAML).
+// A rule of jumps.yaml for res comes first (jumps.go). It tells whether res drills down at all (else Enter
+// opens the YAML).
 func (a *App) drillDown(res discovery.Resource, row *watch.Row) bool {
+	if j, ok := a.jumpFor(res); ok {
+		a.jump(j, res, row)
+		return true
+	}
 	key := res.Group + "/" + res.Name
 	switch {
 	case drillsBySelector[key]:

@@ -78,6 +78,9 @@ type Options struct {
 	SaveDir string
 	// Columns, when set, are the columns Resource opens with (`-o custom-columns`), computed from the objects.
 	Columns []watch.ObjectColumn
+	// Jumps are what Enter opens from the objects of the resources they name, from jumps.yaml; they come
+	// before the built-in drill-downs.
+	Jumps []config.Jump
 	// Views lay out the tables of the resources views.yaml names (its columns and sort).
 	Views columns.Views
 	// Keys rebind kscope's own keys by name, from keys.yaml; one that cannot apply is said on the prompt line.
