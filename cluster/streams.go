@@ -18,6 +18,11 @@ type Streams interface {
 	// (WebSocket, else SPDY), until the command exits or ctx ends. A command that exits non-zero is an
 	// error wrapping k8s.io/client-go/util/exec.CodeExitError. It blocks for the command's whole life.
 	Exec(ctx context.Context, req ExecRequest) error
+	// Attach connects req's streams to the process a container of a pod already runs (the one its image
+	// starts), as `kubectl attach` does (subresource attach; WebSocket, else SPDY), until that process ends,
+	// the server closes the stream, or ctx ends (then ctx's error: how a client detaches, the process going
+	// on). It blocks for the attachment's whole life.
+	Attach(ctx context.Context, req AttachRequest) error
 	// PortForward listens on req's local port and forwards each connection to the pod's port, as `kubectl
 	// port-forward` does, until ctx ends or the forward fails (the pod gone or no longer running, the
 	// connection to it lost). It returns once listening, with the local port (the one chosen when
@@ -53,6 +58,22 @@ type ExecRequest struct {
 	Stdin                     io.Reader
 	Stdout, Stderr            io.Writer
 	// TTY asks for a terminal in the container (Stderr is then unused: the terminal merges it).
+	TTY bool
+	// Sizes, when set with TTY, returns the terminal's size, then each change, blocking in between; nil
+	// when there are no more.
+	Sizes func() *TerminalSize
+}
+
+// AttachRequest is one attachment to a container's process (see Streams.Attach). Attach uses its streams
+// from goroutines of its own until it returns; the caller must not share them meanwhile.
+type AttachRequest struct {
+	Namespace, Pod, Container string
+	// Stdin, when set, is sent to the process (kubectl attach -i); a container reads it only when its spec
+	// has stdin.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// TTY is the container's own terminal (kubectl attach -t): as kubectl does, set it exactly when the
+	// container's spec has tty (a mismatch garbles the stream). Stderr is then unused: the terminal merges it.
 	TTY bool
 	// Sizes, when set with TTY, returns the terminal's size, then each change, blocking in between; nil
 	// when there are no more.

@@ -5,29 +5,26 @@ package e2e
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
 
-// debugShell runs, in the shell s has handed the terminal to, a command printing a marker, waits for its
-// output, then exits the shell and waits for kscope's line saying the shell in ns/pod (container …) ended.
-func debugShell(t *testing.T, s *tmuxUI, ns, pod string) {
+// debugAttached waits for kscope's line, on the terminal it handed over, saying it attached to the debug
+// container of ns/pod (its stdin and terminal, as kubectl debug -it), detaches with ctrl-p ctrl-q and waits
+// for kscope's line saying so: the attachment held until then (a refused one says so and runs a shell).
+func debugAttached(t *testing.T, s *tmuxUI, ns, pod string) {
 	t.Helper()
-	const marker = "hi-from-debug"
-	s.typeText("echo " + marker)
-	s.keys("Enter")
-	s.waitUntil("the debug shell's output "+marker, func(scr string) bool {
-		return slices.ContainsFunc(strings.Split(scr, "\n"), func(l string) bool { return strings.TrimSpace(l) == marker })
-	})
-	s.typeText("exit")
-	s.keys("Enter")
-	s.waitFor("shell in " + ns + "/" + pod)
+	s.waitFor("kscope: attached to", "detach with ctrl-p ctrl-q.")
+	s.keys("C-p", "C-q")
+	s.waitFor("detached from " + ns + "/" + pod + " (")
+	if scr := s.screen(); strings.Contains(scr, "attach refused") {
+		t.Errorf("the attachment was refused:\n%s", scr)
+	}
 }
 
 // TestUIDebugNode: shift-b on a node asks the image (busybox) and the profile (general), confirms, then
 // creates kubectl debug node/N's pod in the namespace shown (node-debugger-N-xxxxx on the node, in the
-// host's PID and network namespaces, the host's root at /host) and runs a shell in it once kwok runs it.
+// host's PID and network namespaces, the host's root at /host) and attaches to it once kwok runs it.
 func TestUIDebugNode(t *testing.T) {
 	parallel(t)
 	ns := testNamespace(t)
@@ -43,7 +40,7 @@ func TestUIDebugNode(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("Debug node kwok-node-0?")
 	s.keys("Tab", "Enter")
-	s.waitGone("nodes[1]") // the shell has the terminal
+	s.waitGone("nodes[1]") // the attachment has the terminal
 	pod := kubectl(t, "-n", ns, "get", "pods", "-l", "app.kubernetes.io/managed-by=kscope-debug", "-o", "jsonpath={.items[*].metadata.name}")
 	if !strings.HasPrefix(pod, "node-debugger-kwok-node-0-") || strings.Contains(pod, " ") {
 		t.Fatalf("debug pods in %s: %q, want one node-debugger-kwok-node-0-xxxxx", ns, pod)
@@ -53,13 +50,13 @@ func TestUIDebugNode(t *testing.T) {
 	if spec != "kwok-node-0 true true debugger busybox /host" {
 		t.Errorf("the node's debug pod: %q, want on kwok-node-0, host PID and network, debugger busybox, /host", spec)
 	}
-	debugShell(t, s, ns, pod)
-	s.waitFor("nodes[1]", "(debugger) ended")
+	debugAttached(t, s, ns, pod)
+	s.waitFor("nodes[1]", "(debugger); its process runs on")
 }
 
 // TestUIDebugPod: shift-b on a running pod (one container: the target) asks the image and the profile,
 // confirms, then adds an ephemeral container through pods/ephemeralcontainers, waits for it to run (the
-// devcluster's kwok stage reports it) and runs a shell in it.
+// devcluster's kwok stage reports it) and attaches to it.
 func TestUIDebugPod(t *testing.T) {
 	parallel(t)
 	if data, err := os.ReadFile(filepath.Join(env.cache, "state", "kwok.yaml")); err != nil ||
@@ -77,7 +74,7 @@ func TestUIDebugPod(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("Debug pod " + pod + "?")
 	s.keys("Tab", "Enter")
-	s.waitGone("pods(" + ns + ")[1]") // the shell has the terminal
+	s.waitGone("pods(" + ns + ")[1]") // the attachment has the terminal
 	got := kubectl(t, "-n", ns, "get", "pod", pod, "-o",
 		"jsonpath={.spec.ephemeralContainers[0].targetContainerName} {.spec.ephemeralContainers[0].image} "+
 			"{.status.ephemeralContainerStatuses[0].name} {.status.ephemeralContainerStatuses[0].state.running.startedAt}")
@@ -85,6 +82,6 @@ func TestUIDebugPod(t *testing.T) {
 	if len(f) != 4 || f[0] != "streams-e2e" || f[1] != "busybox" || !strings.HasPrefix(f[2], "debugger-") {
 		t.Fatalf("the pod's ephemeral container and its status: %q, want target streams-e2e, busybox, debugger-xxxxx running", got)
 	}
-	debugShell(t, s, ns, pod)
-	s.waitFor("pods("+ns+")[1]", "("+f[2]+") ended")
+	debugAttached(t, s, ns, pod)
+	s.waitFor("pods("+ns+")[1]", "("+f[2]+"); its process runs on")
 }

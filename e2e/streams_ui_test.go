@@ -241,8 +241,8 @@ func getThrough(t *testing.T, port int, path string) {
 	}
 }
 
-// TestUIReadOnlyRefusesShellAndPortForward: with --readonly, s and shift-f are refused on screen, and the
-// audit log holds no exec or port-forward request of the session (nor any other write).
+// TestUIReadOnlyRefusesShellAndPortForward: with --readonly, s, a and shift-f are refused on screen, and the
+// audit log holds no exec, attach or port-forward request of the session (nor any other write).
 func TestUIReadOnlyRefusesShellAndPortForward(t *testing.T) {
 	serial(t, "counts the tester's kscope requests in the audit log")
 	ns := testNamespace(t)
@@ -252,6 +252,8 @@ func TestUIReadOnlyRefusesShellAndPortForward(t *testing.T) {
 	s.waitFor("pods("+ns+")[1]", "READ-ONLY", "synced  1/1")
 	s.typeText("s")
 	s.waitFor("read-only mode: refusing to shell pods " + ns + "/web")
+	s.typeText("a")
+	s.waitFor("read-only mode: refusing to attach pods " + ns + "/web")
 	s.typeText("F")
 	s.waitFor("read-only mode: refusing to port-forward pods " + ns + "/web")
 	s.typeText(":svc")
@@ -272,15 +274,17 @@ func TestUIReadOnlyRefusesShellAndPortForward(t *testing.T) {
 		if ev.ObjectRef != nil {
 			sub = ev.ObjectRef.Subresource
 		}
-		if sub == "exec" || sub == "portforward" || ev.Verb == "create" || strings.Contains(ev.URI, "/exec") || strings.Contains(ev.URI, "/portforward") {
+		if sub == "exec" || sub == "attach" || sub == "portforward" || ev.Verb == "create" ||
+			strings.Contains(ev.URI, "/exec") || strings.Contains(ev.URI, "/attach") || strings.Contains(ev.URI, "/portforward") {
 			t.Errorf("read-only kscope sent %s %s", ev.Verb, ev.URI)
 		}
 	}
 	t.Logf("tester's kscope requests: %d (%s)", len(reqs), describeRequests(reqs))
 }
 
-// TestUIShellPortForwardNotPermitted: the viewer may read pods but not exec into them nor forward to them: the
-// status line says so once the server has answered, the keys say why and send nothing (audit log).
+// TestUIShellPortForwardNotPermitted: the viewer may read pods but not exec into them, attach to them nor
+// forward to them: the status line says so once the server has answered, the keys say why and send nothing
+// (audit log).
 func TestUIShellPortForwardNotPermitted(t *testing.T) {
 	serial(t, "counts the viewer's kscope requests in the audit log")
 	ns := testNamespace(t)
@@ -290,12 +294,14 @@ func TestUIShellPortForwardNotPermitted(t *testing.T) {
 	from := time.Now()
 	s := startUI(t, "--context", "viewer", "-n", ns, "pods")
 	s.waitFor("pods("+ns+")[1]", "synced  1/1")
-	s.waitUntil("the status line naming shell and port-forward as not permitted", func(scr string) bool {
+	s.waitUntil("the status line naming shell, attach and port-forward as not permitted", func(scr string) bool {
 		l := lineWith(scr, "not permitted: ")
-		return strings.Contains(l, "shell") && strings.Contains(l, "port-forward")
+		return strings.Contains(l, "shell") && strings.Contains(l, "attach") && strings.Contains(l, "port-forward")
 	})
 	s.typeText("s")
 	s.waitFor("not permitted: you may not shell pods " + ns + "/web")
+	s.typeText("a")
+	s.waitFor("not permitted: you may not attach pods " + ns + "/web")
 	s.typeText("F")
 	s.waitFor("not permitted: you may not port-forward pods " + ns + "/web")
 	s.keys("C-c")
@@ -305,7 +311,7 @@ func TestUIShellPortForwardNotPermitted(t *testing.T) {
 	reqs := auditRequests(t, "viewer", "kscope", from, to)
 	reviews := 0
 	for _, ev := range reqs {
-		if ev.ObjectRef != nil && (ev.ObjectRef.Subresource == "exec" || ev.ObjectRef.Subresource == "portforward") {
+		if ev.ObjectRef != nil && slices.Contains([]string{"exec", "attach", "portforward"}, ev.ObjectRef.Subresource) {
 			t.Errorf("kscope sent %s %s though not permitted", ev.Verb, ev.URI)
 		}
 		if strings.Contains(ev.URI, "selfsubjectaccessreviews") {
@@ -317,8 +323,8 @@ func TestUIShellPortForwardNotPermitted(t *testing.T) {
 	}
 }
 
-// TestUIShellPortForwardPodNotRunning: a pod that is not running gets neither a shell nor a forward: one line
-// each, and the TUI stays.
+// TestUIShellPortForwardPodNotRunning: a pod that is not running gets neither a shell, an attachment nor a
+// forward: one line each, and the TUI stays.
 func TestUIShellPortForwardPodNotRunning(t *testing.T) {
 	parallel(t)
 	ns := testNamespace(t)
@@ -336,6 +342,8 @@ func TestUIShellPortForwardPodNotRunning(t *testing.T) {
 	s.waitFor("pods("+ns+")[1]", "stuck", "Pending", "synced  1/1")
 	s.typeText("s")
 	s.waitFor("shell " + ns + "/stuck: the pod is Pending, not running")
+	s.typeText("a")
+	s.waitFor("attach " + ns + "/stuck: the pod is Pending, not running")
 	s.typeText("F")
 	s.waitFor("port-forward pods " + ns + "/stuck: pod stuck is Pending, not running")
 	scr := s.waitFor("pods(" + ns + ")[1]")

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -61,8 +63,8 @@ func testCluster(cfg *rest.Config) *Cluster {
 	return &Cluster{cfg: cfg, dyn: dynamic.NewForConfigOrDie(cfg)}
 }
 
-// TestReadOnlyRefusesExecAndPortForward: with the read-only transport an exec and a port-forward fail with
-// its refusal, and neither request reaches the server.
+// TestReadOnlyRefusesExecAndPortForward: with the read-only transport an exec, an attach and a port-forward
+// fail with its refusal, and none of their requests reaches the server.
 func TestReadOnlyRefusesExecAndPortForward(t *testing.T) {
 	srv, requests := podServer(t)
 	c := testCluster(readonly.Wrap(&rest.Config{Host: srv.URL}))
@@ -73,12 +75,17 @@ func TestReadOnlyRefusesExecAndPortForward(t *testing.T) {
 	if refused := (*readonly.RefusedError)(nil); !errors.As(err, &refused) {
 		t.Errorf("exec: %v, want the read-only refusal", err)
 	}
+	err = c.Attach(ctx, cluster.AttachRequest{Namespace: "shop", Pod: "web-1", Container: "web",
+		Stdin: strings.NewReader(""), Stdout: &strings.Builder{}, TTY: true})
+	if refused := (*readonly.RefusedError)(nil); !errors.As(err, &refused) {
+		t.Errorf("attach: %v, want the read-only refusal", err)
+	}
 	_, _, err = c.PortForward(ctx, cluster.PortForwardRequest{Namespace: "shop", Pod: "web-1", Address: "127.0.0.1", PodPort: 8080})
 	if err == nil || !strings.Contains(err.Error(), "read-only mode") {
 		t.Errorf("port-forward: %v, want the read-only refusal", err)
 	}
 	for _, r := range requests() {
-		if strings.HasSuffix(r, "/exec") || strings.HasSuffix(r, "/portforward") {
+		if strings.HasSuffix(r, "/exec") || strings.HasSuffix(r, "/attach") || strings.HasSuffix(r, "/portforward") {
 			t.Errorf("request reached the server: %s", r)
 		}
 	}
@@ -116,5 +123,47 @@ func TestPortForwardRefusesPodNotRunning(t *testing.T) {
 		if strings.HasSuffix(r, "/portforward") {
 			t.Errorf("request reached the server: %s", r)
 		}
+	}
+}
+
+// TestAttachAsksAsKubectl: Attach opens the pod's attach subresource (WebSocket first) with kubectl attach's
+// query: the container, stdin when given, stdout, stderr only without a
+// terminal, tty as asked.
+func TestAttachAsksAsKubectl(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		req  cluster.AttachRequest
+		want string
+	}{
+		{"stdin and tty", cluster.AttachRequest{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, TTY: true},
+			"container=web&stdin=true&stdout=true&tty=true"},
+		{"output only", cluster.AttachRequest{Stdout: io.Discard, Stderr: io.Discard},
+			"container=web&stderr=true&stdout=true"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var got []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				got = append(got, r.Method+" "+r.URL.Path+"?"+r.URL.RawQuery)
+				mu.Unlock()
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusForbidden)
+				fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Forbidden","code":403}`)
+			}))
+			defer srv.Close()
+			req := tt.req
+			req.Namespace, req.Pod, req.Container = "shop", "web-1", "web"
+			err := testCluster(&rest.Config{Host: srv.URL}).Attach(context.Background(), req)
+			if err == nil || !strings.HasPrefix(err.Error(), "attach shop/web-1 (web): ") {
+				t.Errorf("attach refused by the server: %v", err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			path := "/api/v1/namespaces/shop/pods/web-1/attach?" + tt.want
+			if len(got) == 0 || got[0] != "GET "+path || slices.ContainsFunc(got[1:], func(r string) bool { return r != "POST "+path }) {
+				t.Errorf("requests %q, want GET (WebSocket), then POST (SPDY) at most, of %s", got, path)
+			}
+		})
 	}
 }

@@ -9,9 +9,9 @@ import (
 // ContainerView is what ui hands the containers screen of one pod (TableScreens.Containers): the keys that act
 // on one of its containers. A plain value made for one screen; its funcs run on the UI goroutine.
 type ContainerView struct {
-	// Keys are keymap.Keys.Containers' (logs, previous logs, and the writes shell and port-forward, asked about
-	// before they are offered and refused in read-only mode, as the object keys are), each acting on the
-	// container selected names when a key is pressed; selected returns false (having said why) when there is
+	// Keys are keymap.Keys.Containers' (logs, previous logs, and the writes shell, attach and port-forward,
+	// asked about before they are offered and refused in read-only mode, as the object keys are), each acting
+	// on the container selected names when a key is pressed; selected returns false (having said why) when there is
 	// none. The logs keys are bound only with a logs screen registered.
 	Keys func(selected func() (container string, ok bool)) []keymap.Binding
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -15,10 +16,11 @@ func shellCall(pod, container string) string {
 	return "exec shop/" + pod + " " + container + " " + strings.Join(verbs.ShellCommand(), " ") + " tty=true"
 }
 
-// TestDebugPodAsksFirstThenShells: shift-b on a pod asks the image (busybox first), the target container
+// TestDebugPodAsksFirstThenAttaches: shift-b on a pod asks the image (busybox first), the target container
 // (of two; the default one first) and the profile (general first), then confirms with Cancel focused;
-// Debug adds the ephemeral container with the pod's UID, waits for it to run, then runs the shell in it.
-func TestDebugPodAsksFirstThenShells(t *testing.T) {
+// Debug adds the ephemeral container with the pod's UID, waits for it to run, then attaches to it (stdin
+// and a terminal, as kubectl debug -it).
+func TestDebugPodAsksFirstThenAttaches(t *testing.T) {
 	h, _ := startShellTest(t, withContainers)
 	ask := func() {
 		h.press(tcell.KeyRune, 'B')
@@ -41,17 +43,17 @@ func TestDebugPodAsksFirstThenShells(t *testing.T) {
 	}
 	ask()
 	h.burst("\t\n")
-	h.eventually("shell in shop/web-7d9f-abcde (debugger-abcde) ended")
+	h.eventually("attach to shop/web-7d9f-abcde (debugger-abcde) ended")
 	want := []string{"debug pods/shop/web-7d9f-abcde {Image:busybox Target:sidecar Profile:general}",
-		"wait shop/web-7d9f-abcde debugger-abcde", shellCall("web-7d9f-abcde", "debugger-abcde")}
+		"wait shop/web-7d9f-abcde debugger-abcde", attachCall("web-7d9f-abcde", "debugger-abcde", true, true)}
 	if w := writes(h); !slices.Equal(w, want) {
 		t.Errorf("calls %q, want %q", w, want)
 	}
 }
 
-// TestDebugNodeCreatesPodThenShells: shift-b on a node asks the image and the profile, confirms, then
-// creates the node's debug pod in the namespace of the moment and runs the shell in its container.
-func TestDebugNodeCreatesPodThenShells(t *testing.T) {
+// TestDebugNodeCreatesPodThenAttaches: shift-b on a node asks the image and the profile, confirms, then
+// creates the node's debug pod in the namespace of the moment and attaches to its container.
+func TestDebugNodeCreatesPodThenAttaches(t *testing.T) {
 	h := startOnNodes(t, nil)
 	h.ui(func() { h.app.shellIn, h.app.shellOut = strings.NewReader(""), &syncBuffer{} })
 	h.eventually("kwok-node-0")
@@ -65,12 +67,49 @@ func TestDebugNodeCreatesPodThenShells(t *testing.T) {
 	h.contains("namespace")
 	h.contains("shop,")
 	h.burst("\t\n")
-	h.eventually("shell in shop/node-debugger-kwok-node-0-abcde (debugger) ended")
+	h.eventually("attach to shop/node-debugger-kwok-node-0-abcde (debugger) ended")
 	want := []string{"debug-node nodes//kwok-node-0 shop {Image:busybox Target: Profile:baseline}",
-		"wait shop/node-debugger-kwok-node-0-abcde debugger", "exec shop/node-debugger-kwok-node-0-abcde debugger " +
-			strings.Join(verbs.ShellCommand(), " ") + " tty=true"}
+		"wait shop/node-debugger-kwok-node-0-abcde debugger", "attach shop/node-debugger-kwok-node-0-abcde debugger stdin=true tty=true"}
 	if w := writes(h); !slices.Equal(w, want) {
 		t.Errorf("calls %q, want %q", w, want)
+	}
+}
+
+// TestDebugAttachRefusedShells: when the attachment to the debug container fails before anything came or
+// went (a server or kubelet without attach), the terminal says so and a shell runs in the container
+// instead (exec); the prompt line says both. An attachment that showed output and then failed is not
+// refused: no shell follows it.
+func TestDebugAttachRefusedShells(t *testing.T) {
+	h, out := startShellTest(t, nil)
+	h.cluster.mu.Lock()
+	h.cluster.streams.attachErr = errors.New("no attaches found")
+	h.cluster.mu.Unlock()
+	debug := func() {
+		h.press(tcell.KeyRune, 'B')
+		h.eventually("image of the debug container")
+		h.press(tcell.KeyEnter, 0)
+		h.eventually("debug profile")
+		h.press(tcell.KeyEnter, 0)
+		h.waitDialog("Debug pod web-7d9f-abcde?")
+		h.burst("\t\n")
+	}
+	debug()
+	h.eventually("attach refused (no attaches found): shell in shop/web-7d9f-abcde (debugger-abcde) ended")
+	if w := writes(h); len(w) != 4 || w[2] != attachCall("web-7d9f-abcde", "debugger-abcde", true, true) ||
+		w[3] != shellCall("web-7d9f-abcde", "debugger-abcde") {
+		t.Errorf("calls %q, want debug, wait, attach, then the shell", w)
+	}
+	if !strings.Contains(out.String(), "kscope: attach refused (no attaches found); a shell in the container instead (exec)\r\n") {
+		t.Errorf("the terminal got %q", out.String())
+	}
+
+	h.cluster.mu.Lock()
+	h.cluster.streams.attachOutput = "/ # "
+	h.cluster.mu.Unlock()
+	debug()
+	h.eventually("attach to shop/web-7d9f-abcde (debugger-abcde): no attaches found")
+	if w := writes(h); len(w) != 7 || !strings.HasPrefix(w[6], "attach ") {
+		t.Errorf("calls %q, want no shell after an attachment that showed output", w)
 	}
 }
 

@@ -1,7 +1,7 @@
 // Package ui owns kscope's terminal interface, built on tview and tcell: the resource picker, the live tables
 // (package ui/livetable) and what opens them, the events views, the command and filter bars, the help
-// screen; the object verbs (edit, scale, restart, delete, a pod's shell, port-forward, …) are package
-// ui/verbs, which the app hosts. All drawing
+// screen; the object verbs (edit, scale, restart, delete, a pod's shell and attach, port-forward, …) are
+// package ui/verbs, which the app hosts. All drawing
 // happens on the one tview goroutine; data arrives from package watch and is applied in batched QueueUpdate
 // calls.
 //
@@ -33,8 +33,8 @@
 //     ui/livetable, the live table: rows, sort, filter, flashes, its HEALTH and metrics columns, views.yaml
 //     layouts, save; ui's tableHost (tablehost.go) is its host and adds the app's part (help, the object
 //     verbs and their access checks, the screens a table opens, enter's drill-down, plugins);
-//     ui/verbs, the object verbs (edit, scale, restart, delete, shell, port-forward, the node and workload
-//     verbs, debug), their access checks (verbs.Access) and the object keys that bind them (Verbs.Bindings);
+//     ui/verbs, the object verbs (edit, scale, restart, delete, shell, attach, port-forward, the node and
+//     workload verbs, debug), their access checks (verbs.Access) and the object keys that bind them (Verbs.Bindings);
 //     ui's verbHost (verbhost.go) is its host;
 //     ui/plugins, the configured keys: plugins (their scopes, variables, inputs, runs) and hotkeys; ui's
 //     pluginHost (pluginhost.go) is its host, and ui gives their keys out among kscope's (keyconflicts.go);
@@ -73,11 +73,12 @@
 //
 // A binding that needs the server (resolve a name, get an owner, delete) starts the request with goSafe
 // and applies the answer with QueueUpdateDraw, so the UI goroutine never waits on the network. The
-// exceptions are edit and shell: the TUI is suspended (tview's Suspend, through verbs.Host) for the editor,
-// and the update is sent before it resumes; or for the shell (ui/verbs/shell.go: an exec with a TTY, the
-// terminal in raw mode) until it exits. A port-forward (ui/verbs) runs in the background until it is
-// stopped in the :pf screen (package ui/portforwards, over the app's forwards.List), its pod goes away, the
-// context switches or kscope quits.
+// exceptions are edit, shell and attach: the TUI is suspended (tview's Suspend, through verbs.Host) for the
+// editor, and the update is sent before it resumes; or for the shell (ui/verbs/shell.go: an exec with a TTY,
+// the terminal in raw mode) until it exits; or for an attachment (ui/verbs/attach.go, kubectl attach -it, the
+// terminal handed over as for the shell) until the user detaches (ctrl-p ctrl-q) or the process ends. A
+// port-forward (ui/verbs) runs in the background until it is stopped in the :pf screen (package
+// ui/portforwards, over the app's forwards.List), its pod goes away, the context switches or kscope quits.
 //
 // # Streams
 //
@@ -104,10 +105,10 @@
 // resource and namespace for the view's life); the status line and the help name what is not permitted,
 // and pressing such a key sends nothing. Read-only mode refuses every write before any question, and the
 // read-only transport (package kube/readonly) refuses what would still get through. Each write asks first
-// (confirm: Cancel focused) and reports its outcome on the prompt line. Shell and port-forward are verbs too
-// (create on pods/exec and pods/portforward, asked about pods even from a service or a deployment); they
-// ask nothing first, since the container or port picker comes before them. The keys objectBindings gives
-// depend on the resource (`s` is shell on pods, scale elsewhere; shift-f only where port-forward applies),
+// (confirm: Cancel focused) and reports its outcome on the prompt line. Shell, attach and port-forward are
+// verbs too (create on pods/exec, pods/attach and pods/portforward, asked about pods even from a service or
+// a deployment); they ask nothing first, since the container or port picker comes before them. The keys
+// objectBindings gives depend on the resource (`s` is shell on pods, scale elsewhere; shift-f only where port-forward applies),
 // so the help shows the right one. In a live table, rows marked (space, ctrl-space, *; ctrl-\ clears:
 // ui/livetable/marks.go) are what delete, kill, scale, restart and the plugins act on (tablemarks.go hands
 // them to verbs.Verbs.TableBindings): one question lists them, each row keeps its own precondition.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"kscope/cluster"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -24,6 +25,13 @@ type fakeStreams struct {
 	// execOutput is what a shell prints; execErr how it ends.
 	execOutput string
 	execErr    error
+	// attachOutput is what an attached container writes; attachErr how the attachment ends, unless
+	// attachHolds: then it lasts until its context ends (the user detaches) and ends with that error.
+	// attachInput is what the attachment read of its stdin.
+	attachOutput string
+	attachErr    error
+	attachHolds  bool
+	attachInput  string
 	// forwardErr, when set, answers every PortForward.
 	forwardErr error
 	forwards   []*fakeForward
@@ -90,6 +98,37 @@ func (c *fakeCluster) Exec(ctx context.Context, req cluster.ExecRequest) error {
 	c.mu.Unlock()
 	if req.Stdout != nil {
 		_, _ = req.Stdout.Write([]byte(out))
+	}
+	return err
+}
+
+// Attach records the attachment, writes attachOutput and reads its stdin to the end (into attachInput),
+// then ends with attachErr, or with attachHolds once ctx ends (10 s at most); with writes set it first sends the attach
+// request through that client (the read-only transport refuses it).
+func (c *fakeCluster) Attach(ctx context.Context, req cluster.AttachRequest) error {
+	c.record(fmt.Sprintf("attach %s/%s %s stdin=%v tty=%v", req.Namespace, req.Pod, req.Container, req.Stdin != nil, req.TTY))
+	if err := c.sendStream(ctx, req.Namespace, req.Pod, "attach"); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	out, err, holds := c.streams.attachOutput, c.streams.attachErr, c.streams.attachHolds
+	c.mu.Unlock()
+	if req.Stdout != nil && out != "" {
+		_, _ = req.Stdout.Write([]byte(out))
+	}
+	if req.Stdin != nil {
+		in, _ := io.ReadAll(req.Stdin)
+		c.mu.Lock()
+		c.streams.attachInput += string(in)
+		c.mu.Unlock()
+	}
+	if holds {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Second):
+			return errors.New("held 10s: nobody detached")
+		}
 	}
 	return err
 }

@@ -82,7 +82,7 @@ var viewTypes = []string{"*livetable.Table", "*ui.stubObjectScreen", "*ui.stubSc
 	"*ui.stubLogsScreen", "*ui.HelpView", "*picker.Picker"}
 
 // writeNames are the bindings that would change the cluster.
-var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "port-forward": true,
+var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "attach": true, "port-forward": true,
 	"cordon": true, "uncordon": true, "drain": true, "trigger": true, "suspend": true, "kill": true, "set image": true,
 	"labels": true, "debug": true}
 
@@ -92,8 +92,8 @@ func writeCalls(calls []string) []string {
 	for _, c := range calls {
 		verb, _, _ := strings.Cut(c, " ")
 		switch verb {
-		case "scale", "restart", "update", "exec", "port-forward", "cordon", "drain", "trigger", "suspend", "kill", "set-image",
-			"label", "debug", "debug-node":
+		case "scale", "restart", "update", "exec", "attach", "port-forward", "cordon", "drain", "trigger", "suspend", "kill",
+			"set-image", "label", "debug", "debug-node":
 			out = append(out, c)
 		}
 	}
@@ -104,8 +104,8 @@ func writeCalls(calls []string) []string {
 // each), each dialog it opens answered with its dangerous choice and each question with a value, sends no
 // write: the UI refuses before it calls the cluster, and the user reads why. With the UI's own refusal
 // off, the read-only transport alone still stops each write (delete, update, scale, restart, the shell's
-// exec and the port-forward's request) before the server. Each key runs on the path's view as opening the
-// path leaves it (reopen).
+// exec, the attachment's attach and the port-forward's request) before the server. Each key runs on the
+// path's view as opening the path leaves it (reopen).
 func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 	for _, uiRefuses := range []bool{true, false} {
 		t.Run(fmt.Sprintf("ui refuses %v", uiRefuses), func(t *testing.T) {
@@ -177,8 +177,8 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 			}
 			if !uiRefuses {
 				// the transport was what stopped them: each kind of write was sent and refused
-				for _, verb := range []string{"scale", "restart", "update", "exec", "port-forward", "cordon", "drain", "trigger",
-					"suspend", "kill", "set-image", "label", "debug", "debug-node"} {
+				for _, verb := range []string{"scale", "restart", "update", "exec", "attach", "port-forward", "cordon", "drain",
+					"trigger", "suspend", "kill", "set-image", "label", "debug", "debug-node"} {
 					if !slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, verb+" ") }) {
 						t.Errorf("no %s reached the transport: the test did not try it (calls %q)", verb, calls)
 					}
@@ -204,7 +204,7 @@ var keepsView = map[string]bool{
 	"help": true, "command": true, "filter": true, "search": true, "open": true, "yaml": true, "describe": true,
 	"history": true, "blame": true, "diff": true, "tree": true, "pulse": true, "events": true, "owner": true,
 	"logs": true, "previous logs": true, "copy": true, "save": true, "edit": true, "scale": true, "restart": true,
-	"delete": true, "shell": true, "port-forward": true, "stop": true, "cordon": true, "uncordon": true, "drain": true,
+	"delete": true, "shell": true, "attach": true, "port-forward": true, "stop": true, "cordon": true, "uncordon": true, "drain": true,
 	"trigger": true, "suspend": true, "kill": true, "set image": true, "labels": true, "debug": true,
 }
 

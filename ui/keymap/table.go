@@ -96,6 +96,7 @@ var Keys = KeyFamilies{
 		Edit:        newKey("edit", Char('e'), "edit the object in $KUBE_EDITOR or $EDITOR (kubectl edit)"),
 		Scale:       newKey("scale", Char('s'), "set the object's replicas (asks first)"),
 		Shell:       newKey("shell", Char('s'), "a shell in the pod (bash, else sh); exit returns here"),
+		Attach:      newKey("attach", Char('a'), "attach to the process the pod's container runs: its output, and its input when it reads some (kubectl attach -it); ctrl-p ctrl-q detaches"),
 		Restart:     newKey("restart", Char('r'), "rollout restart: replace the pods (asks first)"),
 		Delete:      newKey("delete", Key(tcell.KeyCtrlD, "ctrl-d"), "delete the object (asks first)"),
 		Logs:        newKey("logs", Char('l'), "the logs of the pod, or of the workload's pods, live (last 200 lines, then new ones)"),
@@ -119,7 +120,7 @@ var Keys = KeyFamilies{
 		Drain:    newKey("drain", Char('r'), "drain: cordon, then evict the node's pods as kubectl drain does (its flags in a dialog; asks first, progress on the prompt line)"),
 	},
 	Debug: debugKeys{
-		Debug: newKey("debug", Shifted('B'), "debug: on a pod, an ephemeral container (image, target, profile: kubectl debug) and a shell in it; on a node, a debug pod on it (kubectl debug node/…) and a shell in it (asks first)"),
+		Debug: newKey("debug", Shifted('B'), "debug: on a pod, an ephemeral container (image, target, profile: kubectl debug -it), attached once it runs; on a node, a debug pod on it (kubectl debug node/… -it), attached once it runs (asks first)"),
 	},
 	Health: healthKeys{
 		Column: newKey("health", Shifted('H'), "show or hide the HEALTH column (kstatus; lists the objects themselves while shown)"),
@@ -175,6 +176,7 @@ var Keys = KeyFamilies{
 		Logs:        newKey("logs", Char('l'), "the logs of the selected container, live"),
 		PrevLogs:    newKey("previous logs", Char('p'), "the logs of the selected container's previous instance (kubectl logs -p -c)"),
 		Shell:       newKey("shell", Char('s'), "a shell in the selected container (bash, else sh); exit returns here"),
+		Attach:      newKey("attach", Char('a'), "attach to the process the selected container runs: its output, and its input when it reads some (kubectl attach -it); ctrl-p ctrl-q detaches"),
 		PortForward: newKey("port-forward", Shifted('F'), "forward a local port to one of the selected container's ports, in the background (:pf)"),
 	},
 	Rollouts: rolloutsKeys{
@@ -236,7 +238,7 @@ type KeyFamilies struct {
 	Picker     pickerKeys     `title:"The resource picker (the first screen)"`
 	Table      tableKeys      `title:"Live tables (:pods, :deploy,sts, :all, …)"`
 	Opened     openedKeys     `title:"Live tables: back and forth through the resources opened"`
-	Object     objectKeys     `title:"The selected object, in tables, YAML and describe (s: shell on a pod, suspend on a cronjob, scale elsewhere; r: drain on a node; port-forward on pods, services, deployments)"`
+	Object     objectKeys     `title:"The selected object, in tables, YAML and describe (s: shell on a pod, suspend on a cronjob, scale elsewhere; a: attach on a pod; r: drain on a node; port-forward on pods, services, deployments)"`
 	Workload   workloadKeys   `title:"Workloads: cronjobs (trigger; suspend in place of scale), pods (kill), images, rollouts"`
 	Node       nodeKeys       `title:"Nodes: their table and the views of one node (drain in place of restart)"`
 	Debug      debugKeys      `title:"Debugging (kubectl debug): pods and nodes"`
@@ -287,7 +289,7 @@ type openedKeys struct{ Back, Forward, LastView KeyDef }
 
 // objectKeys act on one object (objectBindings).
 type objectKeys struct {
-	Describe, Edit, Scale, Shell, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree, Labels KeyDef
+	Describe, Edit, Scale, Shell, Attach, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree, Labels KeyDef
 }
 
 // workloadKeys are the verbs of cronjobs (Trigger, Suspend), pods (Kill) and pod templates (SetImage), and
@@ -327,7 +329,7 @@ type versionsKeys struct{ Diff, Reveal KeyDef }
 type contextsKeys struct{ Use KeyDef }
 
 // containersKeys are the containers view's: they act on the selected container of the pod.
-type containersKeys struct{ Logs, PrevLogs, Shell, PortForward KeyDef }
+type containersKeys struct{ Logs, PrevLogs, Shell, Attach, PortForward KeyDef }
 
 // rolloutsKeys are the rollouts view's: they act on the selected revision.
 type rolloutsKeys struct{ Diff, Undo KeyDef }

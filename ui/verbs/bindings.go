@@ -26,7 +26,7 @@ type Screens struct {
 
 // Bindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a pod:
 // shell; on a cronjob: suspend), restart (on a node: drain), delete, the node's and the workloads' own
-// verbs, debug (pods and nodes), logs, port-forward (pods, services, deployments), owner, events, tree;
+// verbs, attach (pods), debug (pods and nodes), logs, port-forward (pods, services, deployments), owner, events, tree;
 // the openers where open has them. The writes are asked about in access before they are offered (a key the server refuses says so:
 // Binding.Denied). The keys depend on scope's resource, never on the object. UI goroutine.
 func (v *Verbs) Bindings(subject SubjectFunc, scope ScopeFunc, access *Access, open Screens) []keymap.Binding {
@@ -94,7 +94,7 @@ func (v *Verbs) TableBindings(subject SubjectFunc, marked MarkedFunc, scope Scop
 	case isCronJobs(res):
 		keys = append(keys, write(triggerVerb))
 	case isPods(res):
-		keys = append(keys, write(killVerb), write(debugVerb))
+		keys = append(keys, write(attachVerb), write(killVerb), write(debugVerb))
 	}
 	if imageSettable(res) == nil {
 		keys = append(keys, write(setImageVerb))

@@ -91,16 +91,16 @@ func named(bs []keymap.Binding, name string) (keymap.Binding, bool) {
 }
 
 // TestBindingsFollowTheResource: the object keys depend on the resource: `s` is shell on pods, suspend on
-// cronjobs, scale elsewhere; drain takes restart's key on nodes; port-forward only where it applies.
+// cronjobs, scale elsewhere; attach on pods only; drain takes restart's key on nodes; port-forward only where it applies.
 func TestBindingsFollowTheResource(t *testing.T) {
 	for _, tc := range []struct {
 		res       discovery.Resource
 		want, not []string
 	}{
-		{pods, []string{"edit", "shell", "delete", "kill", "set image", "port-forward", "owner", "debug"}, []string{"scale", "drain", "cordon"}},
-		{deploys, []string{"edit", "scale", "restart", "delete", "set image", "port-forward"}, []string{"shell", "kill", "drain", "debug"}},
-		{nodes, []string{"edit", "scale", "drain", "delete", "cordon", "uncordon", "debug"}, []string{"restart", "port-forward", "set image"}},
-		{crons, []string{"edit", "suspend", "restart", "delete", "trigger", "set image"}, []string{"scale", "port-forward", "debug"}},
+		{pods, []string{"edit", "shell", "attach", "delete", "kill", "set image", "port-forward", "owner", "debug"}, []string{"scale", "drain", "cordon"}},
+		{deploys, []string{"edit", "scale", "restart", "delete", "set image", "port-forward"}, []string{"shell", "attach", "kill", "drain", "debug"}},
+		{nodes, []string{"edit", "scale", "drain", "delete", "cordon", "uncordon", "debug"}, []string{"restart", "port-forward", "set image", "attach"}},
+		{crons, []string{"edit", "suspend", "restart", "delete", "trigger", "set image"}, []string{"scale", "port-forward", "debug", "attach"}},
 	} {
 		t.Run(tc.res.Name, func(t *testing.T) {
 			bs := bindingsOn(&fakeHost{cluster: &fakeCluster{}}, tc.res, web)

@@ -9,9 +9,9 @@ import (
 )
 
 // ContainerBindings are keymap.Keys.Containers' keys over the containers of row, a pod (res): logs and
-// previous logs (bound only when logs is set: it opens container's logs), and the writes shell and
-// port-forward, asked about in access before they are offered and refused in read-only mode as the object
-// keys are. Each acts on the container selected names when its key is pressed; selected returns false
+// previous logs (bound only when logs is set: it opens container's logs), and the writes shell, attach
+// and port-forward, asked about in access before they are offered and refused in read-only mode as the
+// object keys are. Each acts on the container selected names when its key is pressed; selected returns false
 // (having said why) when there is none. UI goroutine.
 func (v *Verbs) ContainerBindings(res discovery.Resource, row *watch.Row, selected func() (string, bool), access *Access,
 	logs func(container string, previous bool)) []keymap.Binding {
@@ -47,6 +47,7 @@ func (v *Verbs) ContainerBindings(res discovery.Resource, row *watch.Row, select
 	}
 	return append(keys,
 		write(keymap.Keys.Containers.Shell, shellVerb, func(c string) { v.StartShellIn(row, c) }),
+		write(keymap.Keys.Containers.Attach, attachVerb, func(c string) { v.StartAttachIn(row, c) }),
 		write(keymap.Keys.Containers.PortForward, portForwardVerb, func(c string) { v.StartPortForwardTo(res, row, c) }),
 	)
 }

@@ -109,16 +109,16 @@ func (v *Verbs) confirmDebug(row *watch.Row, opts cluster.DebugOptions) {
 		conn := v.Cluster()
 		pod := &corev1.Pod{}
 		pod.Namespace, pod.Name = row.Namespace, row.Name
-		v.debugThenShell(conn, "debugging pod "+row.Key, pod, func(ctx context.Context) (string, error) {
+		v.debugThenAttach(conn, "debugging pod "+row.Key, pod, func(ctx context.Context) (string, error) {
 			return conn.DebugPod(ctx, row.Namespace, row.Name, opts, cluster.Precondition{UID: row.UID})
 		})
 	})
 }
 
-// debugThenShell runs create (which returns the container to wait for, in pod), waits for that container
-// to run, then runs the shell in it, saying each step on the prompt line (doing …). A context switch
-// meanwhile leaves the shell out.
-func (v *Verbs) debugThenShell(conn cluster.Interface, doing string, pod *corev1.Pod, create func(context.Context) (string, error)) {
+// debugThenAttach runs create (which returns the container to wait for, in pod), waits for that container
+// to run, then attaches to it (as kubectl debug -it does), saying each step on the prompt line (doing …). A
+// context switch meanwhile leaves the attachment out.
+func (v *Verbs) debugThenAttach(conn cluster.Interface, doing string, pod *corev1.Pod, create func(context.Context) (string, error)) {
 	v.Message(doing + " …")
 	v.Pending(1)
 	v.Go(func() {
@@ -148,8 +148,40 @@ func (v *Verbs) debugThenShell(conn cluster.Interface, doing string, pod *corev1
 			if v.Cluster() != conn {
 				return
 			}
-			v.Message(fmt.Sprintf("%s: container %s runs; a shell in it …", doing, container))
-			v.shell(conn, pod, container)
+			v.Message(fmt.Sprintf("%s: container %s runs; attaching …", doing, container))
+			v.attachDebug(conn, pod, container)
 		})
 	})
+}
+
+// attachDebug attaches to container of pod, the debug container kscope made (stdin and a terminal, as
+// kubectl debug -it makes it), with the TUI suspended. When the attachment is refused (nothing came or
+// went before it failed: an old server, a kubelet without attach), it says so on the terminal and runs a
+// shell in the container instead (exec), then says so on the prompt line with how the shell ended
+// ("attach refused (why): shell in … ended").
+func (v *Verbs) attachDebug(conn cluster.Interface, pod *corev1.Pod, container string) {
+	a := attachTarget{namespace: pod.Namespace, pod: pod.Name, container: container, stdin: true, tty: true}
+	var end attachEnd
+	var refused bool
+	var shellErr error
+	if !v.Suspend(func() {
+		_ = v.withTerminal(func(t streamTerminal) error {
+			end = v.attachOn(conn, t, a)
+			if refused = end.refused(v.Context()); !refused {
+				return nil
+			}
+			fmt.Fprintf(t.out, "kscope: attach refused (%s); a shell in the container instead (exec)\r\n",
+				termSafe(apierr.OneLine(end.err.Error())))
+			shellErr = conn.Exec(v.Context(), shellRequest(t, pod, container))
+			return nil
+		})
+	}) {
+		v.Errorf("attach %s: no terminal to give it", a.what())
+		return
+	}
+	if refused {
+		v.shellEnded(a.what(), shellErr, "attach refused ("+apierr.OneLine(end.err.Error())+"): ")
+		return
+	}
+	v.attachEnded(a.what(), end)
 }

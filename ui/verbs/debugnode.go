@@ -12,7 +12,7 @@ import (
 )
 
 // startDebugNode asks the image and the profile of row's debug pod (row a node), confirms, then creates it
-// in the namespace of the moment and runs a shell in it once it runs.
+// in the namespace of the moment and attaches to it once it runs (kubectl debug node/N -it).
 func (v *Verbs) startDebugNode(_ discovery.Resource, row *watch.Row) {
 	what := "node " + row.Name
 	ns := v.Namespace()
@@ -25,7 +25,7 @@ func (v *Verbs) startDebugNode(_ discovery.Resource, row *watch.Row) {
 				conn := v.Cluster()
 				pod := &corev1.Pod{}
 				pod.Namespace = ns
-				v.debugThenShell(conn, "debugging "+what, pod, func(ctx context.Context) (string, error) {
+				v.debugThenAttach(conn, "debugging "+what, pod, func(ctx context.Context) (string, error) {
 					name, err := conn.DebugNode(ctx, row.Name, ns, opts)
 					pod.Name = name
 					return "debugger", err

@@ -2,8 +2,9 @@
 // object in the user's editor, as kubectl edit), scale, restart, delete, a pod's shell, port-forward (kept
 // in the session's forwards.List until stopped), the node verbs (cordon, uncordon, drain with its dialog
 // and progress), the workload verbs (trigger a cronjob, suspend or resume it, kill a pod, set a
-// container's image) and debug (kubectl debug: an ephemeral container in a pod, a debug pod on a node, then
-// a shell in it; debug.go, debugnode.go); and Bindings, the keys of one object that bind them (with the app's openers of the
+// container's image), attach (kubectl attach -it: to the process a container runs) and debug (kubectl
+// debug -it: an ephemeral container in a pod, a debug pod on a node, then attached to it; debug.go,
+// debugnode.go); and Bindings, the keys of one object that bind them (with the app's openers of the
 // object's screens among them, in the help's order).
 //
 // Every write asks first (Cancel focused) and carries its precondition (the UID shown, or the version
@@ -19,9 +20,9 @@
 // It sits under ui: ui imports it, and it imports only the leaves (ui/keymap, ui/theme) and the models
 // (cluster, discovery, watch, forwards, logs), never ui. What it needs of the app is the Host it is made
 // with (host.go): the app's services (goroutines, the UI goroutine's queue, the prompt line, dialogs, the
-// cluster of the moment), the terminal it suspends for a shell or an editor, and the owner's table. ui's
-// verbHost is that host; ui's tests drive the verbs through the app on a fake cluster, this package's
-// tests drive them over a fake host (bindings_test.go).
+// cluster of the moment), the terminal it suspends for a shell, an attachment or an editor, and the owner's
+// table. ui's verbHost is that host; ui's tests drive the verbs through the app on a fake cluster, this
+// package's tests drive them over a fake host (bindings_test.go).
 //
 // Verbs, Access and every function here run on the UI goroutine unless said otherwise; a request goes
 // out on a goroutine of its own (Host.Go) and its answer comes back through Host.Update.

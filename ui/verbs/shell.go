@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
-	xterm "golang.org/x/term"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/util/exec"
-	"k8s.io/kubectl/pkg/util/term"
 
 	"kscope/apierr"
 	"kscope/cluster"
@@ -48,16 +45,25 @@ func (v *Verbs) startShell(_ discovery.Resource, row *watch.Row) { v.StartShellI
 // StartShellIn reads the pod of row, then runs the shell in container ("": the only one, else the one the
 // user picks). UI goroutine.
 func (v *Verbs) StartShellIn(row *watch.Row, container string) {
+	v.inContainer("shell", "shell in which container of ", row, container, func(pod *corev1.Pod, container string) {
+		v.shell(v.Cluster(), pod, container)
+	})
+}
+
+// inContainer reads the pod of row, which must be running, then calls run with it and container ("": the
+// only one of its containers, else the one the user picks, asked with question and the pod's name, the
+// default container preselected); verb names the action in the errors. UI goroutine.
+func (v *Verbs) inContainer(verb, question string, row *watch.Row, container string, run func(pod *corev1.Pod, container string)) {
 	v.Message("reading pod " + row.Name + " …")
 	request(v, func(ctx context.Context, c cluster.Interface) (*corev1.Pod, error) {
 		return c.PodFor(ctx, podsGVR, row.Namespace, row.Name)
 	}, func(pod *corev1.Pod, err error) {
 		if err != nil {
-			v.Errorf("shell %s: %s", row.Key, apierr.OneLine(err.Error()))
+			v.Errorf("%s %s: %s", verb, row.Key, apierr.OneLine(err.Error()))
 			return
 		}
 		if pod.Status.Phase != corev1.PodRunning {
-			v.Errorf("shell %s: the pod is %s, not running", row.Key, phaseOf(pod))
+			v.Errorf("%s %s: the pod is %s, not running", verb, row.Key, phaseOf(pod))
 			return
 		}
 		v.Message("")
@@ -65,17 +71,16 @@ func (v *Verbs) StartShellIn(row *watch.Row, container string) {
 		for i, c := range pod.Spec.Containers {
 			names[i] = c.Name
 		}
-		preselect := logs.DefaultContainer(names, pod.Annotations, 0)
 		switch {
 		case container != "":
-			v.shell(v.Cluster(), pod, container)
+			run(pod, container)
 		case len(names) == 0:
-			v.Errorf("shell %s: the pod has no containers", row.Key)
+			v.Errorf("%s %s: the pod has no containers", verb, row.Key)
 		case len(names) == 1:
-			v.shell(v.Cluster(), pod, names[0])
+			run(pod, names[0])
 		default:
-			v.Choose("shell in which container of "+pod.Name, names, preselect, func(i int) {
-				v.shell(v.Cluster(), pod, names[i])
+			v.Choose(question+pod.Name, names, logs.DefaultContainer(names, pod.Annotations, 0), func(i int) {
+				run(pod, names[i])
 			})
 		}
 	})
@@ -93,59 +98,34 @@ func phaseOf(pod *corev1.Pod) string {
 // says how the shell ended.
 func (v *Verbs) shell(conn cluster.Interface, pod *corev1.Pod, container string) {
 	what := fmt.Sprintf("%s/%s (%s)", pod.Namespace, pod.Name, container)
-	run := func() error {
-		tty := term.TTY{In: os.Stdin, Out: os.Stdout} // for its size; raw mode is set below
-		in, out := v.Terminal()
-		ownTerminal := in == nil || out == nil
-		if ownTerminal {
-			var stop func()
-			in, stop = shellInput()
-			defer stop() // after the shell: no read of stdin outlives it
-			out = os.Stdout
-		} else {
-			tty.In, tty.Out = in, out
-		}
-		req := cluster.ExecRequest{Namespace: pod.Namespace, Pod: pod.Name, Container: container, Command: ShellCommand(),
-			Stdin: in, Stdout: out, TTY: true}
-		if sizes := tty.MonitorSize(tty.GetSize()); sizes != nil {
-			req.Sizes = func() *cluster.TerminalSize {
-				s := sizes.Next()
-				if s == nil {
-					return nil
-				}
-				return &cluster.TerminalSize{Width: s.Width, Height: s.Height}
-			}
-		}
-		// Raw mode set and restored here, not with tty.Safe: kubectl's interrupt handler there would end the
-		// process (os.Exit) on SIGTERM or SIGHUP with the UI never finalised; kscope's own signal path
-		// (Signal) cancels v.Context() instead, which ends the stream, and the UI stops after it.
-		if ownTerminal && tty.IsTerminalIn() {
-			fd := int(os.Stdin.Fd())
-			if state, err := xterm.MakeRaw(fd); err == nil {
-				defer func() { _ = xterm.Restore(fd, state) }()
-			}
-		}
-		return conn.Exec(v.Context(), req)
-	}
 	var err error
-	if !v.Suspend(func() { err = run() }) {
+	if !v.Suspend(func() {
+		err = v.withTerminal(func(t streamTerminal) error { return conn.Exec(v.Context(), shellRequest(t, pod, container)) })
+	}) {
 		v.Errorf("shell %s: no terminal to give the shell", what)
 		return
 	}
-	v.shellEnded(what, err)
+	v.shellEnded(what, err, "")
 }
 
-// shellEnded says how the shell in what ended: a plain exit, an exit code, or why it could not run.
-func (v *Verbs) shellEnded(what string, err error) {
+// shellRequest is the exec of the shell in container of pod, on t.
+func shellRequest(t streamTerminal, pod *corev1.Pod, container string) cluster.ExecRequest {
+	return cluster.ExecRequest{Namespace: pod.Namespace, Pod: pod.Name, Container: container, Command: ShellCommand(),
+		Stdin: t.in, Stdout: t.out, TTY: true, Sizes: t.sizes}
+}
+
+// shellEnded says how the shell in what ended, after note (what led to the shell, "" for none): a plain
+// exit, an exit code, or why it could not run.
+func (v *Verbs) shellEnded(what string, err error, note string) {
 	var code exec.CodeExitError
 	switch {
 	case err == nil:
-		v.Message("shell in " + what + " ended")
+		v.Message(note + "shell in " + what + " ended")
 	case errors.As(err, &code) && (code.Code == 126 || code.Code == 127):
-		v.Errorf("shell in %s ended with exit code %d: the container may have no shell (sh)", what, code.Code)
+		v.Errorf("%sshell in %s ended with exit code %d: the container may have no shell (sh)", note, what, code.Code)
 	case errors.As(err, &code):
-		v.Message(fmt.Sprintf("shell in %s ended with exit code %d", what, code.Code))
+		v.Message(fmt.Sprintf("%sshell in %s ended with exit code %d", note, what, code.Code))
 	default:
-		v.Errorf("shell in %s: %s", what, apierr.OneLine(err.Error()))
+		v.Errorf("%sshell in %s: %s", note, what, apierr.OneLine(err.Error()))
 	}
 }
