@@ -33,6 +33,8 @@
 //     ui/livetable, the live table: rows, sort, filter, flashes, its HEALTH and metrics columns, views.yaml
 //     layouts, save; ui's tableHost (tablehost.go) is its host and adds the app's part (help, the object
 //     verbs and their access checks, the screens a table opens, enter's drill-down, plugins);
+//     ui/drill, what Enter opens below a row (jumps.yaml's rules, the built-in drill-downs); drillHost
+//     (drilldown.go) is its host;
 //     ui/verbs, the object verbs (edit, scale, restart, delete, shell, attach, port-forward, the node and
 //     workload verbs, debug), their access checks (verbs.Access) and the object keys that bind them (Verbs.Bindings);
 //     ui's verbHost (verbhost.go) is its host;
@@ -140,17 +142,16 @@
 //
 // # Enter: drilling down
 //
-// Enter on a row (drilldown.go) opens what is below it, as in k9s: a workload's or a service's pods (its
-// selector), a node's pods (spec.nodeName), a CRD's objects, a cronjob's jobs (an ownedSource: the
-// namespace's jobs kept by the ownerReferences a metadata watch of them reads, both live), a pod's
-// containers (the registered screen, package ui/containers, handed a ContainerView: Keys.Containers acting
-// on the selected container, checked and refused as the object keys), else the YAML. A rule of jumps.yaml
-// (Options.Jumps, jumps.go) for the row's resource comes first: the object is read, the rule's field
-// references resolved over it (config.Jump.Select: refused or escaped, the selectors parsed), the target
-// resolved through the catalog, and a live table of the target opened with the selectors sent to the
-// server, titled after the object. On a namespace it
-// switches (enterNamespace): the table below reopens there, or the last namespaced resource of the history,
-// else the pods.
+// Enter on a row opens what is below it, as in k9s: package ui/drill decides (drill.Down, hosted by
+// drillHost in drilldown.go): a rule of jumps.yaml for the row's resource first (Options.Jumps: the object
+// read, the rule's field references resolved over it by config.Jump.Select, refused or escaped, the target
+// resolved through the catalog, a live table of it opened with the selectors sent to the server, titled
+// after the object); else a workload's or a service's pods (its selector), a node's pods (spec.nodeName), a
+// CRD's objects, a cronjob's jobs (union.NewOwned: the namespace's jobs kept by the ownerReferences a
+// metadata watch of them reads, both live), a pod's containers (the registered screen, package
+// ui/containers, handed a ContainerView: Keys.Containers acting on the selected container, checked and
+// refused as the object keys); else the YAML. On a namespace it switches (enterNamespace): the table below
+// reopens there, or the last namespaced resource of the history, else the pods.
 //
 // # Adding a screen
 //

@@ -51,45 +51,6 @@ func TestEnterDrillsDownToPods(t *testing.T) {
 	bare.lacks("pods(deployment")
 }
 
-// TestPodSelector: the selectors kscope drills down with, as kubectl prints them.
-func TestPodSelector(t *testing.T) {
-	svc := discovery.Resource{Version: "v1", Name: "services"}
-	deploy := discovery.Resource{Group: "apps", Version: "v1", Name: "deployments"}
-	obj := func(spec map[string]any) *unstructured.Unstructured {
-		return &unstructured.Unstructured{Object: map[string]any{"spec": spec}}
-	}
-	tests := []struct {
-		name    string
-		res     discovery.Resource
-		spec    map[string]any
-		want    string
-		wantErr string
-	}{
-		{"service", svc, map[string]any{"selector": map[string]any{"app": "web", "tier": "front"}}, "app=web,tier=front", ""},
-		{"service without selector", svc, map[string]any{}, "", "no selector: its endpoints are not chosen by labels"},
-		{"match labels and expressions", deploy, map[string]any{"selector": map[string]any{
-			"matchLabels":      map[string]any{"app": "web"},
-			"matchExpressions": []any{map[string]any{"key": "tier", "operator": "In", "values": []any{"a", "b"}}}}},
-			"app=web,tier in (a,b)", ""},
-		{"no selector", deploy, map[string]any{}, "", "no pod selector"},
-		{"empty selector", deploy, map[string]any{"selector": map[string]any{}}, "", "its selector picks every pod: open :pods instead"},
-		{"bad operator", deploy, map[string]any{"selector": map[string]any{
-			"matchExpressions": []any{map[string]any{"key": "tier", "operator": "Near"}}}}, "", `read its selector: "Near" is not a valid label selector operator`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := podSelector(tt.res, obj(tt.spec))
-			errText := ""
-			if err != nil {
-				errText = err.Error()
-			}
-			if got != tt.want || errText != tt.wantErr {
-				t.Errorf("got %q, %q; want %q, %q", got, errText, tt.want, tt.wantErr)
-			}
-		})
-	}
-}
-
 // TestEnterDrillsDownToJobs: Enter on a cronjob opens the jobs its UID owns by their ownerReferences, live
 // (not those of another cronjob, nor a job of the same name prefix); esc comes back to the cronjobs.
 func TestEnterDrillsDownToJobs(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"kscope/config"
-	"kscope/discovery"
 	"kscope/ui/livetable"
 	"kscope/watch"
 )
@@ -145,31 +144,5 @@ func TestJumpRefused(t *testing.T) {
 			h.lacks("(widget w1)")
 			h.contains("widgets(shop)[1]")
 		})
-	}
-}
-
-// TestJumpFor: the rule naming a resource's group, version and resource applies to it; else one naming its
-// group and resource at another version; else none.
-func TestJumpFor(t *testing.T) {
-	a := &App{opts: Options{Jumps: jumpsFrom(t, `jumps:
-  shop.example.com/v1beta1/widgets: {targetGVR: v1/configmaps, labelSelector: a=b}
-  shop.example.com/v1/widgets: {targetGVR: v1/secrets, labelSelector: a=b}
-  apps/v1beta2/deployments: {targetGVR: v1/pods, labelSelector: a=b}
-`)}}
-	tests := []struct {
-		res  discovery.Resource
-		want string // the rule's target, "" none
-	}{
-		{discovery.Resource{Group: "shop.example.com", Version: "v1", Name: "widgets"}, "v1/secrets"},
-		{discovery.Resource{Group: "shop.example.com", Version: "v1beta1", Name: "widgets"}, "v1/configmaps"},
-		{discovery.Resource{Group: "apps", Version: "v1", Name: "deployments"}, "v1/pods"},
-		{discovery.Resource{Group: "apps", Version: "v1", Name: "replicasets"}, ""},
-		{discovery.Resource{Version: "v1", Name: "deployments"}, ""},
-	}
-	for _, tt := range tests {
-		j, ok := a.jumpFor(tt.res)
-		if got := config.GVRText(j.Target); ok != (tt.want != "") || ok && got != tt.want {
-			t.Errorf("%s: rule to %q (%v), want %q", tt.res.GVR(), got, ok, tt.want)
-		}
 	}
 }

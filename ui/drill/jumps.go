@@ -1,4 +1,4 @@
-package ui
+package drill
 
 import (
 	"context"
@@ -15,11 +15,11 @@ import (
 	"kscope/watch"
 )
 
-// jumpFor is the rule of jumps.yaml for res's objects: the one naming res's group, version and resource, else
-// one naming its group and resource at another version.
-func (a *App) jumpFor(res discovery.Resource) (config.Jump, bool) {
+// JumpFor is the rule of jumps for res's objects: the one naming res's group, version and resource, else one
+// naming its group and resource at another version.
+func JumpFor(jumps []config.Jump, res discovery.Resource) (config.Jump, bool) {
 	found := -1
-	for i, j := range a.opts.Jumps {
+	for i, j := range jumps {
 		switch {
 		case j.Source == res.GVR():
 			return j, true
@@ -30,7 +30,7 @@ func (a *App) jumpFor(res discovery.Resource) (config.Jump, bool) {
 	if found < 0 {
 		return config.Jump{}, false
 	}
-	return a.opts.Jumps[found], true
+	return jumps[found], true
 }
 
 // jumpTarget is where a jump leads: the target resource as the server serves it, and its selection.
@@ -43,11 +43,11 @@ type jumpTarget struct {
 // the UI goroutine it reads the object, over which the rule's templates resolve, and the target resource
 // through the catalog; then it opens a live table of the target's objects that the selectors pick on the
 // server. Anything that stops it is one line on the prompt line.
-func (a *App) jump(j config.Jump, res discovery.Resource, row *watch.Row) {
+func jump(h Host, j config.Jump, res discovery.Resource, row *watch.Row) {
 	of := singular(res) + " " + row.Name
-	a.message("reading " + of + " …")
+	h.Message("reading " + of + " …")
 	gvr, ns, name := res.GVR(), row.Namespace, row.Name
-	request(a, func(ctx context.Context, c cluster.Interface) (jumpTarget, error) {
+	request(h, func(ctx context.Context, c cluster.Interface) (jumpTarget, error) {
 		obj, err := c.Get(ctx, gvr, ns, name)
 		if err != nil {
 			return jumpTarget{}, fmt.Errorf("%s: %s", of, apierr.OneLine(err.Error()))
@@ -60,11 +60,11 @@ func (a *App) jump(j config.Jump, res discovery.Resource, row *watch.Row) {
 		return jumpTarget{res: target, sel: sel}, err
 	}, func(t jumpTarget, err error) {
 		if err != nil {
-			a.errorf("jump %s: %s", j.Name(), err)
+			h.Errorf("jump %s: %s", j.Name(), err)
 			return
 		}
-		a.message("")
-		a.openJump(t, of)
+		h.Message("")
+		openJump(h, t, of)
 	})
 }
 
@@ -112,20 +112,16 @@ func listable(r discovery.Resource) (discovery.Resource, error) {
 // refuses a field selector it does not support: the table's state says so), in its namespace ("": every
 // one), titled after the object it comes from ("configmaps(widget w1)"); it keeps a namespace set when the
 // user switches.
-func (a *App) openJump(t jumpTarget, of string) {
+func openJump(h Host, t jumpTarget, of string) {
 	spec := watch.Spec{GVR: t.res.GVR(), Namespaced: t.res.Namespaced,
 		LabelSelector: t.sel.LabelSelector, FieldSelector: t.sel.FieldSelector}
 	if t.res.Namespaced {
 		spec.Namespace = t.sel.Namespace
 	}
-	src, err := a.cluster.NewSource(spec)
+	src, err := h.Cluster().NewSource(spec)
 	if err != nil {
-		a.errorf("%s of %s: %s", t.res.Name, of, err)
+		h.Errorf("%s of %s: %s", t.res.Name, of, err)
 		return
 	}
-	table := a.newTable(t.res, src, t.res.Name+"("+of+")")
-	if spec.Namespace != "" {
-		table.KeepNamespace()
-	}
-	a.push(table)
+	h.OpenTable(t.res, src, t.res.Name+"("+of+")", spec.Namespace != "")
 }
