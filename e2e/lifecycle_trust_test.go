@@ -6,10 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // restoredTerminal is what the tmux pane prints after kscope exits: its exit code, then whether the terminal
@@ -106,5 +108,36 @@ while [ ! -e '`+done+`' ]; do sleep 0.1; done`)
 	scr := s.waitRestored("143")
 	if !strings.Contains(scr, "error: stopped: terminated") {
 		t.Errorf("kscope did not stop through its signal path after the editor:\n%s", scr)
+	}
+}
+
+// TestLifecycleTerminalLostInShell: a terminal that goes away while a shell has it (the tmux session, an ssh
+// connection closed) ends kscope: the shell's stream ends with the session's SIGHUP and kscope exits, rather
+// than staying behind without a terminal (it spun on a screen it could not resume).
+func TestLifecycleTerminalLostInShell(t *testing.T) {
+	parallel(t)
+	ns := testNamespace(t)
+	pod := streamsPod(t, ns)
+	s := startUI(t, "-n", ns, "pods")
+	s.waitFor("pods("+ns+")[1]", pod, "synced  1/1", "Running")
+	pid := s.kscopePID()
+	s.typeText("s")
+	s.waitGone("pods(" + ns + ")[1]") // the TUI gave the terminal to the shell
+	marker := "kscope-" + randomSuffix()
+	s.typeText("echo " + marker)
+	s.keys("Enter")
+	s.waitUntil("the shell's output "+marker, func(scr string) bool {
+		return slices.ContainsFunc(strings.Split(scr, "\n"), func(l string) bool { return strings.TrimSpace(l) == marker })
+	})
+	if out, err := exec.Command("tmux", "kill-session", "-t", s.name).CombinedOutput(); err != nil {
+		t.Fatalf("tmux kill-session: %v\n%s", err, out)
+	}
+	deadline := time.Now().Add(uiScreenTimeout)
+	for syscall.Kill(pid, 0) == nil { // the process is still there
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("kscope (pid %d) still runs %s after its terminal went away", pid, uiScreenTimeout)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }

@@ -163,7 +163,8 @@ func New(opts Options) *App {
 // it before Run, at most once.
 func (a *App) SetScreen(screen tcell.Screen) {
 	a.screen = newBurstScreen(screen)
-	a.tv.SetScreen(a.screen) // (which initializes it)
+	// (tview's SetScreen initializes it.) A terminal lost while a child had it ends the session, as SIGHUP.
+	a.tv.SetScreen(&resumeScreen{Screen: a.screen, lost: func(error) { a.goSafe(a.Interrupt) }})
 }
 
 // openTerminal makes the app draw on the terminal, unless SetScreen gave it a screen.
