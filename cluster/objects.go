@@ -38,6 +38,10 @@ type Objects interface {
 	// pod itself, or for a service or a workload one of the pods its selector matches, the most active
 	// first (waiting at most as long as ctx allows for one to appear).
 	PodFor(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*corev1.Pod, error)
+	// PodsFor returns, without waiting, the pods an object of gvr reaches now: the pod itself (none when it
+	// does not exist), or for a service or a workload every pod its selector matches, the most active first
+	// as PodFor ranks them. A port-forward that lost its pod finds the next one here.
+	PodsFor(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) ([]corev1.Pod, error)
 }
 
 // Precondition is what a write requires of the object it acts on, checked by the server: UID, that it is

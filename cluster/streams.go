@@ -24,8 +24,8 @@ type Streams interface {
 	// on). It blocks for the attachment's whole life.
 	Attach(ctx context.Context, req AttachRequest) error
 	// PortForward listens on req's local port and forwards each connection to the pod's port, as `kubectl
-	// port-forward` does, until ctx ends or the forward fails (the pod gone or no longer running, the
-	// connection to it lost). It returns once listening, with the local port (the one chosen when
+	// port-forward` does, until ctx ends or the forward fails (the pod gone, being deleted or no longer
+	// running, the connection to it lost). It returns once listening, with the local port (the one chosen when
 	// req.LocalPort is 0), or with the error that prevented it (the address in use, the pod not running,
 	// read-only mode). ended then receives one value when the forward is over (nil when ctx ended, else
 	// why) and is closed.

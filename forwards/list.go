@@ -8,29 +8,40 @@ import (
 // Forward is one port-forward the user started. Its fields are set by Add and not changed afterwards; how
 // it stands changes through its List. UI goroutine only.
 type Forward struct {
-	// Local is where it listens (127.0.0.1:8080); Target what it reaches (shop/web-abc:8080).
+	// Local is where it listens (127.0.0.1:8080); Target what it reaches (shop/web-abc:8080, service
+	// shop/web:80).
 	Local, Target string
 	// Since is when it started.
 	Since time.Time
 
-	ended bool
-	why   string // "" when the user (or a context switch) stopped it
-	stop  context.CancelFunc
+	ended  bool
+	why    string // "" when the user (or a context switch) stopped it
+	status Status
+	stop   context.CancelFunc
 }
 
 // Ended tells whether the forward is over.
 func (f *Forward) Ended() bool { return f.ended }
 
-// State is the STATE column: active, stopped, or why it ended.
+// InGap tells whether the forward lost its pod and has not reached the next yet.
+func (f *Forward) InGap() bool {
+	return !f.ended && (f.status.Phase == Reconnecting || f.status.Phase == Waiting)
+}
+
+// State is the STATE column: how it stands as its Forwarder last reported (forwarding to a pod, reconnecting,
+// waiting for a pod; "active" before any report), stopped, or why it ended.
 func (f *Forward) State() string {
 	switch {
 	case !f.ended:
-		return "active"
+		return f.status.String()
 	case f.why == "":
 		return "stopped"
 	}
 	return "ended: " + f.why
 }
+
+// Moves is the MOVES column: how many times the forward went on to another pod.
+func (f *Forward) Moves() int { return f.status.Moves }
 
 // List is the forwards of a session, in the order they started, and who wants to know when they change.
 // The zero value is an empty list. UI goroutine only: its watchers run on the goroutine that changed it.
@@ -57,6 +68,15 @@ func (l *List) End(f *Forward, why string) bool {
 	f.ended, f.why = true, why
 	l.changed()
 	return true
+}
+
+// Report records how f stands now (its Forwarder's Status); a forward over keeps how it ended.
+func (l *List) Report(f *Forward, st Status) {
+	if f.ended || st == f.status {
+		return
+	}
+	f.status = st
+	l.changed()
 }
 
 // Stop stops f and removes it from the list.

@@ -16,6 +16,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/httpstream"
@@ -56,6 +57,61 @@ func (c *Cluster) PodFor(ctx context.Context, gvr schema.GroupVersionResource, n
 		}
 		return pod, nil
 	}
+	selector, err := c.podSelector(ctx, gvr, namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	timeout := podWaitTimeout
+	if deadline, ok := ctx.Deadline(); ok {
+		timeout = min(timeout, time.Until(deadline))
+	}
+	sortBy := func(pods []*corev1.Pod) sort.Interface { return sort.Reverse(podutils.ActivePods(pods)) }
+	pod, _, err := polymorphichelpers.GetFirstPod(core, namespace, selector.String(), timeout, sortBy)
+	if err != nil {
+		return nil, fmt.Errorf("pods of %s %s: %w", gvr.Resource, name, DescribeServerError(c.cfg.Host, err))
+	}
+	return pod, nil
+}
+
+// PodsFor implements cluster.Objects: the pod itself (none when it does not exist), or the pods an object's
+// selector matches now, the most active first as PodFor ranks them; it does not wait. Safe for concurrent use.
+func (c *Cluster) PodsFor(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) ([]corev1.Pod, error) {
+	core, err := corev1client.NewForConfig(c.cfg)
+	if err != nil {
+		return nil, err
+	}
+	if gvr == podsGVR {
+		pod, err := core.Pods(namespace).Get(ctx, name, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+			return nil, nil
+		case err != nil:
+			return nil, DescribeServerError(c.cfg.Host, err)
+		}
+		return []corev1.Pod{*pod}, nil
+	}
+	selector, err := c.podSelector(ctx, gvr, namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	list, err := core.Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector.String()})
+	if err != nil {
+		return nil, fmt.Errorf("pods of %s %s: %w", gvr.Resource, name, DescribeServerError(c.cfg.Host, err))
+	}
+	ranked := make([]*corev1.Pod, len(list.Items))
+	for i := range list.Items {
+		ranked[i] = &list.Items[i]
+	}
+	sort.Stable(sort.Reverse(podutils.ActivePods(ranked)))
+	pods := make([]corev1.Pod, len(ranked))
+	for i, p := range ranked {
+		pods[i] = *p
+	}
+	return pods, nil
+}
+
+// podSelector reads the pod selector of an object of gvr (not a pod) as kubectl finds it.
+func (c *Cluster) podSelector(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (labels.Selector, error) {
 	u, err := c.Get(ctx, gvr, namespace, name)
 	if err != nil {
 		return nil, err
@@ -74,22 +130,13 @@ func (c *Cluster) PodFor(ctx context.Context, gvr schema.GroupVersionResource, n
 	if selector.Empty() {
 		return nil, fmt.Errorf("%s %s selects no pods (it has no selector)", gvr.Resource, name)
 	}
-	timeout := podWaitTimeout
-	if deadline, ok := ctx.Deadline(); ok {
-		timeout = min(timeout, time.Until(deadline))
-	}
-	sortBy := func(pods []*corev1.Pod) sort.Interface { return sort.Reverse(podutils.ActivePods(pods)) }
-	pod, _, err := polymorphichelpers.GetFirstPod(core, namespace, selector.String(), timeout, sortBy)
-	if err != nil {
-		return nil, fmt.Errorf("pods of %s %s: %w", gvr.Resource, name, DescribeServerError(c.cfg.Host, err))
-	}
-	return pod, nil
+	return selector, nil
 }
 
 // PortForward implements cluster.Streams as `kubectl port-forward` does: SPDY tunnelled over a WebSocket,
 // falling back to plain SPDY when the server cannot upgrade to WebSocket. It also watches the pod: once it
-// is deleted or no longer running the forward ends with that reason (the stream to a pod that is gone may
-// stay open). Safe for concurrent use.
+// is being deleted, is deleted or is no longer running the forward ends with that reason (the stream to a
+// pod that is gone may stay open). Safe for concurrent use.
 func (c *Cluster) PortForward(ctx context.Context, req cluster.PortForwardRequest) (int, <-chan error, error) {
 	what := fmt.Sprintf("%s/%s:%d", req.Namespace, req.Pod, req.PodPort)
 	core, err := corev1client.NewForConfig(c.cfg)
@@ -172,8 +219,8 @@ func (c *Cluster) PortForward(ctx context.Context, req cluster.PortForwardReques
 	return int(ports[0].Local), ended, nil
 }
 
-// waitPodStops returns why pod no longer serves a forward (deleted, replaced by another of the same name,
-// not running), or nil when ctx ends.
+// waitPodStops returns why pod no longer serves a forward (being deleted, deleted, replaced by another of the
+// same name, not running), or nil when ctx ends.
 func (c *Cluster) waitPodStops(ctx context.Context, pod *corev1.Pod) error {
 	ns, name := pod.Namespace, pod.Name
 	for ev := range watch.WatchObject(ctx, c.dyn, podsGVR, ns, name, c.start) {
@@ -182,6 +229,8 @@ func (c *Cluster) waitPodStops(ctx context.Context, pod *corev1.Pod) error {
 			return fmt.Errorf("pod %s/%s was deleted", ns, name)
 		case ev.Object != nil && ev.Object.GetUID() != pod.UID:
 			return fmt.Errorf("pod %s/%s was deleted (another pod has its name now)", ns, name)
+		case ev.Object != nil && ev.Object.GetDeletionTimestamp() != nil:
+			return fmt.Errorf("pod %s/%s is being deleted", ns, name)
 		case ev.Object != nil:
 			phase, _, _ := unstructured.NestedString(ev.Object.Object, "status", "phase")
 			if phase != "" && phase != string(corev1.PodRunning) {

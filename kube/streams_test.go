@@ -11,9 +11,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/rest"
 
 	"kscope/cluster"
@@ -163,6 +169,87 @@ func TestAttachAsksAsKubectl(t *testing.T) {
 			path := "/api/v1/namespaces/shop/pods/web-1/attach?" + tt.want
 			if len(got) == 0 || got[0] != "GET "+path || slices.ContainsFunc(got[1:], func(r string) bool { return r != "POST "+path }) {
 				t.Errorf("requests %q, want GET (WebSocket), then POST (SPDY) at most, of %s", got, path)
+			}
+		})
+	}
+}
+
+// TestPodsForListsWithoutWaiting: a service gives every pod it selects, the most active first (the running
+// one before the pending one); a pod gives itself, and none when it does not exist (no error: a forward
+// waits for it).
+func TestPodsForListsWithoutWaiting(t *testing.T) {
+	srv, _ := podServer(t)
+	c := testCluster(&rest.Config{Host: srv.URL})
+	svc := schema.GroupVersionResource{Version: "v1", Resource: "services"}
+	pods, err := c.PodsFor(context.Background(), svc, "shop", "web")
+	if err != nil || len(pods) != 2 || pods[0].Name != "web-1" || pods[1].Name != "web-0" {
+		t.Fatalf("PodsFor(service web) = %v, %v; want web-1 then web-0", pods, err)
+	}
+	pods, err = c.PodsFor(context.Background(), podsGVR, "shop", "web-0")
+	if err != nil || len(pods) != 1 || pods[0].Name != "web-0" {
+		t.Fatalf("PodsFor(pod web-0) = %v, %v", pods, err)
+	}
+	pods, err = c.PodsFor(context.Background(), podsGVR, "shop", "gone")
+	if err != nil || len(pods) != 0 {
+		t.Errorf("PodsFor(a missing pod) = %v, %v; want none", pods, err)
+	}
+	if _, err := c.PodsFor(context.Background(), svc, "shop", "gone"); err == nil {
+		t.Error("PodsFor(a missing service) succeeded")
+	}
+}
+
+// TestWaitPodStops: a forward's pod stops serving it once it is being deleted, deleted, replaced by another
+// pod of its name, or no longer running.
+func TestWaitPodStops(t *testing.T) {
+	running := func(uid string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
+			"metadata": map[string]any{"name": "web-0", "namespace": "shop", "uid": uid},
+			"status":   map[string]any{"phase": "Running"}}}
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(res dynamic.ResourceInterface) error
+		want   string
+	}{
+		{"being deleted", func(res dynamic.ResourceInterface) error {
+			u := running("u-1")
+			u.SetDeletionTimestamp(&metav1.Time{Time: time.Now()})
+			_, err := res.Update(context.Background(), u, metav1.UpdateOptions{})
+			return err
+		}, "pod shop/web-0 is being deleted"},
+		{"deleted", func(res dynamic.ResourceInterface) error {
+			return res.Delete(context.Background(), "web-0", metav1.DeleteOptions{})
+		}, "pod shop/web-0 was deleted"},
+		{"replaced", func(res dynamic.ResourceInterface) error {
+			_, err := res.Update(context.Background(), running("u-2"), metav1.UpdateOptions{})
+			return err
+		}, "pod shop/web-0 was deleted (another pod has its name now)"},
+		{"failed", func(res dynamic.ResourceInterface) error {
+			u := running("u-1")
+			u.Object["status"] = map[string]any{"phase": "Failed"}
+			_, err := res.Update(context.Background(), u, metav1.UpdateOptions{})
+			return err
+		}, "pod shop/web-0 is Failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dyn := dynamicfake.NewSimpleDynamicClient(runtime.NewScheme(), running("u-1"))
+			c := &Cluster{cfg: &rest.Config{}, dyn: dyn}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			stopped := make(chan error, 1)
+			go func() {
+				stopped <- c.waitPodStops(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-0", Namespace: "shop", UID: "u-1"}})
+			}()
+			select {
+			case err := <-stopped:
+				t.Fatalf("stopped before any change: %v", err)
+			case <-time.After(100 * time.Millisecond):
+			}
+			if err := tc.change(dyn.Resource(podsGVR).Namespace("shop")); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-stopped; err == nil || err.Error() != tc.want {
+				t.Errorf("%v, want %q", err, tc.want)
 			}
 		})
 	}

@@ -72,6 +72,18 @@ func (c *fakeCluster) PodFor(ctx context.Context, gvr schema.GroupVersionResourc
 	return nil, fmt.Errorf("%s %s: no pods match its selector", gvr.Resource, name)
 }
 
+// PodsFor answers the pod PodFor answers, alone; none when it finds none.
+func (c *fakeCluster) PodsFor(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) ([]corev1.Pod, error) {
+	pod, err := c.PodFor(ctx, gvr, ns, name)
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	return []corev1.Pod{*pod}, nil
+}
+
 func toPod(u *unstructured.Unstructured) (*corev1.Pod, error) {
 	pod := &corev1.Pod{}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, pod); err != nil {
@@ -134,7 +146,7 @@ func (c *fakeCluster) Attach(ctx context.Context, req cluster.AttachRequest) err
 }
 
 // PortForward records the forward and keeps it running until ctx ends or the test ends it; local port 0
-// becomes 40000 + the forward's number.
+// becomes 40000 + the forward's number (nothing listens there: the tests connect to none).
 func (c *fakeCluster) PortForward(ctx context.Context, req cluster.PortForwardRequest) (int, <-chan error, error) {
 	c.record(fmt.Sprintf("port-forward %s/%s %d:%d", req.Namespace, req.Pod, req.LocalPort, req.PodPort))
 	if err := c.sendStream(ctx, req.Namespace, req.Pod, "portforward"); err != nil {

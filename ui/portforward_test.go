@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,8 +55,9 @@ func freePort(t *testing.T) int {
 }
 
 // TestPortForwardPodListStop: shift-f on a pod lists its TCP ports, the chosen one is suggested as the local
-// port; Enter starts the forward, which the app lists (the :pf screen, package ui/portforwards, shows the list);
-// :pf opens the registered screen; stopping the forward ends its context.
+// port; Enter starts the forward (kscope listens on that port, the pod's forward on a loopback port of its
+// own), which the app lists with how it stands (the :pf screen, package ui/portforwards, shows the list); :pf
+// opens the registered screen; stopping the forward ends its context and frees the port.
 func TestPortForwardPodListStop(t *testing.T) {
 	h, _ := startShellTest(t, withPorts)
 	h.press(tcell.KeyRune, 'F')
@@ -75,14 +77,19 @@ func TestPortForwardPodListStop(t *testing.T) {
 	h.replacePrompt(strconv.Itoa(local))
 	h.press(tcell.KeyEnter, 0)
 	f := waitForwards(h, 1)[0]
-	if f.req.Pod != "web-7d9f-abcde" || f.req.PodPort != 9090 || f.req.LocalPort != local || f.req.Address != "127.0.0.1" {
-		t.Errorf("forward %+v", f.req)
+	if f.req.Pod != "web-7d9f-abcde" || f.req.PodPort != 9090 || f.req.Address != "127.0.0.1" ||
+		!slices.Contains(h.cluster.recorded(), "port-forward shop/web-7d9f-abcde 0:9090") { // any loopback port
+		t.Errorf("forward %+v (calls %q)", f.req, h.cluster.recorded())
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", local)
 	h.eventually("forwarding " + addr + " → shop/web-7d9f-abcde:9090")
+	if l, err := net.Listen("tcp", addr); err == nil {
+		l.Close()
+		t.Errorf("nothing listens on %s", addr)
+	}
 
 	h.until("the forward listed", func() bool {
-		return forwardsText(h.app) == addr+" → shop/web-7d9f-abcde:9090 12:00:00 active"
+		return forwardsText(h.app) == addr+" → shop/web-7d9f-abcde:9090 12:00:00 forwarding to web-7d9f-abcde:9090 0"
 	})
 	h.command("pf")
 	h.eventually("forwards stub of 1")
@@ -92,13 +99,20 @@ func TestPortForwardPodListStop(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the stopped forward's context did not end")
 	}
+	h.until(addr+" free again", func() bool {
+		l, err := net.Listen("tcp", addr)
+		if err == nil {
+			l.Close()
+		}
+		return err == nil
+	})
 }
 
-// forwardsText is the app's forwards, one "LOCAL → TARGET SINCE STATE" line each. UI goroutine.
+// forwardsText is the app's forwards, one "LOCAL → TARGET SINCE STATE MOVES" line each. UI goroutine.
 func forwardsText(a *App) string {
 	var lines []string
 	for _, f := range a.forwards.Items() {
-		lines = append(lines, fmt.Sprintf("%s → %s %s %s", f.Local, f.Target, f.Since.Format("15:04:05"), f.State()))
+		lines = append(lines, fmt.Sprintf("%s → %s %s %s %d", f.Local, f.Target, f.Since.Format("15:04:05"), f.State(), f.Moves()))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -126,7 +140,8 @@ func TestPortForwardSuggestsFreePort(t *testing.T) {
 }
 
 // TestPortForwardServiceTargetPort: a service's ports are offered resolved to the target port on its pod (a
-// named target port looked up in the pod's container ports); a deployment reaches one of its pods.
+// named target port looked up in the pod's container ports); the forward is the service's (it looks the
+// target port up again on the next pod); a deployment reaches one of its pods.
 func TestPortForwardServiceTargetPort(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) {
 		withPorts(o)
@@ -153,10 +168,15 @@ func TestPortForwardServiceTargetPort(t *testing.T) {
 	h.eventually("port-forward shop/web-7d9f-abcde:8080 from local port:")
 	h.replacePrompt("0")
 	h.press(tcell.KeyEnter, 0)
-	if f := waitForwards(h, 1)[0]; f.req.PodPort != 8080 || f.req.LocalPort != 40000 {
+	if f := waitForwards(h, 1)[0]; f.req.Pod != "web-7d9f-abcde" || f.req.PodPort != 8080 {
 		t.Errorf("forward %+v", f.req)
 	}
-	h.eventually("forwarding 127.0.0.1:40000 → shop/web-7d9f-abcde:8080")
+	h.eventually("→ service shop/web:80 (now pod web-7d9f-abcde:8080)")
+	h.until("the service's forward listed", func() bool {
+		items := h.app.forwards.Items()
+		return len(items) == 1 && items[0].Target == "service shop/web:80" &&
+			items[0].State() == "forwarding to web-7d9f-abcde:8080"
+	})
 
 	h.typeText(":deploy\n")
 	h.eventually("deployments(shop)[1]")
@@ -174,56 +194,79 @@ func serviceObject() *unstructured.Unstructured {
 		}}}}
 }
 
-// TestPortForwardFailuresAndEnd: a forward that cannot start is one line and is not listed; one whose pod
-// goes away is listed as ended, why said; a context switch stops every forward.
-func TestPortForwardFailuresAndEnd(t *testing.T) {
+// TestPortForwardFailuresAndMoves: a forward that cannot start (its local port in use, the cluster refusing
+// it) is one line and is not listed; one whose pod goes waits for a pod of that name, says so, and forwards
+// again to the new pod (one move); a context switch stops every forward.
+func TestPortForwardFailuresAndMoves(t *testing.T) {
 	other := fixtureCluster()
 	other.info.Context = "viewer"
 	h, _ := startShellTest(t, func(o *Options) {
 		o.Connect = func(context.Context, string) (cluster.Interface, error) { return other, nil }
 	})
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	forward := func(local int) {
+		h.press(tcell.KeyRune, 'F')
+		h.eventually("(no declared ports) to pod port:")
+		h.typeText("8080\n")
+		h.eventually("from local port:")
+		h.replacePrompt(strconv.Itoa(local))
+		h.press(tcell.KeyEnter, 0)
+	}
+	forward(taken.Addr().(*net.TCPAddr).Port)
+	h.eventually(fmt.Sprintf("port-forward shop/web-7d9f-abcde:8080: unable to listen on port %d", taken.Addr().(*net.TCPAddr).Port))
 	h.cluster.mu.Lock()
-	h.cluster.streams.forwardErr = errors.New("port-forward shop/web-7d9f-abcde:8080: unable to listen on port 8080: " +
-		"listen tcp4 127.0.0.1:8080: bind: address already in use")
+	h.cluster.streams.forwardErr = errors.New("port-forward shop/web-7d9f-abcde:8080: error upgrading connection: refused")
 	h.cluster.mu.Unlock()
-	h.press(tcell.KeyRune, 'F')
-	h.eventually("(no declared ports) to pod port:")
-	h.typeText("8080\n")
-	h.eventually("from local port:")
-	h.press(tcell.KeyEnter, 0)
-	h.eventually("port-forward shop/web-7d9f-abcde:8080: unable to listen on port 8080")
-	if n := len(h.cluster.forwardsStarted()); n != 0 {
-		t.Errorf("%d forwards kept after a failed start", n)
+	forward(0)
+	h.eventually("port-forward shop/web-7d9f-abcde:8080: error upgrading connection: refused")
+	if n := len(h.app.forwards.Items()); n != 0 {
+		t.Errorf("%d forwards listed after failed starts", n)
 	}
 	h.cluster.mu.Lock()
 	h.cluster.streams.forwardErr = nil
 	h.cluster.mu.Unlock()
 
 	for range 2 {
-		h.press(tcell.KeyRune, 'F')
-		h.eventually("to pod port:")
-		h.typeText("8080\n")
-		h.eventually("from local port:")
-		h.replacePrompt("0")
-		h.press(tcell.KeyEnter, 0)
+		forward(0)
 		h.eventually("forwarding 127.0.0.1:")
 	}
-	fs := waitForwards(h, 2)
+	fs := waitForwards(h, 2) // the failed starts left none
 	h.until("two forwards listed", func() bool { return len(h.app.forwards.Items()) == 2 })
+	h.cluster.mu.Lock()
+	pod := h.cluster.objects["pods/shop/web-7d9f-abcde"]
+	delete(h.cluster.objects, "pods/shop/web-7d9f-abcde")
+	h.cluster.mu.Unlock()
 	fs[0].end <- errors.New("pod shop/web-7d9f-abcde was deleted")
-	h.eventually("ended: pod shop/web-7d9f-abcde was deleted") // said on the prompt line
-	h.until("the ended forward listed as such", func() bool {
+	h.until("the forward waiting for its pod", func() bool {
 		items := h.app.forwards.Items()
-		return items[0].State() == "ended: pod shop/web-7d9f-abcde was deleted" && items[1].State() == "active" &&
-			h.app.forwards.Active() == 1
+		return strings.HasPrefix(items[0].State(), "waiting for pod web-7d9f-abcde since 12:00:00 (") &&
+			items[0].InGap() && items[1].State() == "forwarding to web-7d9f-abcde:8080" && h.app.forwards.Active() == 2
 	})
+	pod = pod.DeepCopy()
+	pod.SetUID("uid-web-7d9f-abcde-2") // a pod of the same name, another one
+	h.cluster.mu.Lock()
+	h.cluster.objects["pods/shop/web-7d9f-abcde"] = pod
+	h.cluster.mu.Unlock()
+	h.until("the forward on the new pod", func() bool {
+		items := h.app.forwards.Items()
+		return items[0].State() == "forwarding to web-7d9f-abcde:8080" && items[0].Moves() == 1
+	})
+	if n := len(h.cluster.forwardsStarted()); n < 3 {
+		t.Errorf("%d forwards to pods, want the new pod's too", n)
+	}
 
 	h.typeText(":ctx viewer\n")
 	h.eventually("Context: viewer")
-	select {
-	case <-fs[1].ctx.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the context switch did not stop the forward")
+	for _, f := range h.cluster.forwardsStarted()[1:] { // all but the first pod's, over already
+		select {
+		case <-f.ctx.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("the context switch did not stop the forward")
+		}
 	}
 	var left string
 	h.quietly(func() { left = forwardsText(h.app) })

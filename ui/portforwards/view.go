@@ -2,6 +2,7 @@ package portforwards
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/rivo/tview"
 
@@ -11,8 +12,9 @@ import (
 )
 
 // View lists the port-forwards started in this session (`:portforwards`, `:pf`): local address, target, since
-// when (the local time it started) and state; ctrl-d stops one. It follows the list's changes while open.
-// UI goroutine only.
+// when (the local time it started), state (forwarding to which pod, reconnecting or waiting for a pod since
+// when and why, stopped or ended) and how many times it moved to another pod; ctrl-d stops one. It follows the
+// list's changes while open. UI goroutine only.
 type View struct {
 	ui.BaseScreen
 	nav     ui.Navigator
@@ -60,15 +62,19 @@ func (v *View) render() {
 	row, _ := v.table.GetSelection()
 	v.table.Clear()
 	v.table.SetTitle(fmt.Sprintf(" %sportforwards%s[%d] ", theme.Title, theme.Counter, len(items)))
-	for c, title := range []string{"LOCAL", "TARGET", "SINCE", "STATE"} {
+	for c, title := range []string{"LOCAL", "TARGET", "SINCE", "STATE", "MOVES"} {
 		v.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(theme.Header).SetSelectable(false).SetExpansion(1))
 	}
 	for i, f := range items {
 		color := theme.RowFg
-		if f.Ended() {
+		switch {
+		case f.Ended():
 			color = theme.ErrorColor
+		case f.InGap():
+			color = theme.RowFlash
 		}
-		for c, text := range []string{f.Local, "→ " + f.Target, f.Since.Format("15:04:05"), f.State()} {
+		cells := []string{f.Local, "→ " + f.Target, f.Since.Format("15:04:05"), f.State(), strconv.Itoa(f.Moves())}
+		for c, text := range cells {
 			v.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(color).SetExpansion(1))
 		}
 	}

@@ -10,8 +10,8 @@ import (
 	"kscope/ui/navtest"
 )
 
-// TestViewListsAndStops: the view lists every forward (local, target, since, state; an ended one with why),
-// follows the list while open, counts the active ones; ctrl-d asks (from, to) and stops the selected one only
+// TestViewListsAndStops: the view lists every forward (local, target, since, state, moves; an ended one with
+// why, one in a gap since when and why), follows the list while open, counts the active ones; ctrl-d asks (from, to) and stops the selected one only
 // when the user picks Stop; with nothing listed it says so. Its keys are the family's in keymap.Keys.
 func TestViewListsAndStops(t *testing.T) {
 	nav := navtest.New(t, nil)
@@ -21,10 +21,11 @@ func TestViewListsAndStops(t *testing.T) {
 	add := func(local, target string) *forwards.Forward {
 		return list.Add(local, target, at, func() { stopped[local] = true })
 	}
-	add("127.0.0.1:8080", "shop/web-abc:8080")
+	first := add("127.0.0.1:8080", "shop/web-abc:8080")
+	list.Report(first, forwards.Status{Phase: forwards.Forwarding, Pod: "web-abc", Port: 8080})
 	v := New(nav, &list).(*View)
 	nav.Push(v)
-	want := []string{"LOCAL TARGET SINCE STATE", "127.0.0.1:8080 → shop/web-abc:8080 12:00:00 active"}
+	want := []string{"LOCAL TARGET SINCE STATE MOVES", "127.0.0.1:8080 → shop/web-abc:8080 12:00:00 forwarding to web-abc:8080 0"}
 	if got := navtest.TableRows(v.table); !equal(got, want) {
 		t.Errorf("rows %q, want %q", got, want)
 	}
@@ -33,12 +34,16 @@ func TestViewListsAndStops(t *testing.T) {
 	}
 
 	ended := add("127.0.0.1:9090", "shop/web-abc:9090")
-	list.End(ended, "pod shop/web-abc was deleted")
-	want = append(want, "127.0.0.1:9090 → shop/web-abc:9090 12:00:00 ended: pod shop/web-abc was deleted")
+	list.End(ended, "listening on 127.0.0.1:9090: too many open files")
+	want = append(want, "127.0.0.1:9090 → shop/web-abc:9090 12:00:00 ended: listening on 127.0.0.1:9090: too many open files 0")
+	moving := add("127.0.0.1:8000", "service shop/web:80")
+	list.Report(moving, forwards.Status{Phase: forwards.Reconnecting, Since: at.Add(time.Minute),
+		Why: "pod shop/web-abc was deleted", Moves: 2})
+	want = append(want, "127.0.0.1:8000 → service shop/web:80 12:00:00 reconnecting since 12:01:00 (pod shop/web-abc was deleted) 2")
 	if got := navtest.TableRows(v.table); !equal(got, want) {
 		t.Errorf("after a change, rows %q, want %q", got, want)
 	}
-	if got := v.Status(); got != "1 active" {
+	if got := v.Status(); got != "2 active" {
 		t.Errorf("status %q", got)
 	}
 
@@ -53,11 +58,11 @@ func TestViewListsAndStops(t *testing.T) {
 		asked[0].Action != "Stop" {
 		t.Fatalf("asked %+v", asked)
 	}
-	if stopped["127.0.0.1:8080"] || len(list.Items()) != 2 {
+	if stopped["127.0.0.1:8080"] || len(list.Items()) != 3 {
 		t.Fatal("asking stopped the forward (Cancel must leave it)")
 	}
 	asked[0].Do()
-	if !stopped["127.0.0.1:8080"] || len(list.Items()) != 1 {
+	if !stopped["127.0.0.1:8080"] || len(list.Items()) != 2 {
 		t.Errorf("Stop: stopped %v, %d listed", stopped, len(list.Items()))
 	}
 	if msgs := nav.Messages(); len(msgs) != 1 || msgs[0] != "stopped the port-forward 127.0.0.1:8080 → shop/web-abc:8080" {
@@ -66,7 +71,7 @@ func TestViewListsAndStops(t *testing.T) {
 
 	v.Close()
 	list.StopAll()
-	if got := navtest.TableRows(v.table); len(got) != 2 {
+	if got := navtest.TableRows(v.table); len(got) != 3 {
 		t.Errorf("a closed view still follows the list: %q", got)
 	}
 	empty := New(nav, &forwards.List{}).(*View)

@@ -9,14 +9,12 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	kubectlutil "k8s.io/kubectl/pkg/util"
 
 	"kscope/apierr"
 	"kscope/cluster"
 	"kscope/discovery"
+	"kscope/forwards"
 	"kscope/ui/keymap"
 	"kscope/watch"
 )
@@ -45,8 +43,10 @@ type forwardPort struct {
 	label     string
 	suggested int
 	podPort   int
-	// container declares the port ("" for a service's).
-	container string
+	// container declares the port ("" for a service's); name is the container port's name ("": none).
+	container, name string
+	// service is the service's port a service's forward reaches (0 for a pod's or a workload's).
+	service int32
 }
 
 // forwardTarget is the pod a port-forward of an object reaches, and the ports offered.
@@ -82,6 +82,7 @@ func (v *Verbs) StartPortForwardTo(res discovery.Resource, row *watch.Row, conta
 			return
 		}
 		v.Message("")
+		ask := func(p forwardPort) { v.askLocalPort(forwardTargetOf(res, row, p), pod, p) }
 		switch len(t.ports) {
 		case 0:
 			v.Ask(fmt.Sprintf("port-forward %s/%s (no declared ports) to pod port: ", pod.Namespace, pod.Name), "",
@@ -91,18 +92,29 @@ func (v *Verbs) StartPortForwardTo(res discovery.Resource, row *watch.Row, conta
 						v.Errorf("%s", err.Error())
 						return
 					}
-					v.askLocalPort(pod, forwardPort{suggested: n, podPort: n})
+					ask(forwardPort{suggested: n, podPort: n})
 				})
 		case 1:
-			v.askLocalPort(pod, t.ports[0])
+			ask(t.ports[0])
 		default:
 			labels := make([]string, len(t.ports))
 			for i, p := range t.ports {
 				labels[i] = p.label
 			}
-			v.Choose("port-forward to which port of "+pod.Name, labels, 0, func(i int) { v.askLocalPort(pod, t.ports[i]) })
+			v.Choose("port-forward to which port of "+pod.Name, labels, 0, func(i int) { ask(t.ports[i]) })
 		}
 	})
+}
+
+// forwardTargetOf is what a forward of row's port p reaches for as long as it runs: the pod of that name, or a
+// ready pod of the service or the workload.
+func forwardTargetOf(res discovery.Resource, row *watch.Row, p forwardPort) forwards.Target {
+	kind := res.SingularName
+	if kind == "" {
+		kind = strings.ToLower(res.Kind)
+	}
+	return forwards.Target{GVR: res.GVR(), Kind: kind, Namespace: row.Namespace, Name: row.Name,
+		Port: forwards.Port{Service: p.service, Name: p.name, Number: p.podPort}}
 }
 
 // resolveForward finds the pod and ports for a port-forward of row, an object of res: a pod's TCP container
@@ -125,7 +137,7 @@ func resolveForward(ctx context.Context, c cluster.Interface, res discovery.Reso
 					label = fmt.Sprintf("%d/TCP  %s, container %s", p.ContainerPort, p.Name, ctr.Name)
 				}
 				t.ports = append(t.ports, forwardPort{label: label, suggested: int(p.ContainerPort), podPort: int(p.ContainerPort),
-					container: ctr.Name})
+					container: ctr.Name, name: p.Name})
 			}
 		}
 		return t, nil
@@ -134,7 +146,7 @@ func resolveForward(ctx context.Context, c cluster.Interface, res discovery.Reso
 	if err != nil {
 		return forwardTarget{}, err
 	}
-	svc, err := toService(u)
+	svc, err := forwards.ReadService(u)
 	if err != nil {
 		return forwardTarget{}, err
 	}
@@ -150,7 +162,7 @@ func resolveForward(ctx context.Context, c cluster.Interface, res discovery.Reso
 		if sp.Name != "" {
 			label = fmt.Sprintf("%d (%s) → pod %s:%d", sp.Port, sp.Name, pod.Name, target)
 		}
-		t.ports = append(t.ports, forwardPort{label: label, suggested: int(sp.Port), podPort: int(target)})
+		t.ports = append(t.ports, forwardPort{label: label, suggested: int(sp.Port), podPort: int(target), service: sp.Port})
 	}
 	if len(t.ports) == 0 {
 		return forwardTarget{}, fmt.Errorf("service %s has no TCP ports", svc.Name)
@@ -158,21 +170,9 @@ func resolveForward(ctx context.Context, c cluster.Interface, res discovery.Reso
 	return t, nil
 }
 
-func toService(u *unstructured.Unstructured) (*corev1.Service, error) {
-	svc := &corev1.Service{}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, svc); err != nil {
-		return nil, fmt.Errorf("read service %s: %w", u.GetName(), err)
-	}
-	for i, p := range svc.Spec.Ports { // the API server defaults it; a fake may not
-		if p.TargetPort == (intstr.IntOrString{}) {
-			svc.Spec.Ports[i].TargetPort = intstr.FromInt32(p.Port)
-		}
-	}
-	return svc, nil
-}
-
-// askLocalPort asks for the local port, the suggested one when it is free, else a free one.
-func (v *Verbs) askLocalPort(pod *corev1.Pod, p forwardPort) {
+// askLocalPort asks for the local port of a forward of t, starting on pod, the suggested one when it is free,
+// else a free one.
+func (v *Verbs) askLocalPort(t forwards.Target, pod *corev1.Pod, p forwardPort) {
 	label := fmt.Sprintf("port-forward %s/%s:%d from local port: ", pod.Namespace, pod.Name, p.podPort)
 	v.Ask(label, strconv.Itoa(freeLocalPort(p.suggested)), func(text string) {
 		local, err := parsePort(text, true)
@@ -180,7 +180,7 @@ func (v *Verbs) askLocalPort(pod *corev1.Pod, p forwardPort) {
 			v.Errorf("%s", err.Error())
 			return
 		}
-		v.forward(pod, local, p.podPort)
+		v.forward(t, pod, local, p.podPort)
 	})
 }
 
