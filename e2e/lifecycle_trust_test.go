@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -121,14 +120,7 @@ func TestLifecycleTerminalLostInShell(t *testing.T) {
 	s := startUI(t, "-n", ns, "pods")
 	s.waitFor("pods("+ns+")[1]", pod, "synced  1/1", "Running")
 	pid := s.kscopePID()
-	s.typeText("s")
-	s.waitGone("pods(" + ns + ")[1]") // the TUI gave the terminal to the shell
-	marker := "kscope-" + randomSuffix()
-	s.typeText("echo " + marker)
-	s.keys("Enter")
-	s.waitUntil("the shell's output "+marker, func(scr string) bool {
-		return slices.ContainsFunc(strings.Split(scr, "\n"), func(l string) bool { return strings.TrimSpace(l) == marker })
-	})
+	enterShell(s, ns)
 	if out, err := exec.Command("tmux", "kill-session", "-t", s.name).CombinedOutput(); err != nil {
 		t.Fatalf("tmux kill-session: %v\n%s", err, out)
 	}

@@ -78,14 +78,7 @@ func TestUIShell(t *testing.T) {
 	pod := streamsPod(t, ns)
 	s := startUI(t, "-n", ns, "pods")
 	before := s.waitFor("pods("+ns+")[1]", pod, "synced  1/1", "Running")
-	s.typeText("s")
-	s.waitGone("pods(" + ns + ")[1]") // the TUI gave the terminal to the shell
-	marker := "kscope-" + randomSuffix()
-	s.typeText("echo " + marker)
-	s.keys("Enter")
-	s.waitUntil("the shell's output "+marker, func(scr string) bool {
-		return slices.ContainsFunc(strings.Split(scr, "\n"), func(l string) bool { return strings.TrimSpace(l) == marker })
-	})
+	enterShell(s, ns)
 	// The terminal's size, and a change of it, reach the shell. A change reaches it a moment after the
 	// terminal's (signal, resize stream, kubelet): ask again until it has.
 	sttySize := func(want string) {
@@ -351,4 +344,18 @@ func TestUIShellPortForwardPodNotRunning(t *testing.T) {
 	if strings.Contains(scr, "goroutine ") || strings.Contains(scr, "KSCOPE-EXIT") {
 		t.Errorf("kscope failed:\n%s", scr)
 	}
+}
+
+// enterShell opens a shell in the one pod of the table of pods(ns) (s) and waits until a command's output in
+// it shows.
+func enterShell(s *tmuxUI, ns string) {
+	s.t.Helper()
+	s.typeText("s")
+	s.waitGone("pods(" + ns + ")[1]") // the TUI gave the terminal to the shell
+	marker := "kscope-" + randomSuffix()
+	s.typeText("echo " + marker)
+	s.keys("Enter")
+	s.waitUntil("the shell's output "+marker, func(scr string) bool {
+		return slices.ContainsFunc(strings.Split(scr, "\n"), func(l string) bool { return strings.TrimSpace(l) == marker })
+	})
 }
