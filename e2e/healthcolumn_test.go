@@ -6,6 +6,12 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
+
+	"kscope/health"
 )
 
 // headerHas tells whether the table's header line (the one with NAME) names col.
@@ -81,4 +87,54 @@ func TestHealthColumnTerminating(t *testing.T) {
 	s.waitUntil("held gone", func(scr string) bool {
 		return !strings.Contains(scr, "Terminating") && strings.Contains(lineWith(scr, "free "), " Current")
 	})
+}
+
+// TestHealthColumnPods: shift-h on the pods table (its HEALTH read in protobuf) gives each pod the word kstatus
+// computes from the pod as `kubectl get -o json` shows it: Current for the one that runs, Failed for the one
+// no node can take (unschedulable for longer than kstatus' 15 s).
+func TestHealthColumnPods(t *testing.T) {
+	parallel(t)
+	ns := testNamespace(t)
+	applyFineAndStuck(t, ns)
+	waitKubectl(t, "Unschedulable", "-n", ns, "get", "pods", "-l", "app=stuck", "-o",
+		"jsonpath={.items[0].status.conditions[*].reason}")
+	waitKubectl(t, "Running", "-n", ns, "get", "pods", "-l", "app=fine", "-o", "jsonpath={.items[0].status.phase}")
+	created, err := time.Parse(time.RFC3339, kubectl(t, "-n", ns, "get", "pods", "-l", "app=stuck", "-o",
+		"jsonpath={.items[0].metadata.creationTimestamp}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Until(created.Add(status.ScheduleWindow + 2*time.Second))) // (kstatus' window passes)
+	want := map[string]string{}
+	var list unstructured.UnstructuredList
+	if err := list.UnmarshalJSON([]byte(kubectl(t, "-n", ns, "get", "pods", "-o", "json"))); err != nil {
+		t.Fatal(err)
+	}
+	for i := range list.Items {
+		want[list.Items[i].GetLabels()["app"]] = string(health.StatusOf(&list.Items[i]))
+	}
+	if want["fine"] != "Current" || want["stuck"] != "Failed" {
+		t.Fatalf("kstatus of kubectl's JSON: %v", want)
+	}
+	s := startUI(t, "-n", ns, "pods")
+	s.waitFor("pods("+ns+")[2]", "fine-", "stuck-")
+	s.typeText("H")
+	s.waitUntil("fine "+want["fine"]+", stuck "+want["stuck"], func(scr string) bool {
+		return cellUnder(scr, "HEALTH", "fine-") == want["fine"] && cellUnder(scr, "HEALTH", "stuck-") == want["stuck"]
+	})
+}
+
+// cellUnder is the word of the row line with row that starts under the header col ("" for none): the table's
+// columns are aligned, and its cells here are ASCII.
+func cellUnder(scr, col, row string) string {
+	at := strings.Index(lineWith(scr, "NAME "), " "+col+" ")
+	line := lineWith(scr, row)
+	if at < 0 || line == "" || at+1 >= len(line) {
+		return ""
+	}
+	f := strings.Fields(line[at+1:])
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
 }

@@ -1,7 +1,8 @@
 // Package health tells how an object of any kind is doing, as sigs.k8s.io/cli-utils' kstatus computes it from
 // its status and conditions (Current, InProgress, Failed, Terminating; Unknown when the status cannot be
 // read), and lists the conditions its status carries. It reads only the object it is given; it is pure and
-// safe for concurrent use.
+// safe for concurrent use. For the built-in kinds kstatus has rules for, ProtoKind computes the same status
+// from an object's protobuf encoding, reading only the fields kstatus reads (proto.go).
 package health
 
 import (

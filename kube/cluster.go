@@ -156,13 +156,13 @@ func (c *Cluster) Info() cluster.Info {
 func (c *Cluster) Catalog() cluster.Catalog { return c.catalog }
 
 // NewSource implements cluster.Sources with a watch.Source (not started), or a watch.ObjectSource when spec has
-// Columns of its own.
+// Columns of its own (reading a HEALTH column of a built-in kind in protobuf: NewObjectSourceWithConfig).
 func (c *Cluster) NewSource(spec watch.Spec) (cluster.RowSource, error) {
 	if spec.Go == nil {
 		spec.Go = c.start
 	}
 	if len(spec.Columns) > 0 {
-		src, err := watch.NewObjectSource(c.dyn, spec)
+		src, err := watch.NewObjectSourceWithConfig(c.cfg, c.dyn, spec)
 		if err != nil {
 			return nil, err
 		}

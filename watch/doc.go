@@ -25,7 +25,10 @@
 // templates) and the metadata a Row holds; managedFields, annotations and the rest are dropped as each object
 // arrives (the first list streams as a watch-list where the server offers it, so that the whole list is never
 // held). Its rows are computed from the kept objects by the columns (ObjectColumn: a JSONPath, or any Go
-// function over the object) and go through the same row store, change feed and snapshots as a Source's.
+// function over the object) and go through the same row store, change feed and snapshots as a Source's. A
+// table's HEALTH column over a built-in kind (pods, workloads, jobs, claims, services, budgets …) needs less:
+// its ObjectSource lists and watches the objects in protobuf and, as each is read, computes its kstatus word
+// from the few fields kstatus reads of that kind (health.ProtoKind), keeping only the row (healthproto.go).
 //
 // A Source says when it has finished opening (Settled): its first list is complete and, in a view listed
 // without objects, the metadata fill behind it too. What the opening allocated is garbage then; kscope gives it

@@ -25,6 +25,9 @@ type ObjectColumn struct {
 	// text, not the fields it read. It suits cells that read much of an object (a health computed from its
 	// spec, status and metadata). It must be safe for concurrent use and must not modify obj.
 	Whole func(obj map[string]any) string
+	// kstatus marks HealthColumn, whose cells a source over a built-in kind may compute from the protobuf
+	// encoding of the objects instead (NewObjectSourceWithConfig).
+	kstatus bool
 }
 
 // WholeColumn returns a column computed by cell from the whole object, once per version of it, in the

@@ -19,7 +19,9 @@ import (
 // server and client offer it: each object is cut down as it arrives, and the whole list is never held. It has the methods of Source (the same row store,
 // change feed, snapshots, phase and errors), so that a table reads it as it reads a Source. All methods are
 // safe for concurrent use; informer callbacks never block on a reader. Start, Stop, Done and Notify are its
-// Lifecycle's, as Source's: Start starts the informer, Stop waits for it and releases the rows.
+// Lifecycle's, as Source's: Start starts the informer, Stop waits for it and releases the rows. A source of a
+// HEALTH column over a built-in kind runs no informer but a reflector over the objects in protobuf, which
+// writes each object's row straight into the rows (NewObjectSourceWithConfig).
 type ObjectSource struct {
 	phased
 	spec   Spec
@@ -32,6 +34,9 @@ type ObjectSource struct {
 	labels labelSets
 	store  *rowStore
 	snaps  snapshotter
+	// health, when set, lists and watches the objects in protobuf in place of the dynamic informer: a
+	// source of HealthColumn alone over a built-in kind (NewObjectSourceWithConfig).
+	health *healthListWatch
 }
 
 // rowMetadata are the metadata fields every object keeps: those a Row holds.
@@ -80,8 +85,14 @@ func NewObjectSource(client dynamic.Interface, spec Spec) (*ObjectSource, error)
 // Spec returns what the source watches.
 func (s *ObjectSource) Spec() Spec { return s.spec }
 
-// run starts the informer and the wait for its first list (Hooks.Run: once, holding s.mu).
+// run starts the informer and the wait for its first list (Hooks.Run: once, holding s.mu); or, for a
+// HEALTH column over a built-in kind, the reflector of its rows.
 func (s *ObjectSource) run(ctx context.Context, spawn func(func())) {
+	if s.health != nil {
+		r := newRowReflector(s.health, s, s.store, s.watchError, s.spec)
+		spawn(func() { r.RunWithContext(ctx) })
+		return
+	}
 	client := observedClient{Interface: s.client, hooks: connectionHooks{connected: s.connected, disconnected: s.disconnected}}
 	spec := s.spec
 	inf := dynamicinformer.NewFilteredDynamicInformer(client, spec.GVR, spec.Namespace, 0, cache.Indexers{},
@@ -201,13 +212,20 @@ func (s *ObjectSource) row(u *unstructured.Unstructured) *Row {
 	}
 }
 
-// onAdd stores an added or updated object's row; the rows of the first list are not changes.
+// onAdd stores an added or updated object's row (the row object itself where the health reflector made it);
+// the rows of the first list are not changes.
 func (s *ObjectSource) onAdd(obj any, initial bool) {
-	u, ok := obj.(*unstructured.Unstructured)
-	if !ok {
+	var o *rowObject
+	switch v := obj.(type) {
+	case *unstructured.Unstructured:
+		o = newRowObject(s.row(v), nil)
+	case *rowObject:
+		o = v
+	}
+	if o == nil || o.get() == nil {
 		return
 	}
-	if s.store.putObject(newRowObject(s.row(u), nil), !initial) {
+	if s.store.putObject(o, !initial) {
 		s.Signal()
 	}
 }
@@ -218,8 +236,13 @@ func (s *ObjectSource) onDelete(obj any) {
 		key, obj = d.Key, d.Obj
 	}
 	var last *Row
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		last = s.row(u)
+	switch v := obj.(type) {
+	case *unstructured.Unstructured:
+		last = s.row(v)
+	case *rowObject:
+		last = rowOf(v)
+	}
+	if last != nil {
 		key = last.Key
 	}
 	if key != "" && s.store.remove(key, last) {

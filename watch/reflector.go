@@ -42,8 +42,31 @@ func ReconnectBackoff() *wait.Backoff {
 // 410 Gone, bookmarks), writing straight into s (reflectorStore) with reconnectBackoff, errors reported to s
 // by lw (reportingListWatch). No FIFO or indexer stands between the reflector and the rows.
 func (s *Source) newReflector(lw *tableListWatch) *cache.Reflector {
-	return cache.NewReflectorWithOptions(&reportingListWatch{tableListWatch: lw, failed: s.watchError},
-		&rowObject{}, &reflectorStore{s: s}, reflectorOptions(s.spec))
+	return newRowReflector(lw, s, s.store, s.watchError, s.spec)
+}
+
+// newRowReflector returns a reflector of the rowObjects lw lists and watches, writing them straight into
+// sink (reflectorStore), failures reported to failed, with reflectorOptions(spec).
+func newRowReflector(lw listWatcher, sink rowSink, rows *rowStore, failed func(error), spec Spec) *cache.Reflector {
+	return cache.NewReflectorWithOptions(&reportingListWatch{listWatcher: lw, failed: failed},
+		&rowObject{}, &reflectorStore{s: sink, rows: rows}, reflectorOptions(spec))
+}
+
+// listWatcher is a ListWatch of rowObjects: tableListWatch, healthListWatch.
+type listWatcher interface {
+	cache.ListerWatcherWithContext
+	IsWatchListSemanticsUnSupported() bool
+}
+
+// rowSink is a source whose reflector writes its rows (reflectorStore): Source, and the ObjectSource of a
+// HEALTH column over a built-in kind.
+type rowSink interface {
+	// onAdd stores an added or updated row object; the rows of the first list (initial) are not changes.
+	onAdd(obj any, initial bool)
+	// onDelete removes a deleted row object (or a cache.DeletedFinalStateUnknown).
+	onDelete(obj any)
+	// setSynced is called once the first list has been stored.
+	setSynced()
 }
 
 // reflectorOptions are the options of the reflector of a Source of spec.
@@ -55,17 +78,17 @@ func reflectorOptions(spec Spec) cache.ReflectorOptions {
 	}
 }
 
-// reportingListWatch is a tableListWatch that reports its failed lists, and its failed watch requests that
-// end the reflector's round, to failed: what a SharedIndexInformer's watch error handler was told. (A bare
+// reportingListWatch is a listWatcher that reports its failed lists, and its failed watch requests that end
+// the reflector's round, to failed: what a SharedIndexInformer's watch error handler was told. (A bare
 // reflector logs them only.)
 type reportingListWatch struct {
-	*tableListWatch
+	listWatcher
 	failed func(error)
 }
 
 // ListWithContext lists; a failure (not caused by ctx ending) is reported.
 func (lw *reportingListWatch) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-	list, err := lw.tableListWatch.ListWithContext(ctx, opts)
+	list, err := lw.listWatcher.ListWithContext(ctx, opts)
 	if err != nil && ctx.Err() == nil {
 		lw.failed(err)
 	}
@@ -75,7 +98,7 @@ func (lw *reportingListWatch) ListWithContext(ctx context.Context, opts metav1.L
 // WatchWithContext watches; a failed request that the reflector does not retry at once (it retries a refused
 // connection and 429) is reported.
 func (lw *reportingListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (kwatch.Interface, error) {
-	w, err := lw.tableListWatch.WatchWithContext(ctx, opts)
+	w, err := lw.listWatcher.WatchWithContext(ctx, opts)
 	if err != nil && ctx.Err() == nil && !utilnet.IsConnectionRefused(err) && !apierrors.IsTooManyRequests(err) {
 		lw.failed(err)
 	}
@@ -93,9 +116,11 @@ func (lw *reportingListWatch) Watch(opts metav1.ListOptions) (kwatch.Interface, 
 }
 
 // reflectorStore is the store a Source's reflector writes to (cache.ReflectorStore): each object goes to the
-// Source's rows as the informer's handlers used to take it. The reflector calls it from its one goroutine.
+// Source's rows (rows) as the informer's handlers used to take it. The reflector calls it from its one
+// goroutine.
 type reflectorStore struct {
-	s *Source
+	s    rowSink
+	rows *rowStore
 	// listed is set once the first list has been delivered: its rows are the table the view opens with, not
 	// changes, and the source is synced.
 	listed bool
@@ -131,7 +156,7 @@ func (r *reflectorStore) Replace(list []any, _ string) error {
 		}
 		r.s.onAdd(o, first)
 	}
-	for _, key := range r.s.store.keysNotIn(keep) {
+	for _, key := range r.rows.keysNotIn(keep) {
 		r.s.onDelete(cache.DeletedFinalStateUnknown{Key: key})
 	}
 	if first {
