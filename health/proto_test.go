@@ -46,7 +46,7 @@ func podCond(typ corev1.PodConditionType, st corev1.ConditionStatus, reason stri
 // waiting, running: a container's status.
 func waiting(name, reason string) corev1.ContainerStatus {
 	return corev1.ContainerStatus{Name: name, Image: "busybox", RestartCount: 7,
-		State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason, Message: "back-off 5m0s"}},
+		State:                corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason, Message: "back-off 5m0s"}},
 		LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}}}
 }
 
