@@ -3,9 +3,12 @@
 package e2e
 
 import (
+	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -66,9 +69,46 @@ func startTmuxEnv(t *testing.T, environ []string, binary, after string, args ...
 		if t.Failed() { // trailing blank lines left out: CI prints the log's end, the failure line must stay in it
 			t.Logf("last screen of %s:\n%s", s.name, strings.TrimRight(s.screen(), " \n"))
 		}
+		pid := s.panePID()
 		_ = exec.Command("tmux", "kill-session", "-t", s.name).Run()
+		waitExited(pid) // kscope writes its state.yaml as it ends: not into a folder being removed
 	})
 	return s
+}
+
+// panePID is the process id of the kscope the pane runs, 0 when there is none (it has exited).
+func (s *tmuxUI) panePID() int {
+	out, err := exec.Command("tmux", "display", "-p", "-t", s.name, "#{pane_pid}").Output()
+	if err != nil {
+		return 0
+	}
+	children, err := exec.Command("pgrep", "-P", strings.TrimSpace(string(out))).Output()
+	if err != nil {
+		return 0
+	}
+	for _, f := range strings.Fields(string(children)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			return pid
+		}
+	}
+	return 0
+}
+
+// waitExited waits, 20 s at most, until process pid (0: none) has exited (gone, or a zombie).
+func waitExited(pid int) {
+	for deadline := time.Now().Add(20 * time.Second); pid > 0 && running(pid) && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// running tells whether process pid exists and has not exited.
+func running(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil // no /proc: only whether it exists
+	}
+	_, after, ok := strings.Cut(string(stat), ") ")
+	return ok && !strings.HasPrefix(after, "Z")
 }
 
 func quoteAll(args []string) []string {
@@ -131,6 +171,27 @@ func (s *tmuxUI) waitFor(texts ...string) string {
 			}
 		}
 		return true
+	})
+}
+
+// typeUntilUID types text (a write's key) and waits for want. While the table has not read the selected row's
+// UID yet, kscope refuses the write in one line ("its UID is still being read") and sends nothing: then it
+// types text again, a second later, unless the screen has moved on meanwhile.
+func (s *tmuxUI) typeUntilUID(text, want string) string {
+	s.t.Helper()
+	const notYet = "its UID is still being read"
+	s.typeText(text)
+	return s.waitUntil(want, func(scr string) bool {
+		if strings.Contains(scr, want) {
+			return true
+		}
+		if strings.Contains(scr, notYet) {
+			time.Sleep(time.Second)
+			if now := s.screen(); strings.Contains(now, notYet) && !strings.Contains(now, want) {
+				s.typeText(text)
+			}
+		}
+		return false
 	})
 }
 

@@ -89,8 +89,7 @@ sed -i 's/kscope-edit: fixed/kscope-edit: mine/' "$1"`, "edit cancelled, no vali
 		s := startTmuxEnv(t, []string{"EDITOR=" + editor}, env.kscope, "; echo KSCOPE-EXIT=$?; sleep 600",
 			"--context", "tester", "-n", ns, "deployments")
 		s.waitFor("deployments("+ns+")[1]", "web", "synced")
-		s.typeText("e")
-		s.waitFor(sc.message)
+		s.typeUntilUID("e", sc.message)
 		s.typeText("q")
 		s.waitFor("KSCOPE-EXIT=0")
 		writes := kscopeWrites(t, "tester", from)
