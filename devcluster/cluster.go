@@ -50,7 +50,8 @@ func (s component) run(ctx context.Context, step func(context.Context) error) er
 
 // componentNames are the cluster's processes in start order (down stops them in reverse).
 func componentNames() []string {
-	return []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", podServer, "kwok", "metrics-server"}
+	return []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", secondAPIServer,
+		secondControllerManager, podServer, "kwok", "metrics-server"}
 }
 
 // clusterComponents are the cluster's processes, in componentNames' order, for a cluster of nodes fake nodes.
@@ -73,6 +74,13 @@ func clusterComponents(l layout, c credentials, p ports, nodes int) []component 
 			ready: https(p.APIServer, "/readyz")},
 		{name: "kube-controller-manager", bin: l.bin("kube-controller-manager"), args: controllerManagerArgs(l, c)},
 		{name: "kube-scheduler", bin: l.bin("kube-scheduler"), args: schedulerArgs(l)},
+		// The second cluster (context "second"): an API server of its own on the same etcd under another
+		// prefix, and a controller manager (service accounts, namespaces, workloads); no nodes, no scheduler:
+		// its pods stay Pending.
+		{name: secondAPIServer, bin: l.bin("kube-apiserver"), args: secondAPIServerArgs(l, c, p),
+			prepare: func(context.Context) error { return writeAuditPolicy(l) }, inputs: []string{l.state("audit-policy.yaml")},
+			ready: https(p.APIServer2, "/readyz")},
+		{name: secondControllerManager, bin: l.bin("kube-controller-manager"), args: secondControllerManagerArgs(l, c)},
 		{name: podServer, bin: self, args: []string{"serve-http", "--addr", fmt.Sprintf("127.0.0.1:%d", p.PodServer)},
 			ready: func(ctx context.Context) error {
 				return httpReady(ctx, fmt.Sprintf("http://127.0.0.1:%d/healthz", p.PodServer), c)

@@ -88,10 +88,13 @@ func schedulerArgs(l layout) []string {
 }
 
 // writeKubeconfig writes the cluster's kubeconfig with the contexts admin (current), viewer and tester, and
-// metrics-server's own.
+// the second cluster's (writeSecondKubeconfig); and metrics-server's own.
 func writeKubeconfig(l layout, c credentials, p ports) error {
 	users := map[string]string{"admin": c.adminToken, "viewer": c.viewerToken, "tester": c.testerToken}
 	if err := writeKubeconfigFile(l.kubeconfig(), c, p, users, "admin"); err != nil {
+		return err
+	}
+	if err := writeSecondKubeconfig(l, c, p, l.kubeconfig()); err != nil {
 		return err
 	}
 	metrics := map[string]string{"metrics-server": c.metricsToken}

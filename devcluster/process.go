@@ -78,7 +78,7 @@ func runningPid(l layout, component string) (int, bool) {
 		}
 	} else {
 		exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
-		if err != nil || filepath.Base(strings.TrimSuffix(exe, " (deleted)")) != component {
+		if err != nil || filepath.Base(strings.TrimSuffix(exe, " (deleted)")) != binaryOf(component) {
 			return 0, false
 		}
 	}

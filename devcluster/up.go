@@ -21,6 +21,8 @@ type ports struct {
 	Kwok          int `json:"kwok"` // kwok's kubelet server, the kubelet port of every fake node
 	MetricsServer int `json:"metricsServer"`
 	PodServer     int `json:"podServer"` // the HTTP server every pod port forwards to
+	// APIServer2 is the second cluster's API server: the same etcd under its own prefix (secondPrefix).
+	APIServer2 int `json:"apiServer2"`
 }
 
 func runUp(ctx context.Context, l layout, args []string) error {
@@ -53,8 +55,8 @@ func runUp(ctx context.Context, l layout, args []string) error {
 	if err := startControlPlane(ctx, l, c, p, *nodes); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "devcluster: up in %s: https://127.0.0.1:%d (contexts admin, viewer, tester)\n",
-		time.Since(start).Round(100*time.Millisecond), p.APIServer)
+	fmt.Fprintf(os.Stderr, "devcluster: up in %s: https://127.0.0.1:%d (contexts admin, viewer, tester); a second cluster at https://127.0.0.1:%d (context %s)\n",
+		time.Since(start).Round(100*time.Millisecond), p.APIServer, p.APIServer2, secondContext)
 	fmt.Printf("export KUBECONFIG=%s\n", l.kubeconfig())
 	return nil
 }
@@ -138,7 +140,7 @@ func loadOrPickPorts(l layout) (ports, error) {
 			p = ports{}
 		}
 	}
-	fields := []*int{&p.EtcdClient, &p.EtcdPeer, &p.APIServer, &p.Kwok, &p.MetricsServer, &p.PodServer}
+	fields := []*int{&p.EtcdClient, &p.EtcdPeer, &p.APIServer, &p.Kwok, &p.MetricsServer, &p.PodServer, &p.APIServer2}
 	var missing []*int
 	taken := map[int]bool{}
 	for _, f := range fields {
@@ -197,6 +199,8 @@ func checkPortsFree(component string, p ports) error {
 		need = []int{p.EtcdClient, p.EtcdPeer}
 	case "kube-apiserver":
 		need = []int{p.APIServer}
+	case secondAPIServer:
+		need = []int{p.APIServer2}
 	case "kwok":
 		need = []int{p.Kwok}
 	case "metrics-server":
@@ -218,3 +222,5 @@ func checkPortsFree(component string, p ports) error {
 }
 
 func apiURL(p ports) string { return fmt.Sprintf("https://127.0.0.1:%d", p.APIServer) }
+
+func secondAPIURL(p ports) string { return fmt.Sprintf("https://127.0.0.1:%d", p.APIServer2) }
