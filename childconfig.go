@@ -24,6 +24,7 @@ type childAccess struct {
 
 	mu      sync.Mutex
 	proxies map[*readonly.Proxy]bool
+	files   []*readonly.ChildKubeconfig // the members' (member), removed with the folder of the session's
 	refused func(line string) // told of each refusal (notify); nil: no one yet
 }
 
@@ -71,6 +72,41 @@ func (c *childAccess) attach(kc *kube.Cluster, flags *genericclioptions.ConfigFl
 	return &proxiedCluster{Cluster: kc, stop: func() { c.stop(p) }}, nil
 }
 
+// member starts the proxy of kc, a cluster shown beside the session's (connected with flags), with a
+// kubeconfig of its own for the children that act on it; the session's children's kubeconfig stays as it
+// is. The cluster it returns names that kubeconfig (ChildKubeconfig), and stops the proxy and removes the
+// file when it closes.
+func (c *childAccess) member(kc *kube.Cluster, flags *genericclioptions.ConfigFlags) (cluster.Interface, error) {
+	<-c.cert
+	if c.certErr != nil {
+		return nil, c.certErr
+	}
+	cfg, err := flags.ToRESTConfig()
+	if err != nil {
+		return nil, fmt.Errorf("read-only proxy: %w", err)
+	}
+	file, err := readonly.NewChildKubeconfig()
+	if err != nil {
+		return nil, err
+	}
+	p, err := readonly.StartProxy(cfg, c.serving, c.report)
+	if err != nil {
+		_ = file.Remove()
+		return nil, err
+	}
+	info := kc.Info()
+	if err := file.Point(p, readonly.Names{Context: info.Context, Cluster: info.Cluster, User: info.User, Namespace: info.Namespace}); err != nil {
+		_ = p.Close()
+		_ = file.Remove()
+		return nil, err
+	}
+	c.mu.Lock()
+	c.proxies[p] = true
+	c.files = append(c.files, file)
+	c.mu.Unlock()
+	return &proxiedCluster{Cluster: kc, kubeconfig: file.Path(), stop: func() { c.stop(p); _ = file.Remove() }}, nil
+}
+
 // report tells the one notify named of a refusal, on the proxy's goroutine before the child is answered
 // (so that a plugin's end knows of it); that function must not block.
 func (c *childAccess) report(r readonly.Refusal) {
@@ -106,14 +142,26 @@ func (c *childAccess) remove() {
 	for p := range proxies {
 		_ = p.Close()
 	}
+	c.mu.Lock()
+	files := c.files
+	c.files = nil
+	c.mu.Unlock()
+	for _, f := range files {
+		_ = f.Remove()
+	}
 	_ = c.file.Remove()
 }
 
 // proxiedCluster is a connection whose Close also stops its read-only proxy.
 type proxiedCluster struct {
 	*kube.Cluster
-	stop func()
+	// kubeconfig is the children's kubeconfig of a member (childAccess.member); "" for the session's.
+	kubeconfig string
+	stop       func()
 }
+
+// ChildKubeconfig is the kubeconfig of the children acting on this cluster, when it has one of its own.
+func (c *proxiedCluster) ChildKubeconfig() string { return c.kubeconfig }
 
 // Close closes the connection and stops the proxy.
 func (c *proxiedCluster) Close() {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strings"
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
@@ -46,6 +48,7 @@ type tuiOptions struct {
 	mouse         bool
 	saveDir       string
 	resource      string
+	contexts      string // @CONTEXT[,@CONTEXT…] after RESOURCE: a table of several clusters
 	output        string
 	columns       []watch.ObjectColumn
 	// changed tells whether a flag was given (config.yaml decides the others); files holds what the
@@ -58,8 +61,8 @@ type tuiOptions struct {
 func addTUI(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) {
 	o := &tuiOptions{flags: flags, streams: streams}
 	o.changed = func(name string) bool { return root.Flags().Changed(name) }
-	root.Use = "kscope [RESOURCE]"
-	root.Args = cobra.MaximumNArgs(1)
+	root.Use = "kscope [RESOURCE [@CONTEXT[,@CONTEXT…]]]"
+	root.Args = cobra.MaximumNArgs(2)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		o.Complete(args)
 		if err := o.Validate(); err != nil {
@@ -77,10 +80,13 @@ func addTUI(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams g
 		"the cluster only through a read-only proxy of kscope's (a child that names another kubeconfig or credentials itself is not covered)")
 }
 
-// Complete takes the optional RESOURCE argument.
+// Complete takes the optional RESOURCE argument, and the contexts of a table of several clusters after it.
 func (o *tuiOptions) Complete(args []string) {
-	if len(args) == 1 {
+	if len(args) >= 1 {
 		o.resource = args[0]
+	}
+	if len(args) == 2 {
+		o.contexts = args[1]
 	}
 }
 
@@ -93,6 +99,12 @@ func (o *tuiOptions) Validate() error {
 		if errs := validation.IsDNS1123Label(*ns); len(errs) > 0 {
 			return fmt.Errorf("invalid namespace %q: %s", *ns, errs[0])
 		}
+	}
+	if o.contexts != "" && !strings.HasPrefix(o.contexts, "@") {
+		return fmt.Errorf("%q: after RESOURCE, the contexts of a table of several clusters: @CONTEXT[,@CONTEXT…] (@* for all)", o.contexts)
+	}
+	if o.contexts != "" && o.output != "" {
+		return errors.New("-o/--output shows one cluster: it cannot be used with @CONTEXT")
 	}
 	if o.output != "" {
 		if o.resource == "" {
@@ -157,11 +169,9 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		return err
 	}
 	conn.SetAllNamespaces(o.allNamespaces)
-	if o.resource != "" {
-		if _, err := conn.Catalog().ResolveList(ctx, o.resource); err != nil {
-			conn.Close()
-			return err
-		}
+	if err := o.checkStart(ctx, conn); err != nil {
+		conn.Close()
+		return err
 	}
 	var first cluster.Interface = conn
 	kubeconfig := kubeconfigPath(o.flags)
@@ -177,6 +187,9 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 	start := o.resource
 	if start == "" {
 		start = o.files.startView
+	}
+	if o.contexts != "" {
+		start += " " + o.contexts // a command line (ui: Options.Resource)
 	}
 	var stderr ui.StderrHandover // children that take the terminal get its standard error, not the capture
 	if capture != nil {
@@ -228,27 +241,10 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		// Opening a big table allocates much more than it keeps (the list's bytes, its decoding, the metadata
 		// fill's pages); Go's scavenger would give the freed memory back over minutes. A table that has
 		// settled gives it back at once, for one collection on a goroutine of its own.
-		Settled:  debug.FreeOSMemory,
-		Contexts: kubeContexts(dirs, o.flags, o.changed("readonly")),
-		Connect: func(ctx context.Context, name string) (cluster.Interface, error) {
-			flags := kube.ContextFlags(o.flags, name)
-			if err := refuseReadOnlyContext(dirs, flags, o.readOnly, o.changed("readonly")); err != nil {
-				return nil, err
-			}
-			c, err := kube.Connect(ctx, flags, sup.Func())
-			if err != nil {
-				return nil, err // not a cluster.Interface holding a nil *kube.Cluster
-			}
-			if children != nil { // the children's kubeconfig follows, through a proxy of its own
-				pc, err := children.attach(c, flags)
-				if err != nil {
-					c.Close()
-					return nil, err
-				}
-				return pc, nil
-			}
-			return c, nil
-		},
+		Settled:       debug.FreeOSMemory,
+		Contexts:      kubeContexts(dirs, o.flags, o.changed("readonly")),
+		Connect:       o.connector(dirs, sup.Func(), children, false),
+		ConnectMember: o.connector(dirs, sup.Func(), children, true),
 	})
 	if children != nil {
 		children.notify(app.ChildRefused) // a child's refused write, on the status line
@@ -280,6 +276,56 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		return signalExit(sig)
 	}
 	return err
+}
+
+// checkStart checks RESOURCE before the screen changes: conn's catalog must know it, unless it is shown in
+// other clusters (@CONTEXT), whose names the kubeconfig must have.
+func (o *tuiOptions) checkStart(ctx context.Context, conn *kube.Cluster) error {
+	if o.contexts != "" {
+		for _, name := range strings.Split(o.contexts, ",") {
+			name = strings.TrimPrefix(strings.TrimSpace(name), "@")
+			if name != "*" && !slices.Contains(conn.Info().Contexts, name) {
+				return fmt.Errorf("no context %q in the kubeconfig (contexts: %s)", name, strings.Join(conn.Info().Contexts, ", "))
+			}
+		}
+		return nil
+	}
+	if o.resource != "" {
+		if _, err := conn.Catalog().ResolveList(ctx, o.resource); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// connector connects to a kubeconfig context as the session's connection (`:ctx NAME`), or as a member
+// beside it (a table of several clusters): a context its files make read-only is refused unless kscope is
+// read-only; in read-only mode the children reach it through a proxy of its own, the session's kubeconfig
+// pointed at it, or (a member) a kubeconfig of its own.
+func (o *tuiOptions) connector(dirs config.Dirs, start spawn.Func, children *childAccess, member bool) func(context.Context, string) (cluster.Interface, error) {
+	return func(ctx context.Context, name string) (cluster.Interface, error) {
+		flags := kube.ContextFlags(o.flags, name)
+		if err := refuseReadOnlyContext(dirs, flags, o.readOnly, o.changed("readonly")); err != nil {
+			return nil, err
+		}
+		c, err := kube.Connect(ctx, flags, start)
+		if err != nil {
+			return nil, err // not a cluster.Interface holding a nil *kube.Cluster
+		}
+		if children == nil {
+			return c, nil
+		}
+		attach := children.attach
+		if member {
+			attach = children.member
+		}
+		pc, err := attach(c, flags)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		return pc, nil
+	}
 }
 
 // configured is what the configuration files give the UI.

@@ -57,10 +57,31 @@ func (BaseScreen) NamespaceChanged(string)    {}
 // App is kscope's terminal UI: header, a stack of views (picker, live tables, YAML, help), the prompt line
 // and the status line. Every method except Run and Stop must run on the tview goroutine (the callers are key
 // handlers and QueueUpdate functions).
+//
+// An App value is the session seen from one cluster: the one New returns acts on the session's connection
+// (a context switch replaces it); in a table of several clusters, the keys on a row act through an App of
+// the row's cluster (member), which shares everything else with it.
 type App struct {
-	opts    Options
-	tv      *tview.Application
+	*session
 	cluster cluster.Interface
+	// verbs are the object verbs (edit, scale, delete, shell, port-forward, drain, …), hosted by this App.
+	verbs *verbs.Verbs
+	// context names the member cluster's kubeconfig context; "" for the session's own connection.
+	context string
+}
+
+// session is what every App value of one UI shares: the terminal, the stack, the settings and the state
+// of the session.
+type session struct {
+	opts Options
+	tv   *tview.Application
+	// home is the App New returned: the session's own connection.
+	home *App
+	// members are the connections of the other contexts shown in tables of several clusters, by context
+	// (memberApp), connected when first needed and closed when the session ends. UI goroutine.
+	members *memberSet
+	// screenOf records, for a screen pushed by a member's App, that App: the header names its context.
+	screenOf map[Screen]*App
 
 	// screen is the terminal (or a test's screen) as tview draws on it; skipDraw skips the draw that follows
 	// a key with more input behind it (burstScreen). UI goroutine.
@@ -98,8 +119,6 @@ type App struct {
 	// handled on the UI goroutine yet, so that a test can wait until every answer of its earlier keys, or of
 	// a view's opening, has been shown. Safe for any goroutine.
 	pending atomic.Int64
-	// verbs are the object verbs (edit, scale, delete, shell, port-forward, drain, …), hosted by the app.
-	verbs *verbs.Verbs
 	// refusals are the children's writes the read-only proxy refused (ChildRefused).
 	refusals childRefusals
 	// lifeMu guards suspended (a child has the terminal) and interrupted (a signal asked the UI to stop).
@@ -129,8 +148,10 @@ type App struct {
 func New(opts Options) *App {
 	opts.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel, noticed: make(chan struct{}, 1),
-		versions: history.NewBook(), sup: opts.Supervisor, favs: cloneFavorites(opts.Favorites)}
+	a := &App{session: &session{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel,
+		noticed: make(chan struct{}, 1), versions: history.NewBook(), sup: opts.Supervisor,
+		favs: cloneFavorites(opts.Favorites), members: &memberSet{conns: map[string]*memberConn{}}, screenOf: map[Screen]*App{}}}
+	a.home = a
 	if a.sup == nil {
 		a.sup = spawn.NewSupervisor()
 	}
@@ -238,6 +259,7 @@ func (a *App) shutdown() {
 	a.cancel()
 	a.plugins.Wait()
 	a.detach()
+	a.members.closeAll()
 }
 
 // detach stops the port-forwards and closes every view, the catalog subscription, the namespace list and the
@@ -249,6 +271,7 @@ func (a *App) detach() {
 		v.Close()
 	}
 	a.stack = nil
+	clear(a.screenOf)
 	if a.unsubscribe != nil {
 		a.unsubscribe()
 		a.unsubscribe = nil
@@ -285,6 +308,15 @@ func (a *App) attach(c cluster.Interface) {
 	}
 }
 
+// shownApp is the App of the screen on top: a member's, for a screen opened on a row of another cluster,
+// else the session's own.
+func (a *App) shownApp() *App {
+	if m, ok := a.screenOf[a.top()]; ok {
+		return m
+	}
+	return a.home
+}
+
 // top returns the view on top of the stack.
 func (a *App) top() Screen {
 	if len(a.stack) == 0 {
@@ -295,6 +327,9 @@ func (a *App) top() Screen {
 
 // push shows v on top of the stack.
 func (a *App) push(v Screen) {
+	if a.context != "" { // a member's screen: the header names its cluster
+		a.screenOf[v] = a
+	}
 	a.stack = append(a.stack, v)
 	a.show()
 }
@@ -305,6 +340,7 @@ func (a *App) pop() {
 		return
 	}
 	a.top().Close()
+	delete(a.screenOf, a.top())
 	a.stack = a.stack[:len(a.stack)-1]
 	a.show()
 }
@@ -313,6 +349,7 @@ func (a *App) pop() {
 func (a *App) popTo(n int) {
 	for len(a.stack) > n && len(a.stack) > 1 {
 		a.top().Close()
+		delete(a.screenOf, a.top())
 		a.stack = a.stack[:len(a.stack)-1]
 	}
 }
@@ -333,14 +370,14 @@ func (a *App) refreshChrome() {
 	for _, v := range a.stack {
 		crumbs = append(crumbs, v.Crumb())
 	}
-	a.header.Set(a.cluster.Info(), a.namespace, favoritesLine(a.favorites()), a.opts.Version, a.opts.ReadOnly, crumbs)
+	a.header.Set(a.shownApp().cluster.Info(), a.namespace, favoritesLine(a.favorites()), a.opts.Version, a.opts.ReadOnly, crumbs)
 	a.updateStatus(a.top())
 }
 
 // updateStatus shows v's status text, if v is on top.
 func (a *App) updateStatus(v Screen) {
 	if v != nil && v == a.top() {
-		a.status.SetView(v.Status(), a.cluster.Catalog().Unavailable())
+		a.status.SetView(v.Status(), a.shownApp().cluster.Catalog().Unavailable())
 	}
 }
 

@@ -95,8 +95,14 @@ func (a *App) resourceWords() []string {
 func (a *App) command(text string) {
 	text = a.expandAlias(text)
 	fields, ran := a.commandLine().Run(text)
+	if ran || len(fields) == 0 {
+		return
+	}
+	if contexts, rest, found, err := a.contextWords(fields); found {
+		a.commandInClusters(text, contexts, rest, err)
+		return
+	}
 	switch {
-	case ran || len(fields) == 0:
 	case hasOutputFlag(fields):
 		a.commandWithOutput(fields)
 	case len(fields) == 2 && !strings.HasPrefix(fields[1], "-"):

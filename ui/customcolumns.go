@@ -93,6 +93,10 @@ func (a *App) openColumnsIn(res discovery.Resource, cols []watch.ObjectColumn, n
 
 // openStart opens the resource kscope was started with: with the columns of -o custom-columns when given.
 func (a *App) openStart(catalog cluster.Catalog) {
+	if strings.Contains(a.opts.Resource, " @") { // RESOURCE @CONTEXT…: a table of several clusters
+		a.command(a.opts.Resource)
+		return
+	}
 	if len(a.opts.Columns) == 0 {
 		a.openResolved(catalog, a.opts.Resource)
 		return

@@ -4,6 +4,9 @@ import "github.com/rivo/tview"
 
 // confirm shows question with Cancel (focused) and the action's button; do runs if the user chooses it.
 func (a *App) confirm(question, action string, do func()) {
+	if a.context != "" { // a row of another cluster: the question names it
+		question = "context " + a.context + ": " + question
+	}
 	modal := tview.NewModal().SetText(tview.Escape(question)).AddButtons([]string{"Cancel", action})
 	a.theme.PaintDialog(modal)
 	modal.SetDoneFunc(func(_ int, label string) {

@@ -25,6 +25,10 @@ type Options struct {
 	// Connect opens a connection for a kubeconfig context (for `:ctx NAME`); nil disables context switching.
 	// It is called off the UI goroutine and may block.
 	Connect func(ctx context.Context, contextName string) (cluster.Interface, error)
+	// ConnectMember opens a connection for a context shown beside the session's (a table of several
+	// clusters, `:pods @prod,@stg`), as Connect does, except that in read-only mode the children acting on
+	// it get a kubeconfig of its own (the connection's ChildKubeconfig) rather than the session's; nil: Connect.
+	ConnectMember func(ctx context.Context, contextName string) (cluster.Interface, error)
 	// Contexts lists the kubeconfig's contexts for the contexts screen (`:ctx`); nil: that screen is not
 	// offered. It is called off the UI goroutine and may block.
 	Contexts func() ([]cluster.KubeContext, error)

@@ -55,13 +55,13 @@ func TestSettledAfterPodResources(t *testing.T) {
 func TestSettleCoalesces(t *testing.T) {
 	release, entered := make(chan struct{}), make(chan struct{}, 3)
 	var running, most, calls atomic.Int32
-	a := &App{opts: Options{Settled: func() {
+	a := &App{session: &session{opts: Options{Settled: func() {
 		most.Store(max(most.Load(), running.Add(1)))
 		calls.Add(1)
 		entered <- struct{}{}
 		<-release
 		running.Add(-1)
-	}}}
+	}}}}
 	done := make(chan struct{})
 	go func() { a.settle(); close(done) }()
 	<-entered

@@ -39,12 +39,18 @@ func (a *App) suspend(fn func()) bool {
 	})
 }
 
+// childKubeconfig is a connection whose children have a kubeconfig of their own (a member cluster's in
+// read-only mode: its own read-only proxy); ChildKubeconfig is its path.
+type childKubeconfig interface{ ChildKubeconfig() string }
+
 // childEnv is the environment of a process kscope starts (plugin, editor): kscope's own, with KUBECONFIG
-// set to the kubeconfig children get (Options.Kubeconfig) when there is one, and vars added. Values are
+// set to the kubeconfig children get (the connection's own, else Options.Kubeconfig) when there is one, and vars added. Values are
 // passed as data: nothing here is parsed by a shell. Safe for any goroutine.
 func (a *App) childEnv(vars map[string]string) []string {
 	env := os.Environ()
-	if a.opts.Kubeconfig != "" {
+	if own, ok := a.cluster.(childKubeconfig); ok && own.ChildKubeconfig() != "" {
+		env = append(env, "KUBECONFIG="+own.ChildKubeconfig())
+	} else if a.opts.Kubeconfig != "" {
 		env = append(env, "KUBECONFIG="+a.opts.Kubeconfig)
 	}
 	for k, v := range vars {

@@ -18,6 +18,10 @@ type tableHost struct {
 	t *livetable.Table
 	// access keeps the server's answers about the verbs of the table's objects.
 	access *verbs.Access
+	// member tells that this host acts for one cluster of a table of several (tablerouting.go); members
+	// are those hosts, by App, of the host that made the table.
+	member  bool
+	members map[*App]*tableHost
 }
 
 // newTable returns a live table of res over src titled title, hosted by the app (not started until shown).
@@ -59,6 +63,9 @@ func (h *tableHost) StatusNote() string { return verbs.NotPermitted(h.Bindings()
 // Bindings implements livetable.Host: the live table's keys: filter, sort, wide, namespaces and the selected
 // object's actions.
 func (h *tableHost) Bindings() []keymap.Binding {
+	if cr, ok := h.routed(); ok {
+		return h.routedBindings(cr)
+	}
 	a, t := h.App, h.t
 	keys := []keymap.Binding{
 		a.HelpBinding(),
@@ -101,6 +108,10 @@ func (h *tableHost) withSelected(fn func(discovery.Resource, *watch.Row)) func()
 // Open implements livetable.Host: enter drills down into the selected object (drillDown), else opens its
 // YAML; on a namespace it switches to that namespace (enterNamespace).
 func (h *tableHost) Open(res discovery.Resource, row *watch.Row) {
+	if cr, ok := h.routed(); ok {
+		h.openRouted(cr, res, row)
+		return
+	}
 	a := h.App
 	if !h.picksNamespace() {
 		if !a.drillDown(res, row) {

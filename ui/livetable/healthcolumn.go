@@ -21,7 +21,7 @@ import (
 var healthColumns = []watch.Column{watch.HealthColumn().Column}
 
 // errSeveralKinds is why a table of several kinds has no HEALTH column.
-var errSeveralKinds = errors.New("not available in a table of several kinds: open one kind (:deploy) for its HEALTH column")
+var errSeveralKinds = errors.New("not available in a table of several kinds or clusters: open one kind in one cluster (:deploy) for its HEALTH column")
 
 // tableHealth is a table's optional HEALTH column (the `health` key): while on, a second informer lists and
 // watches the table's objects themselves (same resource, namespaces and selectors; a watch.ObjectSource whose

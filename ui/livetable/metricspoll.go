@@ -46,6 +46,9 @@ func newTableMetrics(t *Table, res discovery.Resource) *tableMetrics {
 	if res.Group != "" || (res.Name != "pods" && res.Name != "nodes") {
 		return nil
 	}
+	if _, ok := t.src.(kindedSource); ok { // several kinds or clusters: no one cluster's metrics fit the rows
+		return nil
+	}
 	return &tableMetrics{t: t, nodes: res.Name == "nodes"}
 }
 
