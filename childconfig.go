@@ -25,7 +25,7 @@ type childAccess struct {
 	mu      sync.Mutex
 	proxies map[*readonly.Proxy]bool
 	files   []*readonly.ChildKubeconfig // the members' (member), removed with the folder of the session's
-	refused func(line string) // told of each refusal (notify); nil: no one yet
+	refused func(line string)           // told of each refusal (notify); nil: no one yet
 }
 
 // newChildAccess creates the private folder and starts making the proxies' certificate (on a goroutine:
