@@ -39,7 +39,6 @@ func (m *Model) Changes() []Change {
 	return out
 }
 
-
 // changeAt is the i-th newest change kept (1: the newest). Callers hold m.mu.
 func (m *Model) changeAt(i int) Change {
 	r := m.ring[(m.next-i+len(m.ring))%len(m.ring)]

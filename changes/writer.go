@@ -8,7 +8,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
-
 )
 
 // entry is what the model keeps of one managedFields entry: who (manager, operation, subresource, interned),
