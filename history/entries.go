@@ -23,7 +23,8 @@ type Entry struct {
 	Obj, PrevObj *Version
 	Row, PrevRow *watch.Row
 	Columns      []watch.Column
-	// Feed is set instead of both for a change the live feed of changes saw (WithFeed).
+	// Feed is a change the live feed of changes saw (WithFeed): set alone, or beside a row version of the same
+	// resourceVersion.
 	Feed *FeedChange
 }
 
@@ -97,7 +98,7 @@ func (e Entry) Changes() []string {
 func (e Entry) Summary(width int) string {
 	switch {
 	case e.Feed != nil:
-		return feedSummary(e.Feed)
+		return feedSummary(e, width)
 	case e.Obj != nil && e.Obj.Deleted:
 		return "deleted"
 	case e.PrevObj == nil && e.PrevRow == nil && e.Row != nil && e.Seen.IsZero():

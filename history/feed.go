@@ -20,17 +20,22 @@ type FeedChange struct {
 }
 
 // WithFeed adds to entries (oldest first, from Entries) the feed's changes of the same object (oldest
-// first) whose resourceVersion no entry has, and returns them all oldest first.
+// first), and returns them all oldest first: a change whose version is a full one is left out (the full
+// version names its writer); one whose version is a row version is told on that entry (Feed: who wrote, which
+// fields, beside the cells); the others are entries of their own.
 func WithFeed(entries []Entry, feed []FeedChange) []Entry {
-	have := map[string]bool{}
-	for _, e := range entries {
+	out := append([]Entry(nil), entries...)
+	at := map[string]int{}
+	for i, e := range out {
 		if e.RV != "" {
-			have[e.RV] = true
+			at[e.RV] = i
 		}
 	}
-	out := append([]Entry(nil), entries...)
 	for i := range feed {
-		if feed[i].RV != "" && have[feed[i].RV] {
+		if j, ok := at[feed[i].RV]; ok && feed[i].RV != "" {
+			if out[j].Obj == nil {
+				out[j].Feed = &feed[i]
+			}
 			continue
 		}
 		out = append(out, Entry{Seen: feed[i].Seen, RV: feed[i].RV, Feed: &feed[i]})
@@ -39,11 +44,18 @@ func WithFeed(entries []Entry, feed []FeedChange) []Entry {
 	return out
 }
 
-// feedSummary is the history view's line for a change the feed saw.
-func feedSummary(c *FeedChange) string {
-	s := c.Op
-	if c.Fields != "" {
-		s += ": " + c.Fields
+// feedSummary is the history view's line for e, a change the feed saw: the op and the writer's fields, and
+// the cells that changed when e is also a row version.
+func feedSummary(e Entry, width int) string {
+	s := e.Feed.Op
+	if e.Feed.Fields != "" {
+		s += ": " + e.Feed.Fields
 	}
-	return s + " (change feed; no version kept)"
+	if e.Row == nil {
+		return s + " (change feed; no version kept)"
+	}
+	if cells := e.Changes(); len(cells) > 0 {
+		return s + " · cells: " + Summarize(cells, max(width-len(s)-10, 20))
+	}
+	return s
 }
