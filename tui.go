@@ -23,6 +23,7 @@ import (
 	"kscope/kube"
 	"kscope/spawn"
 	"kscope/ui"
+	"kscope/ui/changes"
 	"kscope/ui/containers"
 	"kscope/ui/contexts"
 	"kscope/ui/logview"
@@ -208,6 +209,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			Describe:   objectview.NewDescribeView,
 			Containers: containers.New,
 			Rollouts:   rollouts.New,
+			Changes:    changes.New,
 		},
 		Stderr:     stderr,
 		Supervisor: sup,

@@ -23,6 +23,9 @@ type Entry struct {
 	Obj, PrevObj *Version
 	Row, PrevRow *watch.Row
 	Columns      []watch.Column
+	// Feed is a change the live feed of changes saw (WithFeed): set alone, or beside a row version of the same
+	// resourceVersion.
+	Feed *FeedChange
 }
 
 // Entries merges the versions kept of one object, oldest first: its full versions (objs, from a Book,
@@ -56,6 +59,9 @@ func Entries(objs []Version, rows []watch.RowVersion, cols []watch.Column) []Ent
 // Writer returns the manager, operation and subresource that made e (ok false for a row version, which
 // carries no managedFields), and whether the attribution is sure (see LastWriter).
 func (e Entry) Writer() (w FieldOwner, sure, ok bool) {
+	if e.Feed != nil && e.Feed.Manager != "" {
+		return FieldOwner{Manager: e.Feed.Manager, Operation: e.Feed.Operation}, e.Feed.Sure, true
+	}
 	if e.Obj == nil {
 		return FieldOwner{}, false, false
 	}
@@ -91,6 +97,8 @@ func (e Entry) Changes() []string {
 // Summary is the one line the history view shows for e, at most width characters.
 func (e Entry) Summary(width int) string {
 	switch {
+	case e.Feed != nil:
+		return feedSummary(e, width)
 	case e.Obj != nil && e.Obj.Deleted:
 		return "deleted"
 	case e.PrevObj == nil && e.PrevRow == nil && e.Row != nil && e.Seen.IsZero():

@@ -370,7 +370,8 @@ func (a *App) refreshChrome() {
 	for _, v := range a.stack {
 		crumbs = append(crumbs, v.Crumb())
 	}
-	a.header.Set(a.shownApp().cluster.Info(), a.namespace, favoritesLine(a.favorites()), a.opts.Version, a.opts.ReadOnly, crumbs)
+	shown := a.shownApp()
+	a.header.Set(shown.cluster.Info(), a.namespace, favoritesLine(shown.favorites()), a.opts.Version, a.opts.ReadOnly, crumbs)
 	a.updateStatus(a.top())
 }
 

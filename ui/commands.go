@@ -55,6 +55,10 @@ func (a *App) barCommands() []prompt.Command {
 	if a.opts.Screens.Forwards != nil { // a screen of its own package (TableScreens)
 		cmds = append(cmds, prompt.Command{Names: []string{"portforwards", "pf"}, Run: func([]string) { a.openPortForwards() }})
 	}
+	if a.opts.Screens.Changes != nil { // a screen of its own package (TableScreens)
+		cmds = append(cmds, prompt.Command{Names: []string{"changes"}, Args: true,
+			ArgCandidates: func() []string { return a.namespaces.names() }, Run: a.openChanges})
+	}
 	return append(cmds, []prompt.Command{
 		{Names: []string{"ns", "namespace"}, Args: true, ArgCandidates: func() []string { return a.namespaces.names() },
 			Run: func(args []string) {

@@ -118,6 +118,9 @@ type TableScreens struct {
 	// (keymap.Keys.Workload.Rollouts, in the tables and the views of one object): guard is what ui hands it to
 	// check the undo (read-only mode, the server's answer) before it asks.
 	Rollouts func(nav Navigator, res discovery.Resource, row *watch.Row, guard WriteGuard) Screen
+	// Changes opens the live feed of changes (`:changes`): feed is what ui hands it (ChangesFeed). An error
+	// (bad arguments, a source that could not be built) is shown on the prompt line instead of a screen.
+	Changes func(nav Navigator, feed ChangesFeed) (Screen, error)
 }
 
 // LogSettings are what Options say of a logs screen (config.yaml's logger section, --log-lines). A plain

@@ -43,7 +43,7 @@ func (d KeyDef) Bind(run func()) Binding { return d.Key.Does(d.Name, d.Descripti
 // package, which build their bindings with Bind.
 var Keys = KeyFamilies{
 	Global: globalKeys{
-		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [@CTX,@CTX…] [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), q"),
+		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [@CTX,@CTX…] [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), changes [NS,NS…] (the live feed of changes), q"),
 		Back:    newKey("back", Key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back"),
 		Move:    newKey("move", Binding{Label: "↑↓ j k pgup pgdn g G"}, "move the selection / scroll").fixed(),
 		Quit:    newKey("quit", Key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope"),
@@ -188,6 +188,10 @@ var Keys = KeyFamilies{
 	Forwards: forwardsKeys{
 		Stop: newKey("stop", Key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)"),
 	},
+	Changes: changesKeys{
+		History: newKey("change history", Key(tcell.KeyEnter, "enter"), "the history of the changed object: the versions kscope keeps of it, else the changes the feed saw"),
+		Filter:  newKey("filter", Char('/'), "show only the changes matching a regular expression (kind, name, manager, fields…; esc: all)"),
+	},
 	Help: helpKeys{
 		Back: newKey("back", Char('?'), "close the help"),
 	},
@@ -252,6 +256,7 @@ type KeyFamilies struct {
 	Containers containersKeys `title:"Containers view (enter on a pod)" screen:"ui/containers"`
 	Rollouts   rolloutsKeys   `title:"Rollouts view (shift-r on a deployment, statefulset or daemonset)" screen:"ui/rollouts"`
 	Forwards   forwardsKeys   `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
+	Changes    changesKeys    `title:"Changes view (:changes)" screen:"ui/changes"`
 	Help       helpKeys       `title:"Help view"`
 }
 
@@ -336,6 +341,9 @@ type rolloutsKeys struct{ Diff, Undo KeyDef }
 
 // forwardsKeys are the port-forwards view's.
 type forwardsKeys struct{ Stop KeyDef }
+
+// changesKeys are the changes view's: they act on the selected change.
+type changesKeys struct{ History, Filter KeyDef }
 
 // helpKeys are the help screen's.
 type helpKeys struct{ Back KeyDef }

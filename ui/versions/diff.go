@@ -77,6 +77,8 @@ func (v *DiffView) render() {
 			from = e.PrevRow.ResourceVersion
 		}
 		body = theme.DiffMarkup(rowDiff(e.PrevRow, e.Row, e.Columns))
+	case e.Feed != nil:
+		body = tview.Escape(e.Summary(v.nav.Width())) + "\n[gray]no version of the object is kept to compare: its YAML view (y) keeps the versions it sees[-]"
 	}
 	who := ""
 	if w, sure, ok := e.Writer(); ok {

@@ -1,0 +1,76 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestUIChanges: `:changes` in a namespace lists nothing of the objects as they were (the first list is no
+// change), then, live, a patch by a named field manager (OP updated, that MANAGER, FIELDS data), a creation and a
+// deletion, newest first; the title counts against the bound; `/` filters by manager; enter opens the
+// object's history with the change the feed saw.
+func TestUIChanges(t *testing.T) {
+	parallel(t)
+	ns := testNamespace(t)
+	kubectl(t, "-n", ns, "create", "configmap", "cfg", "--from-literal=a=1")
+	s := startUI(t, "-n", ns, "configmaps")
+	s.waitFor("configmaps(" + ns + ")")
+	s.typeText(":changes")
+	s.keys("Enter")
+	s.waitFor("changes("+ns+")[0 of max 2000]", "no change yet")
+	// every kind listed (the status line stops saying "listing"): what happens now is a change
+	s.waitUntil("every kind listed", func(scr string) bool {
+		return strings.Contains(scr, "objects watched") && !strings.Contains(scr, "listing ")
+	})
+
+	kubectl(t, "-n", ns, "patch", "configmap", "cfg", "--field-manager=e2e-patcher", "-p", `{"data":{"a":"2"}}`)
+	s.waitUntil("cfg updated by e2e-patcher in data", func(scr string) bool {
+		return hasFields(lineWith(scr, " e2e-patcher "), "ConfigMap", ns, "cfg", "updated", "e2e-patcher", "data")
+	})
+	kubectl(t, "-n", ns, "create", "configmap", "made", "--from-literal=x=1")
+	s.waitUntil("made created", func(scr string) bool {
+		return hasFields(lineWith(scr, " made "), "ConfigMap", ns, "made", "created", "kubectl-create", "data")
+	})
+	kubectl(t, "-n", ns, "delete", "configmap", "made")
+	scr := s.waitUntil("made deleted", func(scr string) bool {
+		return hasFields(lineWith(scr, " deleted "), "ConfigMap", ns, "made", "deleted", "—")
+	})
+	rows := screenRows(scr, "MANAGER")
+	if len(rows) < 3 || !strings.Contains(rows[0], " deleted ") || !strings.Contains(rows[1], " created ") ||
+		!strings.Contains(rows[2], " e2e-patcher ") {
+		t.Errorf("rows, newest first: %q", rows)
+	}
+	for _, r := range rows {
+		if strings.Contains(r, " cfg ") && strings.Contains(r, " created ") {
+			t.Errorf("the first list showed as a change: %q", r)
+		}
+	}
+
+	s.typeText("/e2e-patcher")
+	s.keys("Enter")
+	s.waitFor("</e2e-patcher>")
+	s.keys("Enter")
+	// the configmaps table below keeps the row's versions: the feed's change is told on the row of its version
+	s.waitUntil("cfg's history names e2e-patcher", func(scr string) bool {
+		return strings.Contains(scr, "history "+ns+"/cfg") && strings.Contains(lineWith(scr, " e2e-patcher "), "updated: data")
+	})
+}
+
+// hasFields tells whether line holds each of words as a whole field.
+func hasFields(line string, words ...string) bool {
+	fields := strings.Fields(strings.Trim(line, "║│ "))
+	for _, w := range words {
+		found := false
+		for _, f := range fields {
+			if f == w {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,10 @@
+// Package changes is the :changes screen: the live feed of the latest changes to the objects of every kind
+// the user may list and watch, in the view's namespace (or those named; all namespaces: cluster-scoped kinds
+// too), newest first: when, the kind, namespace and name, the op (created, updated, deleted), the field
+// manager that made it and the top-level fields its managedFields entry holds, and the resourceVersion.
+// The model (what is kept, how the manager is found, the bound) is package kscope/changes; the watches are
+// cluster.ChangeFeed's. Enter opens the changed object's history, `/` filters the rows (a regular
+// expression over every cell), and `:changes NS manager=NAME kind=KIND op=OP` keeps only the changes that
+// match. It implements ui.Screen, asks only ui.Navigator and what ui.ChangesFeed hands it, and is registered
+// in ui.Options.Screens (ui.TableScreens.Changes). UI goroutine only, but for its watch goroutine.
+package changes
