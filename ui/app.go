@@ -80,6 +80,8 @@ type session struct {
 	// members are the connections of the other contexts shown in tables of several clusters, by context
 	// (memberApp), connected when first needed and closed when the session ends. UI goroutine.
 	members *memberSet
+	// memberApps are the Apps of the clusters of tables of several (memberApp), by connection. UI goroutine.
+	memberApps map[cluster.Interface]*App
 	// screenOf records, for a screen pushed by a member's App, that App: the header names its context.
 	screenOf map[Screen]*App
 
@@ -150,7 +152,8 @@ func New(opts Options) *App {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{session: &session{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel,
 		noticed: make(chan struct{}, 1), versions: history.NewBook(), sup: opts.Supervisor,
-		favs: cloneFavorites(opts.Favorites), members: &memberSet{conns: map[string]*memberConn{}}, screenOf: map[Screen]*App{}}}
+		favs: cloneFavorites(opts.Favorites), members: &memberSet{conns: map[string]*memberConn{}},
+		memberApps: map[cluster.Interface]*App{}, screenOf: map[Screen]*App{}}}
 	a.home = a
 	if a.sup == nil {
 		a.sup = spawn.NewSupervisor()
@@ -278,6 +281,7 @@ func (a *App) detach() {
 	}
 	a.namespaces.stop(a)
 	if a.cluster != nil {
+		delete(a.memberApps, a.cluster)
 		a.cluster.Close()
 	}
 }

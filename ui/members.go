@@ -21,7 +21,6 @@ type memberConn struct {
 	c    cluster.Interface
 	done chan struct{} // closed when the connecting ends (c set, or err)
 	err  error
-	app  *App // the App of this cluster, made on the UI goroutine when first needed
 }
 
 // memberSet is the session's member connections by context. Safe for concurrent use.
@@ -121,22 +120,15 @@ func (a *App) connectMember(home cluster.Interface) func(ctx context.Context, na
 	}
 }
 
-// memberApp returns the App that acts on c, a cluster of a table of several (context name): the session's
-// own App for its own connection, else the member's, made when first asked. UI goroutine.
+// memberApp returns the App that acts on c, a cluster of a table of several (context name), made when first
+// asked and kept while c is open: an App of its own even for the session's connection, so that its
+// questions name the context as the other clusters' do. UI goroutine.
 func (a *App) memberApp(c cluster.Interface, name string) *App {
-	if c == a.home.cluster {
-		return a.home
+	if m, ok := a.memberApps[c]; ok {
+		return m
 	}
-	a.members.mu.Lock()
-	defer a.members.mu.Unlock()
-	mc, ok := a.members.conns[name]
-	if !ok || mc.c != c {
-		mc = &memberConn{c: c}
-	}
-	if mc.app == nil {
-		m := &App{session: a.session, cluster: c, context: name}
-		m.verbs = verbs.New(verbHost{m})
-		mc.app = m
-	}
-	return mc.app
+	m := &App{session: a.session, cluster: c, context: name}
+	m.verbs = verbs.New(verbHost{m})
+	a.memberApps[c] = m
+	return m
 }
