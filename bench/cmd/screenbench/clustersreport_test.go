@@ -8,7 +8,9 @@ import (
 
 func TestClusterTargets(t *testing.T) {
 	ctx := []string{"a", "b"}
-	ok := func(launch, peak float64) Sample { return Sample{LaunchS: launch, PeakRSSMB: peak, LoadAvg: "0.5 0.5 0.5"} }
+	ok := func(launch, peak float64) Sample {
+		return Sample{LaunchS: launch, PeakRSSMB: peak, LoadAvg: "0.5 0.5 0.5"}
+	}
 	failed := Sample{Errors: []string{"launch: not on screen"}, LoadAvg: "0.5 0.5 0.5"}
 	tests := []struct {
 		name          string
