@@ -29,9 +29,9 @@ devcluster-cli:
 devcluster: devcluster-cli
 	$(DEVCLUSTER) build
 
-## up: start the local cluster (reuses a running one)
+## up: start the local cluster (reuses a running one); CLUSTERS=3 or 4 runs that many clusters (contexts third, fourth)
 up: devcluster
-	$(DEVCLUSTER) up
+	$(DEVCLUSTER) up $(if $(CLUSTERS),--clusters $(CLUSTERS))
 
 ## seed: demo content on the local cluster
 seed: up

@@ -120,5 +120,9 @@ for n in "${sizes[@]}"; do
 	fi
 done
 
-"$work/screenbench" report --max-load "$max_load" --out "$results/$day.md" "$results/$day"-*.json
+day_results=()
+for f in "$results/$day"-*.json; do
+	case $f in *-clusters-*) ;; *) day_results+=("$f") ;; esac # bench/clusters.sh's: a report of their own
+done
+"$work/screenbench" report --max-load "$max_load" --out "$results/$day.md" "${day_results[@]}"
 echo "bench: wrote $results/$day.md" >&2

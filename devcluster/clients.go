@@ -12,7 +12,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 )
 
-// clusterClients are the clients seed and churn use, as the admin user.
+// clusterClients are the clients seed and churn use, as the admin user (of the first cluster, or of the
+// context they were made for).
 type clusterClients struct {
 	config  *rest.Config
 	typed   kubernetes.Interface
@@ -20,10 +21,15 @@ type clusterClients struct {
 	mapper  *restmapper.DeferredDiscoveryRESTMapper
 }
 
-func newClusterClients(l layout) (*clusterClients, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", l.kubeconfig())
+func newClusterClients(l layout) (*clusterClients, error) { return contextClients(l, "") }
+
+// contextClients are the clients of the kubeconfig's context name ("": its current one, admin).
+func contextClients(l layout, name string) (*clusterClients, error) {
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
+		&clientcmd.ClientConfigLoadingRules{ExplicitPath: l.kubeconfig()},
+		&clientcmd.ConfigOverrides{CurrentContext: name}).ClientConfig()
 	if err != nil {
-		return nil, fmt.Errorf("load %s (is the cluster up? run `devcluster up`): %w", l.kubeconfig(), err)
+		return nil, fmt.Errorf("load %s (is the cluster up? run `devcluster up`, with --clusters N for a third or fourth): %w", l.kubeconfig(), err)
 	}
 	cfg.QPS, cfg.Burst = 500, 1000
 	typed, err := kubernetes.NewForConfig(cfg)

@@ -49,13 +49,16 @@ func (s component) run(ctx context.Context, step func(context.Context) error) er
 }
 
 // componentNames are the cluster's processes in start order (down stops them in reverse).
+// Every possible extra cluster's are named, so that down stops them all.
 func componentNames() []string {
-	return []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", secondAPIServer,
-		secondControllerManager, podServer, "kwok", "metrics-server"}
+	names := []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler"}
+	names = append(names, extraComponentNames()...)
+	return append(names, podServer, "kwok", "metrics-server")
 }
 
-// clusterComponents are the cluster's processes, in componentNames' order, for a cluster of nodes fake nodes.
-func clusterComponents(l layout, c credentials, p ports, nodes int) []component {
+// clusterComponents are the cluster's processes, in componentNames' order, for a first cluster of nodes fake
+// nodes and clusters clusters in all (extraClusters).
+func clusterComponents(l layout, c credentials, p ports, nodes, clusters int) []component {
 	self, err := os.Executable()
 	if err != nil {
 		self = os.Args[0]
@@ -65,7 +68,7 @@ func clusterComponents(l layout, c credentials, p ports, nodes int) []component 
 			return httpReady(ctx, fmt.Sprintf("https://127.0.0.1:%d%s", port, path), c)
 		}
 	}
-	return []component{
+	first := []component{
 		{name: "etcd", bin: l.bin("etcd"), args: etcdArgs(l, p), ready: func(ctx context.Context) error {
 			return httpReady(ctx, fmt.Sprintf("http://127.0.0.1:%d/health", p.EtcdClient), c)
 		}},
@@ -74,13 +77,19 @@ func clusterComponents(l layout, c credentials, p ports, nodes int) []component 
 			ready: https(p.APIServer, "/readyz")},
 		{name: "kube-controller-manager", bin: l.bin("kube-controller-manager"), args: controllerManagerArgs(l, c)},
 		{name: "kube-scheduler", bin: l.bin("kube-scheduler"), args: schedulerArgs(l)},
-		// The second cluster (context "second"): an API server of its own on the same etcd under another
-		// prefix, and a controller manager (service accounts, namespaces, workloads); no nodes, no scheduler:
-		// its pods stay Pending.
-		{name: secondAPIServer, bin: l.bin("kube-apiserver"), args: secondAPIServerArgs(l, c, p),
-			prepare: func(context.Context) error { return writeAuditPolicy(l) }, inputs: []string{l.state("audit-policy.yaml")},
-			ready: https(p.APIServer2, "/readyz")},
-		{name: secondControllerManager, bin: l.bin("kube-controller-manager"), args: secondControllerManagerArgs(l, c)},
+	}
+	// The extra clusters (contexts second, third …): each an API server of its own on the same etcd under
+	// another prefix, and a controller manager (service accounts, namespaces, workloads); no nodes, no
+	// scheduler: their pods stay Pending.
+	var extra []component
+	for _, e := range extraClusters(clusters) {
+		extra = append(extra,
+			component{name: e.apiServer(), bin: l.bin("kube-apiserver"), args: extraAPIServerArgs(l, c, p, e),
+				prepare: func(context.Context) error { return writeAuditPolicy(l) }, inputs: []string{l.state("audit-policy.yaml")},
+				ready: https(e.port(p), "/readyz")},
+			component{name: e.controllerManager(), bin: l.bin("kube-controller-manager"), args: extraControllerManagerArgs(l, c, e)})
+	}
+	last := []component{
 		{name: podServer, bin: self, args: []string{"serve-http", "--addr", fmt.Sprintf("127.0.0.1:%d", p.PodServer)},
 			ready: func(ctx context.Context) error {
 				return httpReady(ctx, fmt.Sprintf("http://127.0.0.1:%d/healthz", p.PodServer), c)
@@ -95,4 +104,5 @@ func clusterComponents(l layout, c credentials, p ports, nodes int) []component 
 			ready: func(ctx context.Context) error { return metricsServerReady(ctx, c, p) },
 			after: func(ctx context.Context) error { return registerMetricsAPI(ctx, l, c, p) }},
 	}
+	return append(append(first, extra...), last...)
 }

@@ -88,14 +88,16 @@ func schedulerArgs(l layout) []string {
 }
 
 // writeKubeconfig writes the cluster's kubeconfig with the contexts admin (current), viewer and tester, and
-// the second cluster's (writeSecondKubeconfig); and metrics-server's own.
-func writeKubeconfig(l layout, c credentials, p ports) error {
+// those of the extra clusters up to clusters (writeExtraKubeconfig); and metrics-server's own.
+func writeKubeconfig(l layout, c credentials, p ports, clusters int) error {
 	users := map[string]string{"admin": c.adminToken, "viewer": c.viewerToken, "tester": c.testerToken}
 	if err := writeKubeconfigFile(l.kubeconfig(), c, p, users, "admin"); err != nil {
 		return err
 	}
-	if err := writeSecondKubeconfig(l, c, p, l.kubeconfig()); err != nil {
-		return err
+	for _, e := range extraClusters(clusters) {
+		if err := writeExtraKubeconfig(l, c, p, e, l.kubeconfig()); err != nil {
+			return err
+		}
 	}
 	metrics := map[string]string{"metrics-server": c.metricsToken}
 	return writeKubeconfigFile(l.state("metrics-server.kubeconfig"), c, p, metrics, "metrics-server")
@@ -108,10 +110,10 @@ func writeKubeconfigFile(path string, c credentials, p ports, users map[string]s
 		return err
 	}
 	cfg := clientcmdapi.NewConfig()
-	cfg.Clusters["devcluster"] = &clientcmdapi.Cluster{Server: apiURL(p), CertificateAuthorityData: ca}
+	cfg.Clusters[firstCluster] = &clientcmdapi.Cluster{Server: apiURL(p), CertificateAuthorityData: ca}
 	for user, token := range users {
 		cfg.AuthInfos[user] = &clientcmdapi.AuthInfo{Token: token}
-		cfg.Contexts[user] = &clientcmdapi.Context{Cluster: "devcluster", AuthInfo: user}
+		cfg.Contexts[user] = &clientcmdapi.Context{Cluster: firstCluster, AuthInfo: user}
 	}
 	cfg.CurrentContext = current
 	return clientcmd.WriteToFile(*cfg, path)

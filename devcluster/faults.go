@@ -66,7 +66,7 @@ func runKill(l layout, args []string) error {
 // runCompact compacts etcd's history up to its current revision, so that watches resuming from an older
 // resourceVersion get 410 Gone and must relist.
 func runCompact(ctx context.Context, l layout) error {
-	p, err := loadOrPickPorts(l)
+	p, err := loadOrPickPorts(l, 2)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,11 @@
 // API. Everything lives under one cache folder (default .cache/devcluster).
 //
 //	devcluster build              build the binaries (skipped when already built for the same versions)
-//	devcluster up                 start the cluster (or reuse the running one), write its kubeconfig
-//	devcluster seed [--pods N]    create demo content; --pods adds N pods fast (for scale tests)
+//	devcluster up [--clusters N]  start the cluster (or reuse the running one), write its kubeconfig; N
+//	                              clusters in all (default 2): after the first, API servers of their own
+//	                              on its etcd, without nodes (contexts second, third, fourth)
+//	devcluster seed [--pods N] [--context C]  create demo content; --pods adds N pods fast (for scale
+//	                              tests), in the cluster of context C
 //	devcluster churn --rate R --for D   keep the cluster changing (and the pods' logs growing)
 //	devcluster log CONTAINER TEXT       append a line to the log of the pods' containers named CONTAINER
 //	devcluster down [--wipe]      stop what up started; --wipe also deletes the cluster state
@@ -29,8 +32,9 @@ import (
 
 const usage = `usage: devcluster [--cache DIR] <build|up|seed|churn|log|down|stop|kill|compact|env> [flags]
   build               build etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, metrics-server
-  up                  start the cluster on loopback (reuses a running one) and write its kubeconfig
-  seed [--pods N --namespace NS]   create demo content, or N extra pods in NS
+  up [--clusters N]   start the cluster on loopback (reuses a running one) and write its kubeconfig; N (2-4)
+                      clusters in all: contexts second, third, fourth (no nodes: their pods stay Pending)
+  seed [--pods N --namespace NS] [--context C]   create demo content, or N extra pods in NS, in C's cluster
   churn --rate R --for D           change the cluster R times a second for duration D; pods' logs grow
   log [--stderr] CONTAINER TEXT…   append TEXT to the log of every pod's container named CONTAINER
   log --lines N CONTAINER          append N generated lines to it

@@ -11,12 +11,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/clientcmd"
 )
 
-// seedPods creates n pods named scale-NNNNNN in namespace, bound directly to the scale pool's fake nodes (no
-// scheduling round-trip; metrics-server does not scrape them), with parallel creates. Existing pods are kept,
-// so a second run tops up to n.
-func seedPods(ctx context.Context, l layout, cc *clusterClients, namespace string, n, workers int) error {
+// seedPods creates n pods named scale-NNNNNN in namespace, with parallel creates: bound directly to the scale
+// pool's fake nodes when withNodes (no scheduling round-trip; metrics-server does not scrape them), else
+// unbound (a cluster without nodes: they stay Pending). Existing pods are kept, so a second run tops up to n.
+func seedPods(ctx context.Context, l layout, cc *clusterClients, namespace string, n, workers int, withNodes bool) error {
 	start := time.Now()
 	_, err := cc.typed.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{})
 	if err != nil && !apierrors.IsAlreadyExists(err) {
@@ -25,13 +26,17 @@ func seedPods(ctx context.Context, l layout, cc *clusterClients, namespace strin
 	if err := waitDefaultServiceAccount(ctx, cc, namespace); err != nil {
 		return err
 	}
-	p, err := loadOrPickPorts(l)
-	if err != nil {
-		return err
-	}
-	nodes, err := ensureNodes(ctx, l, p, scaleNodes(), 4)
-	if err != nil {
-		return fmt.Errorf("scale nodes (is the cluster up?): %w", err)
+	nodeOf := func(int) string { return "" }
+	if withNodes {
+		p, err := loadOrPickPorts(l, 2)
+		if err != nil {
+			return err
+		}
+		nodes, err := ensureNodes(ctx, l, p, scaleNodes(), 4)
+		if err != nil {
+			return fmt.Errorf("scale nodes (is the cluster up?): %w", err)
+		}
+		nodeOf = func(i int) string { return nodes[i%len(nodes)].Name }
 	}
 	var next, created atomic.Int64
 	var firstErr error
@@ -46,7 +51,7 @@ func seedPods(ctx context.Context, l layout, cc *clusterClients, namespace strin
 				if i >= int64(n) || ctx.Err() != nil {
 					return
 				}
-				pod := scalePod(namespace, int(i), nodes[int(i)%len(nodes)].Name)
+				pod := scalePod(namespace, int(i), nodeOf(int(i)))
 				_, err := cc.typed.CoreV1().Pods(namespace).Create(ctx, pod, metav1.CreateOptions{})
 				switch {
 				case err == nil:
@@ -94,4 +99,21 @@ func waitDefaultServiceAccount(ctx context.Context, cc *clusterClients, namespac
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// hasNodes tells whether the kubeconfig's context name ("": its current one) is of the first cluster, the one
+// with kwok's nodes.
+func hasNodes(l layout, name string) (bool, error) {
+	cfg, err := clientcmd.LoadFromFile(l.kubeconfig())
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", l.kubeconfig(), err)
+	}
+	if name == "" {
+		name = cfg.CurrentContext
+	}
+	c, ok := cfg.Contexts[name]
+	if !ok {
+		return false, fmt.Errorf("no context %q in %s", name, l.kubeconfig())
+	}
+	return c.Cluster == firstCluster, nil
 }

@@ -32,16 +32,21 @@ func runSeed(ctx context.Context, l layout, args []string) error {
 	pods := fs.Int("pods", 0, "create this many extra pods (in parallel) instead of the demo content")
 	namespace := fs.String("namespace", "scale", "namespace for --pods")
 	workers := fs.Int("parallel", 64, "parallel creates for --pods")
+	contextName := fs.String("context", "", "the kubeconfig context of the cluster to seed (default: the first cluster's admin); in a cluster without nodes (second, third …) the pods stay Pending")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cc, err := newClusterClients(l)
+	cc, err := contextClients(l, *contextName)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
 	if *pods > 0 {
-		return seedPods(ctx, l, cc, *namespace, *pods, *workers)
+		nodes, err := hasNodes(l, *contextName)
+		if err != nil {
+			return err
+		}
+		return seedPods(ctx, l, cc, *namespace, *pods, *workers, nodes)
 	}
 	objects, err := loadManifests()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -21,15 +22,21 @@ type ports struct {
 	Kwok          int `json:"kwok"` // kwok's kubelet server, the kubelet port of every fake node
 	MetricsServer int `json:"metricsServer"`
 	PodServer     int `json:"podServer"` // the HTTP server every pod port forwards to
-	// APIServer2 is the second cluster's API server: the same etcd under its own prefix (secondPrefix).
+	// APIServer2 is the second cluster's API server: the same etcd under its own prefix (extraCluster).
 	APIServer2 int `json:"apiServer2"`
+	// APIServers are the API servers of the clusters after the second (third, fourth), as far as started.
+	APIServers []int `json:"apiServers,omitempty"`
 }
 
 func runUp(ctx context.Context, l layout, args []string) error {
 	fs := flag.NewFlagSet("up", flag.ContinueOnError)
 	nodes := fs.Int("nodes", 4, "fake kwok nodes to create")
+	clusters := fs.Int("clusters", 2, fmt.Sprintf("clusters to run, 2 to %d: the first (with nodes) and API servers of their own on its etcd (contexts second, third, fourth); one already running is kept", maxClusters))
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *clusters < 2 || *clusters > maxClusters {
+		return fmt.Errorf("--clusters %d: between 2 and %d", *clusters, maxClusters)
 	}
 	if err := ensureBuilt(ctx, l, false); err != nil {
 		return err
@@ -45,26 +52,31 @@ func runUp(ctx context.Context, l layout, args []string) error {
 			return err
 		}
 	}
-	p, err := loadOrPickPorts(l)
+	n := max(*clusters, runningClusters(l)) // a cluster started by an earlier `up --clusters` stays
+	p, err := loadOrPickPorts(l, n)
 	if err != nil {
 		return err
 	}
-	if err := writeKubeconfig(l, c, p); err != nil {
+	if err := writeKubeconfig(l, c, p, n); err != nil {
 		return err
 	}
-	if err := startControlPlane(ctx, l, c, p, *nodes); err != nil {
+	if err := startControlPlane(ctx, l, c, p, *nodes, n); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "devcluster: up in %s: https://127.0.0.1:%d (contexts admin, viewer, tester); a second cluster at https://127.0.0.1:%d (context %s)\n",
-		time.Since(start).Round(100*time.Millisecond), p.APIServer, p.APIServer2, secondContext)
+	var others []string
+	for _, e := range extraClusters(n) {
+		others = append(others, fmt.Sprintf("%s (context %s)", e.url(p), e.context))
+	}
+	fmt.Fprintf(os.Stderr, "devcluster: up in %s: https://127.0.0.1:%d (contexts admin, viewer, tester); more clusters at %s\n",
+		time.Since(start).Round(100*time.Millisecond), p.APIServer, strings.Join(others, ", "))
 	fmt.Printf("export KUBECONFIG=%s\n", l.kubeconfig())
 	return nil
 }
 
 // startControlPlane starts each component that is not already running with the same flags, in dependency
 // order, waiting for each to be healthy before the next; kwok's nodes come before metrics-server scrapes them.
-func startControlPlane(ctx context.Context, l layout, c credentials, p ports, nodes int) error {
-	for _, s := range clusterComponents(l, c, p, nodes) {
+func startControlPlane(ctx context.Context, l layout, c credentials, p ports, nodes, clusters int) error {
+	for _, s := range clusterComponents(l, c, p, nodes, clusters) {
 		if err := s.run(ctx, s.prepare); err != nil {
 			return err
 		}
@@ -132,15 +144,22 @@ func waitHealthy(ctx context.Context, l layout, name string, pid int, ready func
 }
 
 // loadOrPickPorts reads the cluster's ports, picking free ones for those it has none for yet (a state of an
-// older devcluster lacks the newer components' ports).
-func loadOrPickPorts(l layout) (ports, error) {
+// older devcluster lacks the newer components' ports) and for the API servers of clusters up to clusters
+// (the ports of clusters started before are kept).
+func loadOrPickPorts(l layout, clusters int) (ports, error) {
 	var p ports
 	if data, err := os.ReadFile(l.state("ports.json")); err == nil {
 		if err := json.Unmarshal(data, &p); err != nil {
 			p = ports{}
 		}
 	}
+	for len(p.APIServers) < clusters-2 {
+		p.APIServers = append(p.APIServers, 0)
+	}
 	fields := []*int{&p.EtcdClient, &p.EtcdPeer, &p.APIServer, &p.Kwok, &p.MetricsServer, &p.PodServer, &p.APIServer2}
+	for i := range p.APIServers {
+		fields = append(fields, &p.APIServers[i])
+	}
 	var missing []*int
 	taken := map[int]bool{}
 	for _, f := range fields {
@@ -199,14 +218,15 @@ func checkPortsFree(component string, p ports) error {
 		need = []int{p.EtcdClient, p.EtcdPeer}
 	case "kube-apiserver":
 		need = []int{p.APIServer}
-	case secondAPIServer:
-		need = []int{p.APIServer2}
 	case "kwok":
 		need = []int{p.Kwok}
 	case "metrics-server":
 		need = []int{p.MetricsServer}
 	case podServer:
 		need = []int{p.PodServer}
+	}
+	if e, ok := extraClusterOf(component); ok && component == e.apiServer() {
+		need = []int{e.port(p)}
 	}
 	for _, port := range need {
 		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
@@ -222,5 +242,3 @@ func checkPortsFree(component string, p ports) error {
 }
 
 func apiURL(p ports) string { return fmt.Sprintf("https://127.0.0.1:%d", p.APIServer) }
-
-func secondAPIURL(p ports) string { return fmt.Sprintf("https://127.0.0.1:%d", p.APIServer2) }

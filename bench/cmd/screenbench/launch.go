@@ -19,12 +19,18 @@ type podCounts struct {
 // serverCounts samples the pod count of namespace ("": the whole cluster) now and then every 500 ms until
 // stop; expect (if positive) counts as seen from the start.
 func (b *bench) serverCounts(namespace string, expect int) *podCounts {
+	return sampleCounts(func() (int, error) { return countPods(context.Background(), b.client, namespace) }, expect)
+}
+
+// sampleCounts records what count returns now and then every 500 ms until stop; expect (if positive) counts
+// as seen from the start.
+func sampleCounts(count func() (int, error), expect int) *podCounts {
 	p := &podCounts{counts: map[int]bool{}, done: make(chan struct{})}
 	if expect > 0 {
 		p.counts[expect] = true
 	}
 	sample := func() {
-		if n, err := countPods(context.Background(), b.client, namespace); err == nil {
+		if n, err := count(); err == nil {
 			p.mu.Lock()
 			p.counts[n] = true
 			p.mu.Unlock()

@@ -3,6 +3,7 @@
 //
 //	screenbench run --namespace bench-10000 --pods 10000 --kscope bin/kscope --k9s PATH --out FILE.json
 //	screenbench report --out FILE.md FILE.json ...
+//	screenbench clusters --namespace NS --pods N --contexts admin,second,third --out FILE.json --report FILE.md
 //
 // For each run (interleaved: kscope, k9s, kubectl, then again) it records: launch → the first screen showing
 // a pod row (and whether its title said the list was still arriving) and → the complete table (the title's
@@ -12,6 +13,9 @@
 // flips; a key that sorts by another column (IP) until the visible pods are in the server's IP order. Then
 // each tool's launch in all namespaces: first screen, complete table (the cluster's pod count) and RSS
 // settled. kubectl: its first row, its exit and its peak RSS. k9s is skipped above --k9s-max-pods.
+//
+// clusters measures kscope on each of several clusters alone and on all of them in one table (the same
+// namespace of N pods in each), interleaved round by round, with the server's floor (clustersreport.go).
 package main
 
 import (
@@ -21,7 +25,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: screenbench run|report [flags]")
+		fmt.Fprintln(os.Stderr, "usage: screenbench run|report|clusters [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -30,8 +34,10 @@ func main() {
 		err = runCommand(os.Args[2:])
 	case "report":
 		err = reportCommand(os.Args[2:])
+	case "clusters":
+		err = clustersCommand(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want run or report)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want run, report or clusters)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "screenbench: %s\n", err)

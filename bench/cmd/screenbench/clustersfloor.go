@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+)
+
+// tableAccept asks for the server-side Table of a list, the form kscope's tables read.
+const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io"
+
+// tableGet times one whole GET of the namespace's pods as a Table without objects (includeObject=None, no
+// paging), from the request to the last byte of the answer, and checks it holds want rows.
+func tableGet(ctx context.Context, client kubernetes.Interface, namespace string, want int) (time.Duration, error) {
+	start := time.Now()
+	body, err := client.CoreV1().RESTClient().Get().Namespace(namespace).Resource("pods").
+		Param("includeObject", "None").SetHeader("Accept", tableAccept).DoRaw(ctx)
+	took := time.Since(start)
+	if err != nil {
+		return 0, err
+	}
+	var table struct {
+		Kind string            `json:"kind"`
+		Rows []json.RawMessage `json:"rows"`
+	}
+	if err := json.Unmarshal(body, &table); err != nil {
+		return 0, fmt.Errorf("decode the table: %w", err)
+	}
+	if table.Kind != "Table" || len(table.Rows) != want {
+		return 0, fmt.Errorf("got a %s of %d rows, want a Table of %d", table.Kind, len(table.Rows), want)
+	}
+	return took, nil
+}
+
+// floors measures the server's floor of round r: a Table GET per cluster in turn, then one to every cluster
+// at once (until the last answered). A failed GET is -1 and its error is kept.
+func (cb *clusterBench) floors(r *ClusterRound) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	r.FloorS = map[string]float64{}
+	for _, name := range cb.contexts {
+		took, err := tableGet(ctx, cb.clients[name], cb.b.namespace, cb.b.pods)
+		r.FloorS[name] = took.Seconds()
+		if err != nil {
+			r.FloorS[name] = -1
+			r.FloorErrors = append(r.FloorErrors, fmt.Sprintf("%s: %s", name, err))
+		}
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	start := time.Now()
+	failed := false
+	for _, name := range cb.contexts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := tableGet(ctx, cb.clients[name], cb.b.namespace, cb.b.pods); err != nil {
+				mu.Lock()
+				failed = true
+				r.FloorErrors = append(r.FloorErrors, fmt.Sprintf("all at once, %s: %s", name, err))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	r.FloorAllS = time.Since(start).Seconds()
+	if failed {
+		r.FloorAllS = -1
+	}
+}
