@@ -19,4 +19,5 @@ type Interface interface {
 	Workloads
 	Rollouts
 	Debug
+	Applier
 }

@@ -56,6 +56,7 @@ func (a *App) barCommands() []prompt.Command {
 		cmds = append(cmds, prompt.Command{Names: []string{"portforwards", "pf"}, Run: func([]string) { a.openPortForwards() }})
 	}
 	return append(cmds, []prompt.Command{
+		{Names: []string{"apply"}, Args: true, Run: a.runApply},
 		{Names: []string{"ns", "namespace"}, Args: true, ArgCandidates: func() []string { return a.namespaces.names() },
 			Run: func(args []string) {
 				if len(args) > 0 {

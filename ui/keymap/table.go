@@ -43,7 +43,7 @@ func (d KeyDef) Bind(run func()) Binding { return d.Key.Does(d.Name, d.Descripti
 // package, which build their bindings with Bind.
 var Keys = KeyFamilies{
 	Global: globalKeys{
-		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), q"),
+		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), apply FILE|DIR|- (server-side, after a dry run's diff), q"),
 		Back:    newKey("back", Key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back"),
 		Move:    newKey("move", Binding{Label: "↑↓ j k pgup pgdn g G"}, "move the selection / scroll").fixed(),
 		Quit:    newKey("quit", Key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope"),
@@ -85,6 +85,7 @@ var Keys = KeyFamilies{
 		MarkRange:     newKey("mark range", Key(tcell.KeyCtrlSpace, "ctrl-space"), "mark the rows from the last one marked to the selected one"),
 		MarkClear:     newKey("clear marks", Key(tcell.KeyCtrlBackslash, "ctrl-\\"), "unmark every row"),
 		MarkAll:       newKey("mark all", Char('*'), "mark every row shown (under a filter: the rows it shows)"),
+		NewFrom:       newKey("new from", Key(tcell.KeyCtrlN, "ctrl-n"), "new from this object: its YAML in $KUBE_EDITOR or $EDITOR without status, uid, resourceVersion, managedFields, ownerReferences…; saved, a server-side dry run and its diff, then apply (asks first; :apply)"),
 	},
 	Opened: openedKeys{
 		Back:     newKey("back", Char('['), "the resource opened before this one (history)"),
@@ -188,6 +189,10 @@ var Keys = KeyFamilies{
 	Forwards: forwardsKeys{
 		Stop: newKey("stop", Key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)"),
 	},
+	Apply: applyKeys{
+		Apply: newKey("apply", Char('a'), "apply the objects as the dry run shows them, server-side, field manager kscope (asks first)"),
+		Force: newKey("force", Shifted('F'), "on a conflict: dry-run again with force, taking the fields other managers own (asks first; then a to apply)"),
+	},
 	Help: helpKeys{
 		Back: newKey("back", Char('?'), "close the help"),
 	},
@@ -252,6 +257,7 @@ type KeyFamilies struct {
 	Containers containersKeys `title:"Containers view (enter on a pod)" screen:"ui/containers"`
 	Rollouts   rolloutsKeys   `title:"Rollouts view (shift-r on a deployment, statefulset or daemonset)" screen:"ui/rollouts"`
 	Forwards   forwardsKeys   `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
+	Apply      applyKeys      `title:"Apply view (:apply, ctrl-n on a row): the server-side dry run's diff" screen:"ui/apply"`
 	Help       helpKeys       `title:"Help view"`
 }
 
@@ -268,6 +274,7 @@ type pickerKeys struct{ Filter, Open, Wide KeyDef }
 type tableKeys struct {
 	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse, Faults KeyDef
 	Mark, MarkRange, MarkClear, MarkAll                                                                               KeyDef
+	NewFrom                                                                                                           KeyDef
 	Favorite1, Favorite2, Favorite3, Favorite4, Favorite5, Favorite6, Favorite7, Favorite8, Favorite9                 KeyDef
 }
 
@@ -336,6 +343,9 @@ type rolloutsKeys struct{ Diff, Undo KeyDef }
 
 // forwardsKeys are the port-forwards view's.
 type forwardsKeys struct{ Stop KeyDef }
+
+// applyKeys are the apply view's: they act on the objects its dry run shows.
+type applyKeys struct{ Apply, Force KeyDef }
 
 // helpKeys are the help screen's.
 type helpKeys struct{ Back KeyDef }
