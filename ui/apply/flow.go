@@ -174,9 +174,12 @@ func stripComments(text []byte) []byte {
 // nothing is applied. kept is the editor's file of the text (""; none): removed once the text is read
 // well, else named so that the user's text is not lost.
 func start(h Host, what string, srcs []Source, kept string) {
+	if len(srcs) == 1 && srcs[0].Name == what {
+		srcs[0].Name = "" // named once
+	}
 	items, err := Items(srcs, h.Cluster().Catalog().Resources(), h.Namespace())
 	if err != nil {
-		h.Errorf("apply %s: %s; nothing applied%s", what, err, keptIn(kept))
+		h.Errorf("apply %s: nothing applied: %s%s", what, err, keptIn(kept))
 		return
 	}
 	removeFile(kept)
@@ -185,7 +188,7 @@ func start(h Host, what string, srcs []Source, kept string) {
 		return Plan(ctx, c, items, false)
 	}, func(rs []Result, err error) {
 		if err != nil {
-			h.Errorf("apply %s: %s; nothing applied", what, err)
+			h.Errorf("apply %s: nothing applied: %s", what, err)
 			return
 		}
 		h.Open(newView(h, what, items, rs))

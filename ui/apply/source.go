@@ -14,9 +14,9 @@ type Source struct {
 	Data []byte
 }
 
-// ReadPath reads what `:apply PATH` names (relative to kscope's working directory): a file, or a folder's
-// files ending in .yaml, .yml or .json in name order (not its sub-folders). A folder without one is an
-// error.
+// ReadPath reads what `:apply PATH` names (relative to kscope's working directory): a file (named path), or
+// a folder's files ending in .yaml, .yml or .json in name order, not its sub-folders (each named by its
+// name in the folder). A folder without one is an error.
 func ReadPath(path string) ([]Source, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -50,7 +50,7 @@ func ReadPath(path string) ([]Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Source{Name: p, Data: data})
+		out = append(out, Source{Name: n, Data: data}) // (the messages name the folder, then the file)
 	}
 	return out, nil
 }

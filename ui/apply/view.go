@@ -130,7 +130,7 @@ func (v *View) askForce() {
 		}, func(rs []Result, err error) {
 			v.busy = false
 			if err != nil {
-				v.h.Errorf("apply %s: %s; nothing applied", v.what, err)
+				v.h.Errorf("apply %s: nothing applied: %s", v.what, err)
 				return
 			}
 			v.results, v.force = rs, true
