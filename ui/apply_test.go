@@ -84,7 +84,9 @@ func TestApplyRefusedReadOnly(t *testing.T) {
 		h.until(want, func() bool { return shows(h, want) })
 		h.press(tcell.KeyCtrlN, 0)
 		if uiRefuses {
-			h.until("the key's refusal", func() bool { return shows(h, "read-only mode: refusing to apply a new object from deployments shop/web") })
+			h.until("the key's refusal", func() bool {
+				return shows(h, "read-only mode: refusing to apply a new object from deployments shop/web")
+			})
 			if got := applies(h.cluster); len(got) != 0 {
 				t.Errorf("the UI applied in read-only mode: %q", got)
 			}

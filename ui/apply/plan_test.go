@@ -125,7 +125,7 @@ func TestPlan(t *testing.T) {
 		asked     string
 	}{
 		{name: "create", item: configMap("fresh", "ConfigMap", map[string]any{"k": "v"}), state: Create,
-			diff: []string{"+ apiVersion: v1", "+ data:", "+   k: v", "+ kind: ConfigMap", "+ metadata:", "+   name: fresh", "+   namespace: shop"},
+			diff:  []string{"+ apiVersion: v1", "+ data:", "+   k: v", "+ kind: ConfigMap", "+ metadata:", "+   name: fresh", "+   namespace: shop"},
 			asked: "can create "},
 		{name: "change (generation, resourceVersion and managedFields not compared)", item: configMap("old", "ConfigMap",
 			map[string]any{"color": "green"}), state: Change, diff: []string{"-   color: blue", "+   color: green"}, asked: "can patch old"},
