@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
@@ -94,7 +95,7 @@ func (v *View) render() {
 		}
 		fmt.Fprintf(&b, "%s %s  [gray]%s[-]\n", stateLabel(r.State), tview.Escape(r.What()), tview.Escape(where))
 		for _, c := range r.Conflicts {
-			fmt.Fprintf(&b, "  [red]%s is owned by %q[-]\n", tview.Escape(c.Field), c.Manager)
+			fmt.Fprintf(&b, "  [red]%s is owned by %s[-]\n", tview.Escape(c.Field), tview.Escape(strconv.Quote(c.Manager)))
 		}
 		if r.State == Create || r.State == Change {
 			b.WriteString(theme.DiffMarkup(r.Diff))
