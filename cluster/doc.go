@@ -13,6 +13,7 @@
 //   - Rollouts: the revisions of a deployment, statefulset or daemonset and the undo to one (kubectl rollout
 //     history and undo).
 //   - Nodes: cordon, uncordon and drain a node (kubectl's semantics).
+//   - Applier: server-side apply of an object, dry run or not (kubectl apply --server-side).
 //   - Access: whether the user may make a request (SelfSubjectAccessReview).
 //   - Sources: live rows for a table, one object's latest state, the metadata a relationship tree is drawn
 //     from.

@@ -20,4 +20,5 @@ type Interface interface {
 	Rollouts
 	Debug
 	ChangeFeed
+	Applier
 }

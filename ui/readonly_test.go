@@ -84,7 +84,7 @@ var viewTypes = []string{"*livetable.Table", "*ui.stubObjectScreen", "*ui.stubSc
 // writeNames are the bindings that would change the cluster.
 var writeNames = map[string]bool{"delete": true, "edit": true, "scale": true, "restart": true, "shell": true, "attach": true, "port-forward": true,
 	"cordon": true, "uncordon": true, "drain": true, "trigger": true, "suspend": true, "kill": true, "set image": true,
-	"labels": true, "debug": true}
+	"labels": true, "debug": true, "new from": true}
 
 // writeCalls are the fake cluster's calls that would change something.
 func writeCalls(calls []string) []string {
@@ -93,7 +93,7 @@ func writeCalls(calls []string) []string {
 		verb, _, _ := strings.Cut(c, " ")
 		switch verb {
 		case "scale", "restart", "update", "exec", "attach", "port-forward", "cordon", "drain", "trigger", "suspend", "kill",
-			"set-image", "label", "debug", "debug-node":
+			"set-image", "label", "debug", "debug-node", "apply":
 			out = append(out, c)
 		}
 	}
@@ -126,7 +126,8 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 				withCronJobs(c)
 				for _, r := range c.rows["nodes"] { // (labels and annotations read the object first)
 					c.objects[objectKey(nodesGVR, "", r.Name)] = &unstructured.Unstructured{Object: map[string]any{
-						"apiVersion": "v1", "kind": "Node", "metadata": map[string]any{"name": r.Name, "uid": string(r.UID)}}}
+						"apiVersion": "v1", "kind": "Node", "metadata": map[string]any{"name": r.Name, "uid": string(r.UID),
+							"labels": map[string]any{"kubernetes.io/hostname": r.Name}}}} // (labellingEditor's change, for new from)
 				}
 				c.objects["deployments/shop/web"].Object["spec"].(map[string]any)["template"] = map[string]any{"spec": map[string]any{
 					"containers": []any{map[string]any{"name": "web", "image": "nginx:1.27"}}}}
@@ -178,7 +179,7 @@ func TestReadOnlyEveryBindingSendsNoWrite(t *testing.T) {
 			if !uiRefuses {
 				// the transport was what stopped them: each kind of write was sent and refused
 				for _, verb := range []string{"scale", "restart", "update", "exec", "attach", "port-forward", "cordon", "drain",
-					"trigger", "suspend", "kill", "set-image", "label", "debug", "debug-node"} {
+					"trigger", "suspend", "kill", "set-image", "label", "debug", "debug-node", "apply"} {
 					if !slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, verb+" ") }) {
 						t.Errorf("no %s reached the transport: the test did not try it (calls %q)", verb, calls)
 					}
@@ -205,7 +206,7 @@ var keepsView = map[string]bool{
 	"history": true, "blame": true, "diff": true, "tree": true, "pulse": true, "events": true, "owner": true,
 	"logs": true, "previous logs": true, "copy": true, "save": true, "edit": true, "scale": true, "restart": true,
 	"delete": true, "shell": true, "attach": true, "port-forward": true, "stop": true, "cordon": true, "uncordon": true, "drain": true,
-	"trigger": true, "suspend": true, "kill": true, "set image": true, "labels": true, "debug": true,
+	"trigger": true, "suspend": true, "kill": true, "set image": true, "labels": true, "debug": true, "new from": true,
 }
 
 // openedPath is a path's views as opening the path left them, and the screen they showed then.

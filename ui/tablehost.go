@@ -84,6 +84,7 @@ func (h *tableHost) Bindings() []keymap.Binding {
 		})),
 	)
 	keys = append(keys, a.markedObjectBindings(t.Subject, h.marked, t.Scope, h.access)...)
+	keys = append(keys, keymap.Keys.Table.NewFrom.Bind(h.withSelected(a.newFrom)))
 	keys = append(keys, t.ViewBindings()...)
 	keys = append(keys, t.MarkBindings()...)
 	keys = append(keys, keymap.Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }))

@@ -27,6 +27,7 @@ func TestAllowed(t *testing.T) {
 		{"DELETE", "/api/v1/namespaces/shop/pods/web-1", "", false},
 		{"PUT", "/apis/apps/v1/namespaces/shop/deployments/web", "", false},
 		{"PATCH", "/apis/apps/v1/namespaces/shop/deployments/web/scale", "", false},
+		{"PATCH", "/api/v1/namespaces/shop/configmaps/web", "", false}, // a server-side apply, a dry run (dryRun=All) too
 		{"POST", "/api/v1/namespaces/shop/configmaps", "", false},
 		{"POST", "/api/v1/namespaces/shop/pods/web-1/eviction", "", false},
 		{"POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", "", true},

@@ -43,7 +43,7 @@ func (d KeyDef) Bind(run func()) Binding { return d.Key.Does(d.Name, d.Descripti
 // package, which build their bindings with Bind.
 var Keys = KeyFamilies{
 	Global: globalKeys{
-		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [@CTX,@CTX…] [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), changes [NS,NS…] (the live feed of changes), q"),
+		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [@CTX,@CTX…] [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), changes [NS,NS…] (the live feed of changes), apply FILE|DIR|- (server-side, after a dry run's diff), q"),
 		Back:    newKey("back", Key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back"),
 		Move:    newKey("move", Binding{Label: "↑↓ j k pgup pgdn g G"}, "move the selection / scroll").fixed(),
 		Quit:    newKey("quit", Key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope"),
@@ -85,6 +85,7 @@ var Keys = KeyFamilies{
 		MarkRange:     newKey("mark range", Key(tcell.KeyCtrlSpace, "ctrl-space"), "mark the rows from the last one marked to the selected one"),
 		MarkClear:     newKey("clear marks", Key(tcell.KeyCtrlBackslash, "ctrl-\\"), "unmark every row"),
 		MarkAll:       newKey("mark all", Char('*'), "mark every row shown (under a filter: the rows it shows)"),
+		NewFrom:       newKey("new from", Key(tcell.KeyCtrlN, "ctrl-n"), "new from this object: its YAML in $KUBE_EDITOR or $EDITOR without status, uid, resourceVersion, managedFields, ownerReferences…; saved, a server-side dry run and its diff, then apply (asks first; :apply)"),
 	},
 	Opened: openedKeys{
 		Back:     newKey("back", Char('['), "the resource opened before this one (history)"),
@@ -192,6 +193,10 @@ var Keys = KeyFamilies{
 		History: newKey("change history", Key(tcell.KeyEnter, "enter"), "the history of the changed object: the versions kscope keeps of it, else the changes the feed saw"),
 		Filter:  newKey("filter", Char('/'), "show only the changes matching a regular expression (kind, name, manager, fields…; esc: all)"),
 	},
+	Apply: applyKeys{
+		Apply: newKey("apply", Char('a'), "apply the objects as the dry run shows them, server-side, field manager kscope (asks first)"),
+		Force: newKey("force", Shifted('F'), "on a conflict: dry-run again with force, taking the fields other managers own (asks first; then a to apply)"),
+	},
 	Help: helpKeys{
 		Back: newKey("back", Char('?'), "close the help"),
 	},
@@ -257,6 +262,7 @@ type KeyFamilies struct {
 	Rollouts   rolloutsKeys   `title:"Rollouts view (shift-r on a deployment, statefulset or daemonset)" screen:"ui/rollouts"`
 	Forwards   forwardsKeys   `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
 	Changes    changesKeys    `title:"Changes view (:changes)" screen:"ui/changes"`
+	Apply      applyKeys      `title:"Apply view (:apply, ctrl-n on a row): the server-side dry run's diff" screen:"ui/apply"`
 	Help       helpKeys       `title:"Help view"`
 }
 
@@ -273,6 +279,7 @@ type pickerKeys struct{ Filter, Open, Wide KeyDef }
 type tableKeys struct {
 	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse, Faults KeyDef
 	Mark, MarkRange, MarkClear, MarkAll                                                                               KeyDef
+	NewFrom                                                                                                           KeyDef
 	Favorite1, Favorite2, Favorite3, Favorite4, Favorite5, Favorite6, Favorite7, Favorite8, Favorite9                 KeyDef
 }
 
@@ -344,6 +351,8 @@ type forwardsKeys struct{ Stop KeyDef }
 
 // changesKeys are the changes view's: they act on the selected change.
 type changesKeys struct{ History, Filter KeyDef }
+// applyKeys are the apply view's: they act on the objects its dry run shows.
+type applyKeys struct{ Apply, Force KeyDef }
 
 // helpKeys are the help screen's.
 type helpKeys struct{ Back KeyDef }

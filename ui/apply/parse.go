@@ -1,0 +1,212 @@
+package apply
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	pathvalidation "k8s.io/apimachinery/pkg/api/validation/path"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"kscope/apierr"
+	"kscope/discovery"
+)
+
+// Item is one object to apply: where it was written (its source and the document's number there, from 1),
+// its resource and the object as it will be sent (its namespace set).
+type Item struct {
+	Source string
+	Index  int
+	Res    discovery.Resource
+	GVR    schema.GroupVersionResource
+	Obj    *unstructured.Unstructured
+}
+
+// What names the item's object as the messages do: "configmaps shop/web" ("nodes kwok-0" cluster-scoped).
+func (it Item) What() string {
+	if ns := it.Obj.GetNamespace(); ns != "" {
+		return it.GVR.Resource + " " + ns + "/" + it.Obj.GetName()
+	}
+	return it.GVR.Resource + " " + it.Obj.GetName()
+}
+
+// docError is a document that cannot be applied: where, and why.
+type docError struct {
+	source string
+	index  int
+	why    string
+}
+
+func (e *docError) Error() string {
+	if e.source == "" {
+		return fmt.Sprintf("document %d: %s", e.index, e.why)
+	}
+	return fmt.Sprintf("%s: document %d: %s", e.source, e.index, e.why)
+}
+
+// Items reads every document of srcs as the objects to apply, in order: each must parse (YAML, --- between
+// documents, or JSON), be an object naming apiVersion, kind and metadata.name, of a kind one of resources
+// serves (its group and kind; the document's version is the one sent), and not repeat an object before it.
+// A namespaced object without a namespace gets namespace (the view's); a cluster-scoped one loses its.
+// Empty documents are skipped and not counted. The error is the first document that cannot be applied,
+// one line ("FILE: document 3: …", and how many more there are): then nothing is to be applied.
+func Items(srcs []Source, resources []discovery.Resource, namespace string) ([]Item, error) {
+	var items []Item
+	var errs []error
+	seen := map[string]string{}
+	for _, src := range srcs {
+		for i, doc := range Documents(src.Data) {
+			var it Item
+			err := doc.Err
+			if err == nil {
+				it, err = item(doc.Obj, resources, namespace)
+			}
+			if err == nil {
+				key := it.GVR.GroupResource().String() + " " + it.Obj.GetNamespace() + "/" + it.Obj.GetName()
+				where := fmt.Sprintf("document %d", i+1)
+				if src.Name != "" {
+					where = src.Name + ": " + where
+				}
+				if before, ok := seen[key]; ok {
+					err = fmt.Errorf("%s again (%s)", it.What(), before)
+				} else {
+					seen[key] = where
+				}
+			}
+			if err != nil {
+				errs = append(errs, &docError{source: src.Name, index: i + 1, why: apierr.OneLine(err.Error())})
+				continue
+			}
+			it.Source, it.Index = src.Name, i+1
+			items = append(items, it)
+		}
+	}
+	switch {
+	case len(errs) == 1:
+		return nil, errs[0]
+	case len(errs) > 1:
+		return nil, fmt.Errorf("%w (and %d more)", errs[0], len(errs)-1)
+	case len(items) == 0:
+		return nil, errors.New("no object in it")
+	}
+	return items, nil
+}
+
+// Document is one non-empty document of a text: the object, or why it is none.
+type Document struct {
+	Obj map[string]any
+	Err error
+}
+
+// Documents splits data into its documents, without the empty ones: a JSON text (it begins with `{`) is a
+// stream of JSON objects, anything else YAML documents separated by `---` lines. A document that does not
+// parse is one with its Err; after one the JSON stream, or a YAML text that cannot be split, ends.
+func Documents(data []byte) []Document {
+	var out []Document
+	trimmed := bytes.TrimSpace(data)
+	if bytes.HasPrefix(trimmed, []byte("{")) {
+		dec := json.NewDecoder(bytes.NewReader(trimmed))
+		for {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err == io.EOF {
+				return out
+			} else if err != nil {
+				return append(out, Document{Err: fmt.Errorf("not JSON: %w", err)})
+			}
+			doc, err := object(raw)
+			out = append(out, Document{Obj: doc, Err: err})
+		}
+	}
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for {
+		chunk, err := r.Read()
+		if err == io.EOF {
+			return out
+		} else if err != nil {
+			return append(out, Document{Err: fmt.Errorf("not YAML: %w", err)})
+		}
+		doc, err := object(chunk)
+		if doc != nil || err != nil {
+			out = append(out, Document{Obj: doc, Err: err})
+		}
+	}
+}
+
+// object is one document as an object (numbers as int64 where they are whole), nil for an empty one (only
+// comments or blanks).
+func object(text []byte) (map[string]any, error) {
+	var v any
+	if err := utilyaml.Unmarshal(text, &v); err != nil {
+		return nil, fmt.Errorf("does not parse: %w", err)
+	}
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case map[string]any:
+		return v, nil
+	}
+	return nil, errors.New("not an object")
+}
+
+// item is the object doc as an Item of one of resources, or why it cannot be applied.
+func item(doc map[string]any, resources []discovery.Resource, namespace string) (Item, error) {
+	obj := &unstructured.Unstructured{Object: doc}
+	apiVersion, _, _ := unstructured.NestedString(doc, "apiVersion")
+	kind, _, _ := unstructured.NestedString(doc, "kind")
+	name, _, _ := unstructured.NestedString(doc, "metadata", "name")
+	switch {
+	case apiVersion == "":
+		return Item{}, errors.New("no apiVersion")
+	case kind == "":
+		return Item{}, errors.New("no kind")
+	case name == "":
+		return Item{}, fmt.Errorf("%s without metadata.name", kind)
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return Item{}, fmt.Errorf("apiVersion %q: %w", apiVersion, err)
+	}
+	res, ok := servedKind(resources, gv, kind)
+	if !ok {
+		return Item{}, fmt.Errorf("no resource of kind %s in %s is served", kind, apiVersion)
+	}
+	if !res.Namespaced {
+		obj.SetNamespace("")
+	} else if obj.GetNamespace() == "" {
+		obj.SetNamespace(namespace)
+	}
+	for field, value := range map[string]string{"metadata.name": name, "metadata.namespace": obj.GetNamespace()} {
+		if value == "" {
+			continue
+		}
+		if problems := pathvalidation.IsValidPathSegmentName(value); len(problems) > 0 {
+			return Item{}, fmt.Errorf("%s %q: %s", field, value, strings.Join(problems, ", "))
+		}
+	}
+	return Item{Res: res, GVR: gv.WithResource(res.Name), Obj: obj}, nil
+}
+
+// servedKind finds the resource of kind in gv's group among resources: of gv's version if one is,
+// else of another (the server converts).
+func servedKind(resources []discovery.Resource, gv schema.GroupVersion, kind string) (discovery.Resource, bool) {
+	var found discovery.Resource
+	ok := false
+	for _, r := range resources {
+		if r.Group != gv.Group || r.Kind != kind || strings.Contains(r.Name, "/") {
+			continue
+		}
+		if r.Version == gv.Version {
+			return r, true
+		}
+		if !ok {
+			found, ok = r, true
+		}
+	}
+	return found, ok
+}
