@@ -1,32 +1,59 @@
 package ui
 
 import (
+	"context"
+
 	"kscope/changes"
+	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/history"
 	"kscope/watch"
 )
 
 // ChangesFeed is what ui hands the changes screen (TableScreens.Changes, `:changes`): the words typed after
-// the command, the view's namespace, and the opener of a changed object's history. A plain value made for
-// one screen; History runs on the UI goroutine.
+// the command, the view's namespace and clusters, and the openers of a changed object's history. A plain
+// value made for one screen; History and HistoryIn run on the UI goroutine.
 type ChangesFeed struct {
-	// Args are the words after `:changes` ("shop,web", "manager=NAME"), as typed.
+	// Args are the words after `:changes` ("shop,web", "manager=NAME"), as typed, but for the @-words.
 	Args []string
 	// Namespace is the view's namespace ("" = all): the feed's when Args name none.
 	Namespace string
+	// Contexts are the kubeconfig contexts of a feed over several clusters: those the @-words name
+	// (`:changes @prod,@stg`, `@*`), else those of the table on top when it shows several clusters; nil for
+	// the view's cluster alone.
+	Contexts []string
+	// Connect connects to one of Contexts: the session's connection of that context (the one the tables of
+	// several clusters use; the view's own for its context). It blocks: call it off the UI goroutine.
+	Connect func(ctx context.Context, context string) (cluster.Interface, error)
 	// History opens the history view (TableScreens.History) of the object c changed: the versions kscope
 	// keeps of it, with feed's (its changes the screen keeps, oldest first, read again each time) where no
 	// version is kept; nil when no history screen is registered.
 	History func(c changes.Change, feed func() []history.FeedChange)
+	// HistoryIn is History for an object of conn, the cluster of context name (one of Contexts, connected
+	// by Connect): the history view acts on that cluster. Nil when no history screen is registered.
+	HistoryIn func(conn cluster.Interface, name string, c changes.Change, feed func() []history.FeedChange)
 }
 
-// openChanges pushes the registered changes screen (`:changes [NS[,NS…]] [key=value…]`), or says why it
-// cannot open.
+// openChanges pushes the registered changes screen (`:changes [@CTX,…] [NS[,NS…]] [key=value…]`), or says
+// why it cannot open.
 func (a *App) openChanges(args []string) {
-	feed := ChangesFeed{Args: args, Namespace: a.namespace}
+	contexts, rest, found, err := a.contextWords(args)
+	if err != nil {
+		a.errorf("%s", err.Error())
+		return
+	}
+	if !found {
+		contexts = a.viewContexts()
+	}
+	feed := ChangesFeed{Args: rest, Namespace: a.namespace, Contexts: contexts}
+	if len(contexts) > 0 {
+		feed.Connect = a.connectMember(a.cluster)
+	}
 	if a.opts.Screens.History != nil {
 		feed.History = a.openChangeHistory
+		feed.HistoryIn = func(conn cluster.Interface, name string, c changes.Change, f func() []history.FeedChange) {
+			a.memberApp(conn, name).openChangeHistory(c, f)
+		}
 	}
 	s, err := a.opts.Screens.Changes(a, feed)
 	if err != nil {
@@ -34,6 +61,19 @@ func (a *App) openChanges(args []string) {
 		return
 	}
 	a.push(s)
+}
+
+// viewContexts are the contexts of the table on top when it shows several clusters (its source tells its
+// Contexts, as union.Clusters does); nil otherwise.
+func (a *App) viewContexts() []string {
+	t, ok := a.top().(interface{ Source() cluster.RowSource })
+	if !ok {
+		return nil
+	}
+	if s, ok := t.Source().(interface{ Contexts() []string }); ok {
+		return s.Contexts()
+	}
+	return nil
 }
 
 // openChangeHistory pushes the history view of the object c changed: the app's book and open tables'

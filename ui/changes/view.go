@@ -10,45 +10,61 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/changes"
-	"kscope/cluster"
 	"kscope/history"
 	"kscope/ui"
 	"kscope/ui/keymap"
 	"kscope/watch"
 )
 
-// columns are the feed's.
+// columns are the feed's; a feed over several clusters has a CONTEXT column first.
 var columns = []string{"TIME", "AGE", "KIND", "NAMESPACE", "NAME", "OP", "MANAGER", "FIELDS", "RV"}
 
-// View is the live feed of changes (`:changes`). UI goroutine only, but for its watch loop.
+// View is the live feed of changes (`:changes`), of the view's cluster or of several (clusters.go). UI
+// goroutine only, but for its watch goroutines.
 type View struct {
 	ui.BaseScreen
 	nav   ui.Navigator
 	feed  ui.ChangesFeed
 	q     query
-	src   cluster.ChangeSource
+	parts []*part // one per cluster; the view's cluster alone: one, context ""
+	multi bool    // several clusters (feed.Contexts)
+	wake  chan struct{}
 	table *tview.Table
 
-	shown      []changes.Change // the rows, newest first
-	filter     *regexp.Regexp   // `/`; nil: none
+	shown      []entry        // the rows, newest first
+	filter     *regexp.Regexp // `/`; nil: none
 	filterText string
 	cancel     context.CancelFunc
 	ticks      context.CancelFunc
 }
 
-// New returns the feed of changes nav's cluster can watch (a ui.TableScreens opener): in the namespaces
-// feed's words name (else the view's), keeping the changes their filters match. It returns an error, and
-// no screen, for words it does not understand or a source that cannot be built. UI goroutine.
+// New returns the feed of changes (a ui.TableScreens opener) nav's cluster can watch, or, when feed names
+// Contexts, those clusters can (each connected by feed.Connect when the view first shows): in the
+// namespaces feed's words name (else the view's), keeping the changes their filters match. It returns an
+// error, and no screen, for words it does not understand or a source of nav's cluster that cannot be built.
+// UI goroutine.
 func New(nav ui.Navigator, feed ui.ChangesFeed) (ui.Screen, error) {
 	q, err := parseArgs(feed.Args, feed.Namespace)
 	if err != nil {
 		return nil, err
 	}
-	src, err := nav.Cluster().NewChangeSource(feedKinds(nav.Cluster().Catalog().Resources()), q.namespaces)
-	if err != nil {
-		return nil, fmt.Errorf("changes: %w", err)
+	v := &View{nav: nav, feed: feed, q: q, wake: make(chan struct{}, 1),
+		table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
+	if len(feed.Contexts) > 0 {
+		if feed.Connect == nil {
+			return nil, fmt.Errorf("changes: connecting to other contexts is not available here")
+		}
+		v.multi = true
+		for _, name := range feed.Contexts {
+			v.parts = append(v.parts, &part{context: name, word: "connecting"})
+		}
+	} else {
+		src, err := nav.Cluster().NewChangeSource(feedKinds(nav.Cluster().Catalog().Resources()), q.namespaces)
+		if err != nil {
+			return nil, fmt.Errorf("changes: %w", err)
+		}
+		v.parts = []*part{{conn: nav.Cluster(), src: src}}
 	}
-	v := &View{nav: nav, feed: feed, q: q, src: src, table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
 	v.table.SetBorder(true)
 	v.table.SetSelectedStyle(nav.Theme().Cursor)
 	return v, nil
@@ -67,13 +83,19 @@ func (v *View) Bindings() []keymap.Binding {
 	}
 }
 
-// Activate starts, the first time, the watches, the goroutine that redraws on their changes and the tick
-// that refreshes the ages while the view is on top; then draws.
+// Activate starts, the first time, the watches (each cluster's part on a goroutine of its own, which
+// connects it first in a feed over several), the goroutine that redraws on their changes and the tick that
+// refreshes the ages while the view is on top; then draws.
 func (v *View) Activate() {
 	if v.cancel == nil {
 		ctx, cancel := context.WithCancel(v.nav.Context())
 		v.cancel = cancel
-		v.src.Start(ctx)
+		for _, p := range v.parts {
+			if _, src := p.source(); src != nil {
+				src.Start(ctx)
+			}
+			v.nav.Go(func() { p.follow(ctx, v.feed.Connect, v.q.namespaces, v.wake) })
+		}
 		v.nav.Go(func() { v.loop(ctx) })
 		v.ticks = v.nav.EveryTickWhileOnTop(v, v.render)
 	}
@@ -86,17 +108,21 @@ func (v *View) Close() {
 		v.cancel()
 		v.ticks()
 	}
-	v.nav.Go(v.src.Stop)
+	v.nav.Go(func() {
+		for _, p := range v.parts {
+			p.stop()
+		}
+	})
 }
 
-// loop redraws after the source changed, spaced as every live view's redraws are.
+// loop redraws after a source changed, spaced as every live view's redraws are.
 func (v *View) loop(ctx context.Context) {
 	var last time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-v.src.Notify():
+		case <-v.wake:
 			if !v.nav.SpaceRedraw(ctx, &last) {
 				return
 			}
@@ -137,36 +163,72 @@ func (v *View) askFilter() {
 	})
 }
 
-// openHistory opens the history of the selected change's object.
+// openHistory opens the history of the selected change's object, in its own cluster.
 func (v *View) openHistory() {
-	c, ok := v.selected()
-	switch {
-	case !ok:
+	e, ok := v.selected()
+	if !ok {
 		v.nav.Errorf("no change selected")
-	case v.feed.History == nil:
-		v.nav.Errorf("no history view")
+		return
+	}
+	p := v.parts[e.from]
+	conn, src := p.source()
+	var model *changes.Model
+	if src != nil {
+		model = src.Model()
+	}
+	feed := func() []history.FeedChange {
+		if model == nil {
+			return nil
+		}
+		return changes.Feed(model.Of(e.Kind.GVR, e.Namespace, e.Name))
+	}
+	switch {
+	case !v.multi && v.feed.History != nil:
+		v.feed.History(e.Change, feed)
+	case v.multi && v.feed.HistoryIn != nil && conn != nil:
+		v.feed.HistoryIn(conn, p.context, e.Change, feed)
 	default:
-		model := v.src.Model()
-		v.feed.History(c, func() []history.FeedChange {
-			return changes.Feed(model.Of(c.Kind.GVR, c.Namespace, c.Name))
-		})
+		v.nav.Errorf("no history view")
 	}
 }
 
 // selected returns the change under the cursor.
-func (v *View) selected() (changes.Change, bool) {
+func (v *View) selected() (entry, bool) {
 	r, _ := v.table.GetSelection()
 	if r < 1 || r > len(v.shown) {
-		return changes.Change{}, false
+		return entry{}, false
 	}
 	return v.shown[r-1], true
 }
 
-// Status names the kinds not watched (each once) and the bound.
+// Status names the kinds not watched (each once), in a feed over several clusters each cluster's word, and
+// the bound.
 func (v *View) Status() string {
-	p := v.src.Progress()
-	st := v.src.Model().Stats()
-	parts := []string{fmt.Sprintf("%d objects watched", st.Objects)}
+	var parts []string
+	if v.multi {
+		for _, p := range v.parts {
+			parts = append(parts, p.status())
+		}
+	}
+	objects := 0
+	for _, p := range v.parts {
+		if _, src := p.source(); src != nil {
+			objects += src.Model().Stats().Objects
+		}
+	}
+	parts = append(parts, fmt.Sprintf("%d objects watched", objects))
+	if !v.multi {
+		parts = append(parts, v.progress()...)
+	}
+	parts = append(parts, fmt.Sprintf("latest %d kept%s, oldest dropped", v.capacity(), v.perCluster()))
+	return tview.Escape(strings.Join(parts, " · "))
+}
+
+// progress is the status line's words on the watches of the view's cluster alone.
+func (v *View) progress() []string {
+	_, src := v.parts[0].source()
+	p := src.Progress()
+	var parts []string
 	if p.Listed < p.Total {
 		parts = append(parts, fmt.Sprintf("listing %d/%d", p.Listed, p.Total))
 	}
@@ -176,47 +238,88 @@ func (v *View) Status() string {
 	if len(p.Failed) > 0 {
 		parts = append(parts, "failed: "+strings.Join(p.Failed, "; "))
 	}
-	parts = append(parts, fmt.Sprintf("latest %d kept, oldest dropped", st.Capacity))
-	return tview.Escape(strings.Join(parts, " · "))
+	return parts
 }
 
-// render fills the table from the model, keeping the selection on the same change (on the newest while it
-// is on the first row).
+// capacity is how many changes each cluster's part keeps.
+func (v *View) capacity() int {
+	for _, p := range v.parts {
+		if _, src := p.source(); src != nil {
+			return src.Model().Stats().Capacity
+		}
+	}
+	return changes.Capacity
+}
+
+// perCluster says, in a feed over several clusters, that the bound is each cluster's.
+func (v *View) perCluster() string {
+	if v.multi {
+		return " per cluster"
+	}
+	return ""
+}
+
+// columns are the view's: CONTEXT first in a feed over several clusters.
+func (v *View) columns() []string {
+	if v.multi {
+		return append([]string{"CONTEXT"}, columns...)
+	}
+	return columns
+}
+
+// label is the view's name in the title: "changes(shop)", "changes @prod,@stg(shop)".
+func (v *View) label() string {
+	if v.multi {
+		return "changes @" + strings.Join(v.feed.Contexts, ",@") + "(" + v.q.label() + ")"
+	}
+	return "changes(" + v.q.label() + ")"
+}
+
+// render fills the table from the parts' models (merged newest first), keeping the selection on the same
+// change (on the newest while it is on the first row).
 func (v *View) render() {
 	prev, had := v.selected()
 	row, _ := v.table.GetSelection()
-	all := v.src.Model().Changes()
-	st := v.src.Model().Stats()
+	lists := make([][]changes.Change, len(v.parts))
+	kept := 0
+	for i, p := range v.parts {
+		if _, src := p.source(); src != nil {
+			lists[i] = src.Model().Changes()
+			kept += len(lists[i])
+		}
+	}
 	v.shown = v.shown[:0]
-	for _, c := range all {
-		if v.q.matches(c) && (v.filter == nil || v.filter.MatchString(strings.Join(v.cells(c), "\n"))) {
-			v.shown = append(v.shown, c)
+	for _, e := range merge(lists) {
+		if v.q.matches(e.Change) && (v.filter == nil || v.filter.MatchString(strings.Join(v.cells(e), "\n"))) {
+			v.shown = append(v.shown, e)
 		}
 	}
 	theme := v.nav.Theme()
 	v.table.Clear()
-	title := fmt.Sprintf(" %schanges(%s)%s[%d of max %d] ", theme.Title, tview.Escape(v.q.label()), theme.Counter, st.Kept, st.Capacity)
-	if len(v.shown) != st.Kept {
-		title = fmt.Sprintf(" %schanges(%s)%s[%d/%d of max %d] ", theme.Title, tview.Escape(v.q.label()), theme.Counter, len(v.shown), st.Kept, st.Capacity)
+	count := fmt.Sprintf("%d of max %d%s", kept, v.capacity(), v.perCluster())
+	if len(v.shown) != kept {
+		count = fmt.Sprintf("%d/%s", len(v.shown), count)
 	}
+	title := fmt.Sprintf(" %s%s%s[%s] ", theme.Title, tview.Escape(v.label()), theme.Counter, count)
 	if v.filter != nil {
 		title += fmt.Sprintf("%s</%s> ", theme.Filter, tview.Escape(v.filterText))
 	}
 	v.table.SetTitle(title)
-	for c, h := range columns {
+	cols := v.columns()
+	for c, h := range cols {
 		v.table.SetCell(0, c, tview.NewTableCell(h).SetStyle(theme.Header).SetSelectable(false))
 	}
-	for i, c := range v.shown {
+	for i, e := range v.shown {
 		color := theme.RowFg
-		switch c.Op {
+		switch e.Op {
 		case changes.Created:
 			color = theme.RowFlash
 		case changes.Deleted:
 			color = theme.ErrorColor
 		}
-		for col, text := range v.cells(c) {
+		for col, text := range v.cells(e) {
 			cell := tview.NewTableCell(tview.Escape(text)).SetTextColor(color)
-			if columns[col] == "FIELDS" {
+			if cols[col] == "FIELDS" {
 				cell.SetExpansion(1)
 			}
 			v.table.SetCell(i+1, col, cell)
@@ -234,10 +337,11 @@ func (v *View) render() {
 
 // selectionRow is the row to select after a render: the newest while the cursor was on it, else the
 // change selected before, else the same row.
-func (v *View) selectionRow(prev changes.Change, had bool, row int) int {
+func (v *View) selectionRow(prev entry, had bool, row int) int {
 	if had && row > 1 {
-		for i, c := range v.shown {
-			if c.Seen.Equal(prev.Seen) && c.RV == prev.RV && c.Name == prev.Name && c.Namespace == prev.Namespace && c.Op == prev.Op {
+		for i, e := range v.shown {
+			if e.from == prev.from && e.Seen.Equal(prev.Seen) && e.RV == prev.RV && e.Name == prev.Name &&
+				e.Namespace == prev.Namespace && e.Op == prev.Op {
 				return i + 1
 			}
 		}
@@ -245,15 +349,19 @@ func (v *View) selectionRow(prev changes.Change, had bool, row int) int {
 	return min(max(row, 1), len(v.shown))
 }
 
-// cells are c's row, as columns names them.
-func (v *View) cells(c changes.Change) []string {
-	manager := c.Manager
+// cells are e's row, as the view's columns name them.
+func (v *View) cells(e entry) []string {
+	manager := e.Manager
 	switch {
 	case manager == "":
 		manager = "—"
-	case !c.Sure:
+	case !e.Sure:
 		manager += "?"
 	}
-	return []string{c.Seen.Local().Format("15:04:05"), watch.FormatAge(max(v.nav.Clock().Since(c.Seen), 0)),
-		c.Kind.Kind, c.Namespace, c.Name, c.Op.String(), manager, c.Fields, c.RV}
+	cells := []string{e.Seen.Local().Format("15:04:05"), watch.FormatAge(max(v.nav.Clock().Since(e.Seen), 0)),
+		e.Kind.Kind, e.Namespace, e.Name, e.Op.String(), manager, e.Fields, e.RV}
+	if v.multi {
+		return append([]string{v.parts[e.from].context}, cells...)
+	}
+	return cells
 }

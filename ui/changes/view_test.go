@@ -149,7 +149,7 @@ func TestViewFeed(t *testing.T) {
 		t.Errorf("watched %v, want the view's namespace", c.namespaces)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for p := v.src.Progress(); p.Listed < p.Total; p = v.src.Progress() {
+	for p := v.parts[0].src.Progress(); p.Listed < p.Total; p = v.parts[0].src.Progress() {
 		if time.Now().After(deadline) {
 			t.Fatalf("not listed: %+v", p)
 		}
