@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"kscope/changes"
+	"kscope/cluster"
 	"kscope/history"
 	"kscope/tree"
 	"kscope/watch"
@@ -61,4 +63,68 @@ func TestChangesCommand(t *testing.T) {
 	}
 	h.command("changes bad")
 	waitFor(t, h, `invalid namespace "bad!"`)
+}
+
+// TestChangesCommandOverClusters: `:changes @admin,@viewer shop` hands the screen those contexts (the other
+// words as they were) and the session's member connections; `:changes` over a table of several clusters
+// covers that table's clusters, over a table of one none; the feed's HistoryIn opens the history through the
+// App of the row's cluster (its Navigator is that cluster's, the header names its context); an unknown
+// context is one line.
+func TestChangesCommandOverClusters(t *testing.T) {
+	other := fixtureCluster()
+	other.info.Context = "viewer"
+	var got ChangesFeed
+	var historyNav Navigator
+	h := start(t, 140, 30, func(o *Options) {
+		o.Resource = "pods"
+		o.Connect = func(_ context.Context, name string) (cluster.Interface, error) {
+			if name == "viewer" {
+				return other, nil
+			}
+			return nil, errors.New("no such context")
+		}
+		o.Screens.Changes = func(nav Navigator, feed ChangesFeed) (Screen, error) {
+			got = feed
+			return &stubScreen{nav: nav, text: tview.NewTextView().SetText(fmt.Sprintf("changes stub %q over %q", feed.Args, feed.Contexts))}, nil
+		}
+		o.Screens.History = func(nav Navigator, r *watch.Row, e func() []history.Entry) Screen {
+			historyNav = nav
+			return stubHistory(nav, r, e)
+		}
+	})
+	h.eventually("pods(shop)")
+	h.command("changes")
+	h.eventually(`changes stub [] over []`)
+	if got.Connect != nil || got.HistoryIn == nil {
+		t.Errorf("the view's cluster alone: connect %v, historyIn %v", got.Connect != nil, got.HistoryIn != nil)
+	}
+	h.command("changes @nope")
+	h.eventually(`no context "nope" in the kubeconfig (contexts: admin, viewer)`)
+
+	h.command("changes @admin,@viewer shop kind=pods")
+	h.eventually(`changes stub ["shop" "kind=pods"] over ["admin" "viewer"]`)
+	if got.Connect == nil {
+		t.Fatal("no connector handed over")
+	}
+	if c, err := got.Connect(context.Background(), "viewer"); c != other || err != nil {
+		t.Fatalf("viewer connected to %v (%v)", c, err)
+	}
+	if c, err := got.Connect(context.Background(), "admin"); c != cluster.Interface(h.cluster) || err != nil {
+		t.Fatalf("admin connected to %v (%v): want the session's connection", c, err)
+	}
+	cm := tree.Kind{GVR: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Kind: "ConfigMap", Namespaced: true}
+	h.ui(func() {
+		got.HistoryIn(other, "viewer", changes.Change{Seen: t0, Kind: cm, Namespace: "shop", Name: "cfg", Op: changes.Updated, RV: "9"},
+			func() []history.FeedChange { return nil })
+	})
+	h.eventually("history stub of shop/cfg")
+	h.contains("Context: viewer")
+	if historyNav == nil || historyNav.Cluster() != cluster.Interface(other) {
+		t.Errorf("the history opened by %v, want the viewer cluster's App", historyNav)
+	}
+
+	h.command("pods @admin,@viewer")
+	h.eventually("admin synced · viewer synced")
+	h.command("changes manager=e2e")
+	h.eventually(`changes stub ["manager=e2e"] over ["admin" "viewer"]`)
 }

@@ -35,6 +35,7 @@ type fakeCluster struct {
 
 	mu         sync.Mutex
 	namespaces []string
+	failSource error // NewChangeSource's answer, when set
 }
 
 func newFakeCluster() *fakeCluster {
@@ -59,7 +60,11 @@ func (c *fakeCluster) Catalog() cluster.Catalog { return c.catalog }
 func (c *fakeCluster) NewChangeSource(kinds []tree.Kind, namespaces []string) (cluster.ChangeSource, error) {
 	c.mu.Lock()
 	c.namespaces = namespaces
+	fail := c.failSource
 	c.mu.Unlock()
+	if fail != nil {
+		return nil, fail
+	}
 	for _, k := range kinds {
 		if k.GVR.Resource == "events" || k.GVR.Resource == "bindings" {
 			return nil, fmt.Errorf("the feed watches %s", k.Name())
