@@ -75,6 +75,7 @@ func TestChangesCommandOverClusters(t *testing.T) {
 	other.info.Context = "viewer"
 	var got ChangesFeed
 	var historyNav Navigator
+	var entries func() []history.Entry
 	h := start(t, 140, 30, func(o *Options) {
 		o.Resource = "pods"
 		o.Connect = func(_ context.Context, name string) (cluster.Interface, error) {
@@ -88,11 +89,19 @@ func TestChangesCommandOverClusters(t *testing.T) {
 			return &stubScreen{nav: nav, text: tview.NewTextView().SetText(fmt.Sprintf("changes stub %q over %q", feed.Args, feed.Contexts))}, nil
 		}
 		o.Screens.History = func(nav Navigator, r *watch.Row, e func() []history.Entry) Screen {
-			historyNav = nav
+			historyNav, entries = nav, e
 			return stubHistory(nav, r, e)
 		}
 	})
 	h.eventually("pods(shop)")
+	src := h.cluster.lastSource() // the session's cluster's pods table keeps a version of a pod
+	row, _ := src.Row("shop/web-7d9f-abcde")
+	changed := *row
+	changed.ResourceVersion = "3"
+	src.Put(&changed)
+	if len(src.Versions("shop/web-7d9f-abcde")) != 2 {
+		t.Fatal("the table kept no version of the pod")
+	}
 	h.command("changes")
 	h.eventually(`changes stub [] over []`)
 	if got.Connect != nil || got.HistoryIn == nil {
@@ -112,15 +121,22 @@ func TestChangesCommandOverClusters(t *testing.T) {
 	if c, err := got.Connect(context.Background(), "admin"); c != cluster.Interface(h.cluster) || err != nil {
 		t.Fatalf("admin connected to %v (%v): want the session's connection", c, err)
 	}
-	cm := tree.Kind{GVR: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Kind: "ConfigMap", Namespaced: true}
+	// a pod of the viewer cluster named as one of the session's cluster's pods table below: its history is
+	// the viewer's (the feed's change), never that table's versions of the other cluster's pod
+	pods := tree.Kind{GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Kind: "Pod", Namespaced: true}
 	h.ui(func() {
-		got.HistoryIn(other, "viewer", changes.Change{Seen: t0, Kind: cm, Namespace: "shop", Name: "cfg", Op: changes.Updated, RV: "9"},
-			func() []history.FeedChange { return nil })
+		got.HistoryIn(other, "viewer", changes.Change{Seen: t0, Kind: pods, Namespace: "shop", Name: "web-7d9f-abcde", Op: changes.Updated, RV: "9"},
+			func() []history.FeedChange { return []history.FeedChange{{Seen: t0, RV: "9", Op: "updated", Manager: "e2e", Sure: true}} })
 	})
-	h.eventually("history stub of shop/cfg")
+	h.eventually("history stub of shop/web-7d9f-abcde")
 	h.contains("Context: viewer")
 	if historyNav == nil || historyNav.Cluster() != cluster.Interface(other) {
 		t.Errorf("the history opened by %v, want the viewer cluster's App", historyNav)
+	}
+	var es []history.Entry
+	h.ui(func() { es = entries() })
+	if len(es) != 1 || es[0].Feed == nil {
+		t.Errorf("the viewer's pod's history: %+v, want the feed's change alone", es)
 	}
 
 	h.command("pods @admin,@viewer")

@@ -10,14 +10,15 @@ import (
 	"kscope/watch"
 )
 
-// rowVersions returns the versions of the row with key that an open table of res keeps (the table with the
-// most, should several list res), with that table's columns.
+// rowVersions returns the versions of the row with key that an open table of res in a's cluster keeps (the
+// table with the most, should several list res), with that table's columns.
 func (a *App) rowVersions(res discovery.Resource, key string) ([]watch.RowVersion, []watch.Column) {
 	var best []watch.RowVersion
 	var cols []watch.Column
 	for _, v := range a.stack {
 		t, ok := v.(*livetable.Table)
-		if !ok || t.Resource().GVR() != res.GVR() {
+		owner, member := a.screenOf[v] // a table a member's App pushed is of its cluster
+		if !ok || t.Resource().GVR() != res.GVR() || member && owner.cluster != a.cluster || !member && a.home.cluster != a.cluster {
 			continue
 		}
 		if src, ok := t.Source().(cluster.Versioner); ok {
