@@ -126,7 +126,9 @@ func TestChangesCommandOverClusters(t *testing.T) {
 	pods := tree.Kind{GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Kind: "Pod", Namespaced: true}
 	h.ui(func() {
 		got.HistoryIn(other, "viewer", changes.Change{Seen: t0, Kind: pods, Namespace: "shop", Name: "web-7d9f-abcde", Op: changes.Updated, RV: "9"},
-			func() []history.FeedChange { return []history.FeedChange{{Seen: t0, RV: "9", Op: "updated", Manager: "e2e", Sure: true}} })
+			func() []history.FeedChange {
+				return []history.FeedChange{{Seen: t0, RV: "9", Op: "updated", Manager: "e2e", Sure: true}}
+			})
 	})
 	h.eventually("history stub of shop/web-7d9f-abcde")
 	h.contains("Context: viewer")
