@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -73,4 +74,49 @@ func hasFields(line string, words ...string) bool {
 		}
 	}
 	return true
+}
+
+// TestUIChangesClusters: `:changes @admin,@second NS` is one feed over both devcluster clusters: a CONTEXT
+// column, a word per cluster on the status line, the bound each cluster's; a patch in the second cluster by
+// a named field manager shows with CONTEXT second, one in the first with CONTEXT admin, newest first; enter on
+// the second cluster's row opens that object's history in the second cluster (the header names it).
+func TestUIChangesClusters(t *testing.T) {
+	parallel(t)
+	ns := testNamespace(t)
+	secondNamespace(t, ns)
+	kubectl(t, "-n", ns, "create", "configmap", "cfg", "--from-literal=a=1")
+	kubectl(t, "--context", "second", "-n", ns, "create", "configmap", "cfg", "--from-literal=a=1")
+	s := startUI(t, "-n", ns, "configmaps")
+	s.waitFor("configmaps(" + ns + ")")
+	s.typeText(":changes @admin,@second " + ns)
+	s.keys("Enter")
+	s.waitFor("changes @admin,@second("+ns+")[0 of max 2000 per cluster]", "CONTEXT")
+	// both clusters listed every kind: what happens now is a change
+	s.waitUntil("both clusters watching", func(scr string) bool {
+		return strings.Contains(scr, "admin watching") && strings.Contains(scr, "second watching")
+	})
+
+	kubectl(t, "--context", "second", "-n", ns, "patch", "configmap", "cfg", "--field-manager=e2e-second", "-p", `{"data":{"a":"2"}}`)
+	s.waitUntil("the second cluster's cfg updated by e2e-second", func(scr string) bool {
+		return hasFields(lineWith(scr, " e2e-second "), "second", "ConfigMap", ns, "cfg", "updated", "e2e-second", "data")
+	})
+	kubectl(t, "-n", ns, "patch", "configmap", "cfg", "--field-manager=e2e-admin", "-p", `{"data":{"a":"3"}}`)
+	scr := s.waitUntil("the first cluster's cfg updated by e2e-admin", func(scr string) bool {
+		return hasFields(lineWith(scr, " e2e-admin "), "admin", "ConfigMap", ns, "cfg", "updated", "e2e-admin", "data")
+	})
+	rows := screenRows(scr, "MANAGER")
+	if len(rows) < 2 || !hasFields(rows[0], "admin", "e2e-admin") || !slices.ContainsFunc(rows[1:], func(r string) bool {
+		return hasFields(r, "second", "e2e-second")
+	}) {
+		t.Errorf("rows, newest first: %q", rows)
+	}
+
+	s.typeText("/e2e-second")
+	s.keys("Enter")
+	s.waitFor("</e2e-second>")
+	s.keys("Enter")
+	s.waitUntil("cfg's history in the second cluster names e2e-second", func(scr string) bool {
+		return strings.Contains(scr, "Context: second") && strings.Contains(scr, "history "+ns+"/cfg") &&
+			strings.Contains(lineWith(scr, " e2e-second "), "updated: data") && !strings.Contains(scr, "e2e-admin")
+	})
 }
