@@ -43,7 +43,7 @@ func (d KeyDef) Bind(run func()) Binding { return d.Key.Does(d.Name, d.Descripti
 // package, which build their bindings with Bind.
 var Keys = KeyFamilies{
 	Global: globalKeys{
-		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [@CTX,@CTX…] [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), changes [NS,NS…] (the live feed of changes), apply FILE|DIR|- (server-side, after a dry run's diff), q"),
+		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [@CTX,@CTX…] [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), changes [@CTX,@CTX…] [NS,NS…] (the live feed of changes), apply FILE|DIR|- (server-side, after a dry run's diff), q"),
 		Back:    newKey("back", Key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back"),
 		Move:    newKey("move", Binding{Label: "↑↓ j k pgup pgdn g G"}, "move the selection / scroll").fixed(),
 		Quit:    newKey("quit", Key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope"),
