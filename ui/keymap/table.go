@@ -351,6 +351,7 @@ type forwardsKeys struct{ Stop KeyDef }
 
 // changesKeys are the changes view's: they act on the selected change.
 type changesKeys struct{ History, Filter KeyDef }
+
 // applyKeys are the apply view's: they act on the objects its dry run shows.
 type applyKeys struct{ Apply, Force KeyDef }
 
