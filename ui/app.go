@@ -68,6 +68,9 @@ type App struct {
 	verbs *verbs.Verbs
 	// context names the member cluster's kubeconfig context; "" for the session's own connection.
 	context string
+	// versions keeps the full versions of the objects of this App's cluster shown in YAML views (history):
+	// a cluster's own, so that a same-named object of another cluster never shows in its history.
+	versions *history.Book
 }
 
 // session is what every App value of one UI shares: the terminal, the stack, the settings and the state
@@ -103,8 +106,6 @@ type session struct {
 	unsubscribe func()
 	namespaces  *namespaceNames // for :ns completion
 	history     viewHistory     // the resources opened from the top ([ ] -)
-	// versions keeps the full versions of the objects shown in YAML views (history).
-	versions *history.Book
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
 	hotkeysFirst, hotkeys []keymap.Binding
 	plugins               *plugins.Set // plugins.yaml's and the contexts', their keys read; background runs
@@ -151,10 +152,11 @@ func New(opts Options) *App {
 	opts.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{session: &session{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel,
-		noticed: make(chan struct{}, 1), versions: history.NewBook(), sup: opts.Supervisor,
+		noticed: make(chan struct{}, 1), sup: opts.Supervisor,
 		favs: cloneFavorites(opts.Favorites), members: &memberSet{conns: map[string]*memberConn{}},
 		memberApps: map[cluster.Interface]*App{}, screenOf: map[Screen]*App{}}}
 	a.home = a
+	a.versions = history.NewBook()
 	if a.sup == nil {
 		a.sup = spawn.NewSupervisor()
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"kscope/cluster"
+	"kscope/history"
 	"kscope/ui/verbs"
 )
 
@@ -127,7 +128,10 @@ func (a *App) memberApp(c cluster.Interface, name string) *App {
 	if m, ok := a.memberApps[c]; ok {
 		return m
 	}
-	m := &App{session: a.session, cluster: c, context: name}
+	m := &App{session: a.session, cluster: c, context: name, versions: history.NewBook()}
+	if c == a.home.cluster {
+		m.versions = a.home.versions // the same cluster's
+	}
 	m.verbs = verbs.New(verbHost{m})
 	a.memberApps[c] = m
 	return m
