@@ -6,7 +6,8 @@
 # holding N is kept), starts the third cluster if it does not run (devcluster up --clusters 3), then runs
 # `screenbench clusters`: RUNS rounds (default 3), each the server's floor (a Table GET per cluster, and to
 # all at once), then `kscope --context C -n NS pods` for each cluster and `kscope -n NS pods
-# @admin,@second,@third`, in an order rotated by round. Raw samples: bench/results/DATE-clusters-N.json; the
+# @admin,@second,@third`, and each alone all started at once (the servers under the table's load), in an order
+# rotated by round. Raw samples: bench/results/DATE-clusters-N.json; the
 # report: bench/results/DATE-clusters-N.md, next to the day's report of bench/screen.sh.
 #   KEEP=1 keeps the namespaces (they are deleted, without waiting, otherwise)
 #   KSCOPE_DEVCLUSTER_CACHE=DIR: the devcluster of another cache folder (default .cache/devcluster)

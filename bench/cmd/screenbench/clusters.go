@@ -41,6 +41,10 @@ type ClusterRound struct {
 	// Single holds kscope's session on each cluster alone; Multi its session on all of them in one table.
 	Single map[string]Sample `json:"single"`
 	Multi  Sample            `json:"multi"`
+	// Together is kscope on each cluster alone, all of them started at once (a process each): the servers
+	// under the same load as the table over all puts on them, on this one machine. First: any one's first
+	// rows; complete: the last one complete; RSS: their sum.
+	Together Sample `json:"together"`
 	// FloorS is the server's floor per cluster: one whole GET of the namespace's pods as a Table without
 	// objects (-1: failed); FloorAllS the same GETs to every cluster at once, until the last answered.
 	FloorS      map[string]float64 `json:"floor_s"`
@@ -48,8 +52,12 @@ type ClusterRound struct {
 	FloorErrors []string           `json:"floor_errors,omitempty"`
 }
 
-// allClusters names the table over every cluster in a round's order.
-const allClusters = "all"
+// allClusters names the table over every cluster in a round's order; together, every cluster alone, all at
+// once.
+const (
+	allClusters = "all"
+	together    = "together"
+)
 
 // clusterBench is one `screenbench clusters` run.
 type clusterBench struct {
@@ -153,15 +161,20 @@ func (cb *clusterBench) round(run int) ClusterRound {
 	r := ClusterRound{Run: run, LoadAvg: loadAvg(), Single: map[string]Sample{}}
 	cb.floors(&r)
 	b.logf("round %d/%d (load %s): floors %v, all at once %.3fs", run, b.runs, r.LoadAvg, r.FloorS, r.FloorAllS)
-	sessions := append(append([]string{}, cb.contexts...), allClusters)
+	sessions := append(append([]string{}, cb.contexts...), allClusters, together)
 	k := (run - 1) % len(sessions)
 	r.Order = append(sessions[k:], sessions[:k]...)
 	for _, name := range r.Order {
 		time.Sleep(5 * time.Second)
 		b.waitQuiet()
-		if name == allClusters {
+		switch name {
+		case allClusters:
 			r.Multi = cb.multiSession()
 			b.logf("round %d, all clusters: %s", run, summary(r.Multi))
+			continue
+		case together:
+			r.Together = cb.togetherSession()
+			b.logf("round %d, each alone at once: %s", run, summary(r.Together))
 			continue
 		}
 		r.Single[name] = cb.singleSession(name)

@@ -36,6 +36,10 @@ func TestClusterTargets(t *testing.T) {
 			{Single: map[string]Sample{"a": ok(1, 50), "b": ok(1, 50)}, Multi: ok(1.1, 100)},
 			{Single: map[string]Sample{"a": ok(1, 50), "b": ok(1, 50)}, Multi: ok(1.2, 100)},
 		}, []float64{math.Inf(1), 1.1, 1.2}, 2, "by the median, not in every round", "failed", ""},
+		{"each alone at once is the fair comparison", []ClusterRound{
+			{Single: map[string]Sample{"a": ok(1, 50), "b": ok(1, 50)}, Multi: ok(3, 120), Together: ok(2, 100)},
+			{Single: map[string]Sample{"a": ok(1, 50), "b": ok(1, 50)}, Multi: ok(2.4, 110), Together: ok(2, 100)},
+		}, []float64{3, 2.4}, 115.0 / 50, "no", "all started at once (the same load on the servers), the table over all completes in 1.35× their time (median; per round 1.50, 1.20) and peaks at 1.15× the sum of their peaks (per round 1.20, 1.10)", ""},
 		{"a busy session is marked", []ClusterRound{
 			{Single: map[string]Sample{"a": ok(1, 50), "b": {LaunchS: 1, PeakRSSMB: 50, LoadAvg: "3.1 2 2"}}, Multi: ok(1, 100)},
 		}, []float64{1}, 2, "yes (every round)", "1 of 3 sessions started above", ""},
