@@ -336,7 +336,11 @@ func (s *Clusters) load(i int, src cluster.RowSource) {
 			gone = append(gone, k)
 		}
 	}
-	s.Put(rows...)
+	if s.loaded[i] {
+		s.Put(rows...)
+	} else {
+		s.PutListed(rows...) // its first list: no change to flash or keep a version of
+	}
 	s.Delete(gone...)
 	s.mine[i] = now
 	s.loaded[i] = src.State().Phase == watch.Synced

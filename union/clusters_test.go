@@ -77,6 +77,7 @@ func TestClustersGathersEachClusterApart(t *testing.T) {
 		t.Fatalf("kind of b's web: %v %+v %v", kind.Name, own, ok)
 	}
 
+	s.Changes() // (the first lists, laid out again as the second cluster's columns came)
 	source("b").Put(&watch.Row{Key: "shop/api", Namespace: "shop", Name: "api", Cells: []string{"api", "1/1", "1", "1", "<age>", "x"}})
 	source("a").Delete("shop/web")
 	pollFor(t, "b's new row and a's deleted one", func() bool {
@@ -84,6 +85,9 @@ func TestClustersGathersEachClusterApart(t *testing.T) {
 		_, kept := s.Row("0/shop/web")
 		return added && !kept && s.Len() == 2
 	})
+	if ch := s.Changes(); len(ch.Added) != 1 || ch.Added[0] != "1/shop/api" {
+		t.Fatalf("b's new row not reported as added: %+v", ch)
+	}
 }
 
 // TestClustersState: one word per cluster; listing while one lists or connects, the first failure the

@@ -80,6 +80,21 @@ func (s *StaticSource) Put(rows ...*Row) {
 	}
 }
 
+// PutListed is Put for rows of a first list (a union's part listed, as a Source's first list is): stored,
+// shown, but not reported by Changes as added or updated. After Stop, PutListed does nothing.
+func (s *StaticSource) PutListed(rows ...*Row) {
+	if s.Stopped() {
+		return
+	}
+	changed := false
+	for _, r := range rows {
+		changed = s.store.putListed(keyed(r)) || changed
+	}
+	if changed {
+		s.Signal()
+	}
+}
+
 // Delete removes the rows with keys, as informer deletes do: Changes reports each as Deleted with its last
 // row (a key added since the last Changes is not reported at all). Unknown keys are ignored. After Stop,
 // Delete does nothing.
