@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -277,6 +278,21 @@ func (s *Clusters) relayout(parts []memberPart) bool {
 	if l.equal(s.layout) {
 		return false
 	}
+	if s.layout.columns != nil && slices.Equal(l.columns, s.layout.columns) && l.shared == s.layout.shared &&
+		l.namespace == s.layout.namespace && len(l.age) == len(s.layout.age) {
+		// The same columns: only a cluster whose rows were laid out with another Age cell is taken again (a
+		// cluster whose columns just came had none); the others' rows stand.
+		for j, p := range parts {
+			if l.age[j] != s.layout.age[j] && len(s.mine[j]) > 0 && p.src != nil {
+				s.layout.age[j] = l.age[j]
+				s.Delete(keysOf(s.mine[j])...)
+				s.mine[j] = map[string]bool{}
+				s.load(j, p.src)
+			}
+		}
+		s.layout = l
+		return false
+	}
 	had := s.layout.columns != nil
 	s.layout = l
 	if l.columns == nil {
@@ -290,7 +306,7 @@ func (s *Clusters) relayout(parts []memberPart) bool {
 			s.Delete(keysOf(s.mine[j])...) // new cells need new rows
 			s.mine[j] = map[string]bool{}
 		}
-		if p.src != nil {
+		if p.src != nil && len(s.cols[j]) > 0 { // (a cluster whose columns have not come is loaded when they do)
 			s.load(j, p.src)
 		}
 	}
