@@ -3,8 +3,8 @@ package union
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
