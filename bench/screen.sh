@@ -28,16 +28,8 @@ work=$root/.cache/bench
 mkdir -p "$results" "$work"
 
 kubectl get --raw /readyz >/dev/null || { echo "bench: the dev cluster is not up (make up)" >&2; exit 1; }
-echo "bench: $(uptime)" >&2
-max_load=${MAX_LOAD:-1.5}
-load=$(cut -d' ' -f1 /proc/loadavg)
-if awk -v l="$load" -v m="$max_load" 'BEGIN { exit !(l > m) }'; then
-	if [ "${BENCH_ANY_LOAD:-0}" != 1 ]; then
-		echo "bench: the 1-minute load average is $load (> $max_load): the figures would mislead; wait for a quiet machine (or BENCH_ANY_LOAD=1 to mark the run invalid)" >&2
-		exit 1
-	fi
-	echo "bench: load $load > $max_load: the report will mark the runs invalid" >&2
-fi
+. "$root/bench/loadgate.sh"
+load_gate
 
 # Private copies, so a rebuild of bin/kscope by someone else cannot swap the binary mid-run.
 make --no-print-directory build >&2
