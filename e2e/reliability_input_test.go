@@ -73,7 +73,7 @@ func TestReliabilityBadCommandLineOneLineError(t *testing.T) {
 		{"unreachable server", []string{"--server", "https://127.0.0.1:1", "--insecure-skip-tls-verify"},
 			"cannot reach the API server at https://127.0.0.1:1"},
 		{"namespace and all namespaces", []string{"-n", "shop", "-A"}, "cannot be used together"},
-		{"two resources", []string{"pods", "deployments"}, "2"},
+		{"two resources", []string{"pods", "deployments"}, `"deployments": after RESOURCE, the contexts`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
