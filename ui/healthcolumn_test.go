@@ -157,6 +157,33 @@ func TestHealthColumnToggles(t *testing.T) {
 	}
 }
 
+// TestHealthColumnDrawnWhenItChanges: a change of health alone (the object's conditions, not the table's row)
+// reaches the screen with no key pressed. The screen is read as last drawn, with no draw of the test's own.
+func TestHealthColumnDrawnWhenItChanges(t *testing.T) {
+	h := start(t, 120, 20, func(o *Options) {
+		o.Resource = "pods"
+		healthPods(o)
+	})
+	waitFor(t, h, "web-7d9f-abcde")
+	h.typeText("H")
+	h.waitRow("web-7d9f-abcde", "web-7d9f-abcde 1/1 Running 0 5m InProgress")
+	h.waitGone("health: listing")
+	pods := h.cluster.objectsClient().Resource(podsGVR).Namespace("shop")
+	pod, err := pods.Get(context.Background(), "web-7d9f-abcde", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = unstructured.SetNestedSlice(pod.Object, []any{map[string]any{"type": "Ready", "status": "True"}}, "status", "conditions")
+	pod.SetResourceVersion("9")
+	if _, err := pods.Update(context.Background(), pod, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the new health drawn", func() bool { // (on the UI goroutine, with no draw of its own)
+		c, w, hgt := h.screen.GetContents()
+		return strings.Contains(strings.Join(strings.Fields(cellsText(c, w, hgt)), " "), "web-7d9f-abcde 1/1 Running 0 5m Current")
+	})
+}
+
 // TestHealthColumnBesideMetrics: on a pods table with metrics, HEALTH comes first among the table's own
 // columns and each cell stays under its own header.
 func TestHealthColumnBesideMetrics(t *testing.T) {

@@ -42,6 +42,10 @@ type Table struct {
 		rows          []*watch.Row
 		selected      int
 		title, status string
+		extra         uint64 // the version of the table's own columns' cells (tableExtra)
+		// stale is set when the table was refreshed outside refreshAndDraw (a key, a show): whatever was
+		// drawn then is not what drawn holds, so the next refreshAndDraw draws.
+		stale bool
 	}
 	// ticked is the status text the last tick saw (statusChanged).
 	ticked string
@@ -121,7 +125,7 @@ func (t *Table) Close() {
 // refreshAndDraw refreshes the table and draws it when what it shows changed. A table under the YAML view, or
 // changes to rows off screen, need no drawing. UI goroutine.
 func (t *Table) refreshAndDraw() {
-	t.refresh()
+	t.update()
 	if t.host.OnTop() && t.screenChanged() {
 		t.host.Draw()
 	}
@@ -177,7 +181,7 @@ func (t *Table) tick() {
 	// A filter can match ages ("5m"), which change with time alone: a filtered table takes a new snapshot
 	// (the source filters again once a second at most) and draws if the rows it shows changed.
 	if !t.query.Filter.Empty() {
-		t.refresh()
+		t.update()
 		if t.screenChanged() {
 			t.host.Draw()
 			return
@@ -205,8 +209,9 @@ func (t *Table) statusChanged() bool {
 	return true
 }
 
-// screenChanged tells whether what the table shows (rows in view, selection, title, status) differs from
-// the previous call, remembering the new state. Rows are immutable, so a changed row is a new pointer.
+// screenChanged tells whether what the table shows (rows in view, selection, title, status, the cells of its
+// own columns) differs from the previous call, remembering the new state; after a refresh outside it (a key,
+// a show: drawn then by someone else), it is true once. Rows are immutable, so a changed row is a new pointer.
 func (t *Table) screenChanged() bool {
 	// The rows on screen always include the selected one, so they lie within a screen's height of it.
 	selected, _ := t.table.GetSelection()
@@ -214,8 +219,9 @@ func (t *Table) screenChanged() bool {
 	rows := t.content.Rows()
 	visible := rows[min(max(selected-height, 0), len(rows)):min(selected+height, len(rows))]
 	title, status := t.table.GetTitle(), t.host.StatusText()
-	same := selected == t.drawn.selected && title == t.drawn.title && status == t.drawn.status &&
-		len(visible) == len(t.drawn.rows)
+	extra := t.extras.version
+	same := !t.drawn.stale && selected == t.drawn.selected && title == t.drawn.title && status == t.drawn.status &&
+		extra == t.drawn.extra && len(visible) == len(t.drawn.rows)
 	for i := 0; same && i < len(visible); i++ {
 		same = visible[i] == t.drawn.rows[i]
 	}
@@ -223,7 +229,7 @@ func (t *Table) screenChanged() bool {
 		return false
 	}
 	t.drawn.rows = append(t.drawn.rows[:0], visible...)
-	t.drawn.selected, t.drawn.title, t.drawn.status = selected, title, status
+	t.drawn.selected, t.drawn.title, t.drawn.status, t.drawn.extra, t.drawn.stale = selected, title, status, extra, false
 	return true
 }
 
@@ -248,8 +254,16 @@ func (t *Table) visibleAges() string {
 	return b.String()
 }
 
-// refresh takes the source's changes and a new snapshot, keeping the selection on the same object.
+// refresh takes the source's changes and a new snapshot, keeping the selection on the same object, for a
+// caller that draws (or leaves the drawing to the key that called it). UI goroutine.
 func (t *Table) refresh() {
+	t.update()
+	t.drawn.stale = true
+}
+
+// update takes a new snapshot of the source into the table, keeping the selection on its object, and
+// shows the title and the status (refresh without what screenChanged knows of the screen). UI goroutine.
+func (t *Table) update() {
 	oldRow, _ := t.table.GetSelection()
 	hadRows := len(t.content.Rows()) > 0
 	want := ""
