@@ -223,54 +223,10 @@ func (cb *clusterBench) multiSession() Sample {
 
 // session launches command and times the first screen of rows (and whether that screen said a list was
 // still arriving) and the complete table, then lets it settle and reads its memory: RSS and peak (VmHWM).
-func (cb *clusterBench) session(name, command string, counts *podCounts, check func([]string) (complete, listing bool)) (s Sample) {
-	b := cb.b
-	s.LoadAvg = loadAvg()
-	t := tool{name: name}
-	defer b.quit(t)
-	stopCounts := sync.OnceFunc(counts.stop)
-	defer stopCounts()
-	b.tmux.kill(session)
-	start := time.Now()
-	if err := b.tmux.launch(session, b.width, b.height, nil, command); err != nil {
-		b.failf(&s, t, "launch: %s", err)
-		return s
-	}
-	pid, err := b.tmux.pid(session)
-	if err != nil {
-		b.failf(&s, t, "pid: %s", err)
-		return s
-	}
-	var first time.Duration
-	took, last, err := b.waitFor(start, launchPoll, b.limit(180*time.Second, 60*time.Second), func(sc []string) bool {
-		complete, listing := check(sc)
-		if first == 0 && len(visiblePods(sc)) > 0 {
-			first, s.FirstListing = time.Since(start), listing
-		}
-		return complete && len(visiblePods(sc)) > 0
-	})
-	stopCounts()
-	s.FirstS = first.Seconds()
-	if err != nil {
-		b.failf(&s, t, "launch: %s; last screen's status: %s", err, lastLine(last))
-		return s
-	}
-	s.LaunchS = took.Seconds()
-	time.Sleep(settle)
-	if s.RSSMB, s.PeakRSSMB, err = memoryMB(pid); err != nil {
-		b.failf(&s, t, "memory: %s", err)
-	}
-	return s
-}
-
-// lastLine is the screen's last line with text (the status line), for a failed launch's message.
-func lastLine(sc []string) string {
-	for i := len(sc) - 1; i >= 0; i-- {
-		if t := strings.TrimSpace(sc[i]); t != "" {
-			return t
-		}
-	}
-	return "(empty)"
+func (cb *clusterBench) session(name, command string, counts *podCounts, check func([]string) (complete, listing bool)) Sample {
+	stop := sync.OnceFunc(counts.stop) // sampling ends with the launch, before the RSS is read
+	defer stop()
+	return cb.b.session(name, command, check, stop)
 }
 
 func writeJSON(path string, v any) error {

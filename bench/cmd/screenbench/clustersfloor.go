@@ -13,27 +13,28 @@ import (
 // tableAccept asks for the server-side Table of a list, the form kscope's tables read.
 const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io"
 
-// tableGet times one whole GET of the namespace's pods as a Table without objects (includeObject=None, no
-// paging), from the request to the last byte of the answer, and checks it holds want rows.
-func tableGet(ctx context.Context, client kubernetes.Interface, namespace string, want int) (time.Duration, error) {
+// tableGet times one whole GET of the namespace's pods (namespace "": every namespace's) as a Table without
+// objects (includeObject=None, no paging), from the request to the last byte of the answer, and checks it
+// holds want rows (want < 0: any number). It returns the time and the rows.
+func tableGet(ctx context.Context, client kubernetes.Interface, namespace string, want int) (time.Duration, int, error) {
 	start := time.Now()
 	body, err := client.CoreV1().RESTClient().Get().Namespace(namespace).Resource("pods").
 		Param("includeObject", "None").SetHeader("Accept", tableAccept).DoRaw(ctx)
 	took := time.Since(start)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var table struct {
 		Kind string            `json:"kind"`
 		Rows []json.RawMessage `json:"rows"`
 	}
 	if err := json.Unmarshal(body, &table); err != nil {
-		return 0, fmt.Errorf("decode the table: %w", err)
+		return 0, 0, fmt.Errorf("decode the table: %w", err)
 	}
-	if table.Kind != "Table" || len(table.Rows) != want {
-		return 0, fmt.Errorf("got a %s of %d rows, want a Table of %d", table.Kind, len(table.Rows), want)
+	if table.Kind != "Table" || (want >= 0 && len(table.Rows) != want) {
+		return 0, 0, fmt.Errorf("got a %s of %d rows, want a Table of %d", table.Kind, len(table.Rows), want)
 	}
-	return took, nil
+	return took, len(table.Rows), nil
 }
 
 // floors measures the server's floor of round r: a Table GET per cluster in turn, then one to every cluster
@@ -43,7 +44,7 @@ func (cb *clusterBench) floors(r *ClusterRound) {
 	defer cancel()
 	r.FloorS = map[string]float64{}
 	for _, name := range cb.contexts {
-		took, err := tableGet(ctx, cb.clients[name], cb.b.namespace, cb.b.pods)
+		took, _, err := tableGet(ctx, cb.clients[name], cb.b.namespace, cb.b.pods)
 		r.FloorS[name] = took.Seconds()
 		if err != nil {
 			r.FloorS[name] = -1
@@ -58,7 +59,7 @@ func (cb *clusterBench) floors(r *ClusterRound) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := tableGet(ctx, cb.clients[name], cb.b.namespace, cb.b.pods); err != nil {
+			if _, _, err := tableGet(ctx, cb.clients[name], cb.b.namespace, cb.b.pods); err != nil {
 				mu.Lock()
 				failed = true
 				r.FloorErrors = append(r.FloorErrors, fmt.Sprintf("all at once, %s: %s", name, err))

@@ -4,6 +4,7 @@
 //	screenbench run --namespace bench-10000 --pods 10000 --kscope bin/kscope --k9s PATH --out FILE.json
 //	screenbench report --out FILE.md FILE.json ...
 //	screenbench clusters --namespace NS --pods N --contexts admin,second,third --out FILE.json --report FILE.md
+//	screenbench views --namespace NS --pods N --devcluster BIN --out FILE.json --report FILE.md
 //
 // For each run (interleaved: kscope, k9s, kubectl, then again) it records: launch → the first screen showing
 // a pod row (and whether its title said the list was still arriving) and → the complete table (the title's
@@ -16,6 +17,11 @@
 //
 // clusters measures kscope on each of several clusters alone and on all of them in one table (the same
 // namespace of N pods in each), interleaved round by round, with the server's floor (clustersreport.go).
+//
+// views measures kscope's pods table against the server's own list (a whole Table GET, the floor) in each
+// state the server can be in (settled, etcd just compacted, the API server just restarted), in the namespace
+// and in all namespaces, and kscope's other views of that namespace: the HEALTH column, a pod's tree, custom
+// columns and the "all" category (views.go, viewsreport.go).
 package main
 
 import (
@@ -25,7 +31,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: screenbench run|report|clusters [flags]")
+		fmt.Fprintln(os.Stderr, "usage: screenbench run|report|clusters|views [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -36,8 +42,10 @@ func main() {
 		err = reportCommand(os.Args[2:])
 	case "clusters":
 		err = clustersCommand(os.Args[2:])
+	case "views":
+		err = viewsCommand(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want run, report or clusters)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want run, report, clusters or views)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "screenbench: %s\n", err)
