@@ -153,13 +153,13 @@ func New(opts Options) *App {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{session: &session{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel,
 		noticed: make(chan struct{}, 1), sup: opts.Supervisor,
-		favs: cloneFavorites(opts.Favorites), members: &memberSet{conns: map[string]*memberConn{}},
-		memberApps: map[cluster.Interface]*App{}, screenOf: map[Screen]*App{}}}
+		favs: cloneFavorites(opts.Favorites), memberApps: map[cluster.Interface]*App{}, screenOf: map[Screen]*App{}}}
 	a.home = a
 	a.versions = history.NewBook()
 	if a.sup == nil {
 		a.sup = spawn.NewSupervisor()
 	}
+	a.members = newMemberSet(a.sup.Func())
 	a.header = NewHeader()
 	a.status = NewStatusLine()
 	a.bar = newCommandBar(a)

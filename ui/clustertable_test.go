@@ -51,3 +51,18 @@ func TestClustersTableRoutesKeysToTheRowsCluster(t *testing.T) {
 		t.Fatalf("deletes: admin %q, viewer %q", h.cluster.deleted(), d)
 	}
 }
+
+// TestPanicConnectingAMemberStopsUIWithError: the goroutine that connects a table's other cluster goes
+// through the session's supervisor: a panic there stops the UI and Run returns it; the process does not crash.
+func TestPanicConnectingAMemberStopsUIWithError(t *testing.T) {
+	h := start(t, 140, 30, func(o *Options) {
+		o.Resource = "pods"
+		o.Connect = func(context.Context, string) (cluster.Interface, error) { panic("bad kubeconfig") }
+	})
+	h.eventually("pods(shop)")
+	h.burst(":pods @admin,@viewer\n") // (not command: the UI stops before the table opens)
+	var perr *PanicError
+	if err := h.stopped("a panic connecting a member"); !errors.As(err, &perr) || perr.Error() != "internal error: bad kubeconfig" {
+		t.Errorf("Run returned %v, want the panic", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"kscope/cluster"
 	"kscope/history"
+	"kscope/spawn"
 	"kscope/ui/verbs"
 )
 
@@ -26,10 +27,18 @@ type memberConn struct {
 
 // memberSet is the session's member connections by context. Safe for concurrent use.
 type memberSet struct {
+	// start starts the goroutines that connect (the session's supervisor's).
+	start spawn.Func
+
 	mu    sync.Mutex
 	conns map[string]*memberConn
 	// closed is set when the session ended: no connection is made any more, and one that arrives is closed.
 	closed bool
+}
+
+// newMemberSet returns a set with no connection yet, whose connecting goroutines start is to start.
+func newMemberSet(start spawn.Func) *memberSet {
+	return &memberSet{start: start, conns: map[string]*memberConn{}}
 }
 
 // errSessionEnded is what connecting a member answers once the session has ended.
@@ -52,7 +61,7 @@ func (m *memberSet) connect(ctx context.Context, home cluster.Interface, name st
 		mc = &memberConn{done: make(chan struct{})}
 		m.conns[name] = mc
 		m.mu.Unlock()
-		go m.dial(mc, name, dial)
+		m.start.Go(func() { m.dial(mc, name, dial) })
 	} else {
 		m.mu.Unlock()
 	}

@@ -51,34 +51,60 @@ func (h *tableHost) rowHost(cr clusterRows, row *watch.Row) *tableHost {
 }
 
 // routedBindings are the table's keys, each run by the selected row's cluster's host: the keys of this
-// host's own cluster, as template (help, labels, and the keys that act with no row selected).
+// host's own cluster, as template (help, labels, and the keys that act with no row selected). The selected
+// row's host's keys are built once for the list (selectedKeys), not once per key asked.
 func (h *tableHost) routedBindings(cr clusterRows) []keymap.Binding {
-	template := h.memberHost(h.App.cluster, h.App.cluster.Info().Context).Bindings()
+	home := h.memberHost(h.App.cluster, h.App.cluster.Info().Context)
+	template := home.Bindings()
+	sel := &selectedKeys{h: h, cr: cr, host: home, keys: template}
 	out := make([]keymap.Binding, len(template))
 	for i, b := range template {
 		run := func() {
-			m := h.selectedRowHost(cr)
+			m, keys := sel.get()
 			if m == nil {
 				b.Run()
 				return
 			}
-			if mb, ok := sameBinding(m.Bindings(), b); ok {
+			if mb, ok := sameBinding(keys, b); ok {
 				mb.Run()
 				return
 			}
 			h.errorf("%s: not available in context %s", b.Label, m.context)
 		}
 		denied := func() bool {
-			m := h.selectedRowHost(cr)
+			m, keys := sel.get()
 			if m == nil {
 				return b.Denied()
 			}
-			mb, ok := sameBinding(m.Bindings(), b)
+			mb, ok := sameBinding(keys, b)
 			return ok && mb.Denied()
 		}
 		out[i] = b.Does(b.Name, b.Description, run).WithDenied(denied)
 	}
 	return out
+}
+
+// selectedKeys are the keys of the selected row's cluster's host for one list of routed keys: built when
+// first asked, and again only when the selection moves to another cluster's row. UI goroutine.
+type selectedKeys struct {
+	h  *tableHost
+	cr clusterRows
+	// host and keys are the last host asked and its keys (at first the template's).
+	host *tableHost
+	keys []keymap.Binding
+}
+
+// get returns the host of the selected row's cluster and its keys; nil when no row (of a known cluster) is
+// selected.
+func (s *selectedKeys) get() (*tableHost, []keymap.Binding) {
+	m := s.h.selectedRowHost(s.cr)
+	if m == nil {
+		return nil, nil
+	}
+	if m != s.host {
+		s.host, s.keys = m, m.Bindings()
+	}
+	return m, s.keys
 }
 
 // selectedRowHost returns the host of the selected row's cluster, or nil when no row (of a known cluster) is

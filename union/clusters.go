@@ -161,7 +161,8 @@ func (s *Clusters) run(ctx context.Context, spawn func(func())) {
 
 // follow connects cluster i, builds and starts its part, then passes its notifications on, until ctx ends.
 func (s *Clusters) follow(ctx context.Context, i int) {
-	c := s.connectRetrying(ctx, i)
+	c := ConnectRetrying(ctx, func(ctx context.Context) (cluster.Interface, error) { return s.connect(ctx, s.contexts[i]) },
+		func(err error) { s.setPart(ctx, i, memberPart{word: "unreachable", err: err}) })
 	if c == nil {
 		return
 	}
@@ -181,25 +182,6 @@ func (s *Clusters) follow(ctx context.Context, i int) {
 				return
 			}
 		}
-	}
-}
-
-// connectRetrying connects cluster i, trying again while it is unreachable (after 1 s, doubling up to 30 s);
-// nil once ctx has ended.
-func (s *Clusters) connectRetrying(ctx context.Context, i int) cluster.Interface {
-	wait := time.Second
-	for {
-		c, err := s.connect(ctx, s.contexts[i])
-		if err == nil {
-			return c
-		}
-		s.setPart(ctx, i, memberPart{word: "unreachable", err: err})
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(wait):
-		}
-		wait = min(2*wait, 30*time.Second)
 	}
 }
 
@@ -423,7 +405,7 @@ func clustersState(contexts []string, parts []memberPart, states []watch.State, 
 	if working == 0 && firstErr >= 0 { // no cluster to show: the first failure is the table's
 		p := parts[firstErr]
 		union = watch.State{Phase: watch.NotFound, Err: p.err, Message: contexts[firstErr] + " " + p.word + ": " + p.err.Error()}
-		if p.word == "unreachable" { // tried again (connectRetrying)
+		if p.word == "unreachable" { // tried again (ConnectRetrying)
 			union.Phase = watch.Reconnecting
 		}
 	}

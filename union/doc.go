@@ -5,6 +5,8 @@
 // (watch.NewFedSource): the source's one watch.Lifecycle starts the parts and those goroutines with its Start,
 // and its Stop stops them, then the parts, then releases the rows. Owned keeps the rows of one source that
 // an owner owns, read from a metadata source beside it (a cronjob's jobs), on a Lifecycle of its own.
+// ConnectRetrying is the one way a table of several clusters (Clusters), and the feed of changes over several
+// clusters, connect to a cluster that does not answer yet: again and again, waiting longer each time.
 //
 // It knows sources only through SourceMaker (cluster.Sources satisfies it) and draws nothing; the views that
 // show these tables live in ui.

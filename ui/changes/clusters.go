@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"kscope/apierr"
 	"kscope/changes"
 	"kscope/cluster"
+	"kscope/union"
 )
 
 // A feed over several clusters (`:changes @prod,@stg`, or the clusters of the table on top) is one part per
@@ -69,7 +69,8 @@ func (p *part) follow(ctx context.Context, connect func(context.Context, string)
 // connectAndWatch connects p, trying again while its cluster is unreachable, and builds and starts its
 // source: nil when none could be built (said in p's word) or ctx ended.
 func (p *part) connectAndWatch(ctx context.Context, connect func(context.Context, string) (cluster.Interface, error), namespaces []string, wake chan<- struct{}) cluster.ChangeSource {
-	conn := p.connectRetrying(ctx, connect, wake)
+	conn := union.ConnectRetrying(ctx, func(ctx context.Context) (cluster.Interface, error) { return connect(ctx, p.context) },
+		func(err error) { p.set("unreachable", err, wake) })
 	if conn == nil {
 		return nil
 	}
@@ -87,25 +88,6 @@ func (p *part) connectAndWatch(ctx context.Context, connect func(context.Context
 	p.conn, p.src = conn, src
 	src.Start(ctx)
 	return src
-}
-
-// connectRetrying connects p's cluster, trying again while it is unreachable (after 1 s, doubling up to
-// 30 s); nil once ctx has ended.
-func (p *part) connectRetrying(ctx context.Context, connect func(context.Context, string) (cluster.Interface, error), wake chan<- struct{}) cluster.Interface {
-	wait := time.Second
-	for {
-		c, err := connect(ctx, p.context)
-		if err == nil {
-			return c
-		}
-		p.set("unreachable", err, wake)
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(wait):
-		}
-		wait = min(2*wait, 30*time.Second)
-	}
 }
 
 // stop stops p's source, if it has one (off the UI goroutine: Stop waits for the watches).
