@@ -320,6 +320,7 @@ func (s *Clusters) row(i int, r *watch.Row) *watch.Row {
 
 // load puts cluster i's whole list, deleting the rows it no longer has; it is loaded once synced.
 func (s *Clusters) load(i int, src cluster.RowSource) {
+	synced := src.State().Phase == watch.Synced // (before the snapshot: see Kinds.load)
 	snap := src.Snapshot(watch.Query{SortColumn: -1})
 	now := make(map[string]bool, len(snap.Rows))
 	rows := make([]*watch.Row, 0, len(snap.Rows))
@@ -341,7 +342,7 @@ func (s *Clusters) load(i int, src cluster.RowSource) {
 	}
 	s.Delete(gone...)
 	s.mine[i] = now
-	s.loaded[i] = src.State().Phase == watch.Synced
+	s.loaded[i] = synced
 }
 
 // apply puts the rows cluster i's changes added or updated and deletes those it deleted.

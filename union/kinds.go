@@ -200,6 +200,9 @@ func (s *Kinds) relayout(onlyIfChanged bool) bool {
 // load puts kind i's whole list, deleting the rows it no longer has; the kind is loaded once synced.
 func (s *Kinds) load(i int) {
 	part := s.parts[i]
+	// Synced is read before the snapshot: a first list that ends in between is in the snapshot only if it
+	// had ended before, and the rest of its rows come as no change to apply later.
+	synced := part.State().Phase == watch.Synced
 	snap := part.Snapshot(watch.Query{SortColumn: -1})
 	now := make(map[string]bool, len(snap.Rows))
 	rows := make([]*watch.Row, 0, len(snap.Rows))
@@ -217,7 +220,7 @@ func (s *Kinds) load(i int) {
 	s.Put(rows...)
 	s.Delete(gone...)
 	s.mine[i] = now
-	s.loaded[i] = part.State().Phase == watch.Synced
+	s.loaded[i] = synced
 }
 
 // apply puts the rows kind i's changes added or updated and deletes those it deleted.

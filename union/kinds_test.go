@@ -170,3 +170,56 @@ func columnNames(cols []watch.Column) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// syncsDuringSnapshot is a part whose first list ends while the union takes its snapshot: the rest of the
+// list's rows arrive as a first list (not changes) and it says Synced, right after the snapshot was taken.
+type syncsDuringSnapshot struct {
+	*watch.StaticSource
+	rest []*watch.Row
+	once sync.Once
+}
+
+func (s *syncsDuringSnapshot) Snapshot(q watch.Query) watch.Snapshot {
+	snap := s.StaticSource.Snapshot(q)
+	s.once.Do(func() {
+		s.PutListed(s.rest...)
+		s.SetState(watch.State{Phase: watch.Synced})
+	})
+	return snap
+}
+
+// wrapping is a fixture whose deployments source is a syncsDuringSnapshot holding rest.
+type wrapping struct {
+	*fixture
+	rest []*watch.Row
+}
+
+func (f wrapping) NewSource(spec watch.Spec) (cluster.RowSource, error) {
+	src, err := f.fixture.NewSource(spec)
+	if err != nil || spec.GVR.Resource != "deployments" {
+		return src, err
+	}
+	static := src.(*watch.StaticSource)
+	static.SetState(watch.State{Phase: watch.Listing}) // its first page in, columns known, the rest to come
+	return &syncsDuringSnapshot{StaticSource: static, rest: f.rest}, nil
+}
+
+// TestKindsTakesARestListedDuringItsSnapshot: a kind whose first list ends while the union takes its snapshot
+// is loaded again (the rest of its rows come as no change), not taken as loaded with its first page only.
+func TestKindsTakesARestListedDuringItsSnapshot(t *testing.T) {
+	fc := newFixture()
+	rest := []*watch.Row{{Key: "shop/api", Namespace: "shop", Name: "api", UID: "uid-api", Created: t0,
+		Cells: []string{"api", "1/1", "1", "1", "<age>", "api:1"}}}
+	deploy, rs := fc.res["deployments"], fc.res["replicasets"]
+	union := discovery.Resource{Name: "deployments,replicasets", Namespaced: true}
+	src, err := NewKinds(nil, wrapping{fc, rest}, union, []discovery.Resource{deploy, rs}, "shop", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Start(context.Background())
+	defer src.Stop()
+	pollFor(t, "synced with every deployment", func() bool {
+		_, ok := src.Row("deployment.apps/shop/api")
+		return src.State().Phase == watch.Synced && ok
+	})
+}

@@ -90,6 +90,7 @@ func (s *Namespaces) gather(ctx context.Context, i int, part cluster.RowSource) 
 		age := AgeIndex(part.Columns())
 		changes := part.Changes()
 		if !loaded {
+			synced := part.State().Phase == watch.Synced // (before the snapshot: see Kinds.load)
 			snap := part.Snapshot(watch.Query{SortColumn: -1})
 			now := make(map[string]bool, len(snap.Rows))
 			rows := make([]*watch.Row, 0, len(snap.Rows))
@@ -106,7 +107,7 @@ func (s *Namespaces) gather(ctx context.Context, i int, part cluster.RowSource) 
 			s.Put(rows...)
 			s.Delete(gone...)
 			mine = now
-			loaded = part.State().Phase == watch.Synced
+			loaded = synced
 		} else {
 			s.apply(part, changes, mine, age)
 		}

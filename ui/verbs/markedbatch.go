@@ -98,12 +98,12 @@ func (b *batch) send(p manyParam) {
 		for i, t := range targets {
 			wg.Add(1)
 			sem <- struct{}{}
-			go func() {
+			v.Go(func() { // (the session's supervisor: a panic in a write restores the terminal)
 				defer func() { <-sem; wg.Done() }()
 				ctx, cancel := context.WithTimeout(v.Context(), RequestTimeout)
 				defer cancel()
 				errs[i] = b.mv.write(ctx, conn, t, p, v)
-			}()
+			})
 		}
 		wg.Wait()
 		v.Update(func() { b.report(errs) })

@@ -44,6 +44,9 @@ type StateRound struct {
 	FloorS      float64  `json:"floor_s"`
 	FloorAllS   float64  `json:"floor_all_s"`
 	FloorRows   int      `json:"floor_all_rows"` // rows of the all-namespaces floor (the cluster's pods)
+	// FloorPairS is the floor of a table of several namespaces: the Table without objects and the objects'
+	// metadata in protobuf (the Table's rows carry no namespace), both whole, asked for at once (-1: failed).
+	FloorPairS float64 `json:"floor_pair_s,omitempty"`
 	FloorErrors []string `json:"floor_errors,omitempty"`
 	Namespace   Sample   `json:"namespace"`
 	All         Sample   `json:"all"`
@@ -222,6 +225,9 @@ func (vb *viewBench) stateRound(st string) (r StateRound) {
 	vb.prepare(ctx, st, &r)
 	took, r.FloorRows, err = tableGet(ctx, vb.b.client, "", -1)
 	r.FloorAllS = floorSeconds(took, err, "all namespaces", &r)
+	vb.prepare(ctx, st, &r)
+	took, err = pairGet(ctx, vb.b.client, "")
+	r.FloorPairS = floorSeconds(took, err, "all namespaces, rows and metadata", &r)
 	vb.prepare(ctx, st, &r)
 	r.All = vb.podsTable(true)
 	return r
