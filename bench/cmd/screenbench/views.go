@@ -41,12 +41,12 @@ type ViewRound struct {
 // objects, -1 when it failed) and kscope's launch, in the namespace and in all namespaces. The state is made
 // afresh before each of the four.
 type StateRound struct {
-	FloorS      float64  `json:"floor_s"`
-	FloorAllS   float64  `json:"floor_all_s"`
-	FloorRows   int      `json:"floor_all_rows"` // rows of the all-namespaces floor (the cluster's pods)
+	FloorS    float64 `json:"floor_s"`
+	FloorAllS float64 `json:"floor_all_s"`
+	FloorRows int     `json:"floor_all_rows"` // rows of the all-namespaces floor (the cluster's pods)
 	// FloorPairS is the floor of a table of several namespaces: the Table without objects and the objects'
 	// metadata in protobuf (the Table's rows carry no namespace), both whole, asked for at once (-1: failed).
-	FloorPairS float64 `json:"floor_pair_s,omitempty"`
+	FloorPairS  float64  `json:"floor_pair_s,omitempty"`
 	FloorErrors []string `json:"floor_errors,omitempty"`
 	Namespace   Sample   `json:"namespace"`
 	All         Sample   `json:"all"`
