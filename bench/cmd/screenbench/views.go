@@ -39,7 +39,7 @@ type ViewRound struct {
 
 // StateRound is the pods table in one server state: the floor (one whole GET of the pods as a Table without
 // objects, -1 when it failed) and kscope's launch, in the namespace and in all namespaces. The state is made
-// afresh before each of the four.
+// afresh before each measure.
 type StateRound struct {
 	FloorS    float64 `json:"floor_s"`
 	FloorAllS float64 `json:"floor_all_s"`
@@ -249,9 +249,13 @@ func (vb *viewBench) prepare(ctx context.Context, st string, r *StateRound) {
 	switch st {
 	case stateCompacted:
 		out, err := exec.CommandContext(ctx, vb.devcluster[0], append(vb.devcluster[1:], "compact")...).CombinedOutput()
-		r.Prepared = append(r.Prepared, strings.TrimSpace(string(out)))
-		if err != nil {
-			r.Prepared = append(r.Prepared, "compact: "+err.Error())
+		switch {
+		case err != nil && strings.Contains(string(out), "required revision has been compacted"):
+			r.Prepared = append(r.Prepared, "compacted already at etcd's current revision (nothing written since)")
+		case err != nil:
+			r.Prepared = append(r.Prepared, "compact: "+err.Error()+": "+lastOutputLine(out))
+		default:
+			r.Prepared = append(r.Prepared, lastOutputLine(out))
 		}
 	case stateRestarted:
 		start := time.Now()
