@@ -73,3 +73,22 @@ func TestSettleCoalesces(t *testing.T) {
 		t.Fatalf("%d calls, at most %d at once; want 2 calls, one at a time", calls.Load(), most.Load())
 	}
 }
+
+// TestSettledAfterTheHealthColumn: the HEALTH column settles once its list is in (its decoding's garbage is
+// given back too), and not again for its later changes.
+func TestSettledAfterTheHealthColumn(t *testing.T) {
+	var calls atomic.Int32
+	h := start(t, 160, 30, func(o *Options) {
+		o.Resource = "pods"
+		healthPods(o)
+		o.Settled = func() { calls.Add(1) }
+	})
+	h.until("settled once the table is listed", func() bool { return calls.Load() == 1 })
+	h.typeText("H")
+	h.waitGone("health: listing")
+	h.until("settled again once the column is listed", func() bool { return calls.Load() == 2 })
+	h.typeText("H")
+	h.typeText("H")
+	h.waitGone("health: listing")
+	h.until("settled once more for the column turned on again", func() bool { return calls.Load() == 3 })
+}

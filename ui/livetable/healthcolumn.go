@@ -173,6 +173,11 @@ func (h *tableHealth) apply() bool {
 			cells[r.Key] = h.cell(r)
 		}
 		h.complete = st.Phase == watch.Synced
+		if h.complete {
+			// Its list and decoding allocated much more than the column keeps: give it back now (as a
+			// table's first list does), off the UI goroutine.
+			h.t.host.Go(h.t.host.Settle)
+		}
 	case changes.Empty():
 		return false
 	default:
