@@ -180,6 +180,10 @@ func (a *App) Confirm(question, action string, do func()) { a.confirm(question, 
 // Go implements Navigator.
 func (a *App) Go(fn func()) { a.goSafe(fn) }
 
+// Settle calls Options.Settled, if set: a screen has done the work of opening something big (a tree's lists),
+// and what it allocated beyond what it keeps may be given back. Calls never overlap. Off the UI goroutine.
+func (a *App) Settle() { a.settle() }
+
 // Update implements Navigator.
 func (a *App) Update(fn func()) { a.tv.QueueUpdateDraw(fn) }
 

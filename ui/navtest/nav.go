@@ -35,6 +35,7 @@ type Nav struct {
 	ticking          []ui.Screen
 	dialogs          dialogs // what Ask, Choose, CopyToClipboard and SaveFile were given (dialogs.go)
 	confirms         []Confirmation
+	settles          int // Settle calls
 }
 
 // Confirmation is a question a screen asked (Confirm): Do is what the action would run.
@@ -125,6 +126,20 @@ func (n *Nav) Go(fn func()) {
 		defer n.wg.Done()
 		fn()
 	}()
+}
+
+// Settle is the app's optional Settle (ui.App.Settle): it counts the calls (Settles).
+func (n *Nav) Settle() {
+	n.rec.Lock()
+	defer n.rec.Unlock()
+	n.settles++
+}
+
+// Settles is how many times Settle was called.
+func (n *Nav) Settles() int {
+	n.rec.Lock()
+	defer n.rec.Unlock()
+	return n.settles
 }
 
 // Update implements ui.Navigator: fn runs under the UI lock.

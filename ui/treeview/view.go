@@ -155,10 +155,17 @@ func (v *View) build(objects []tree.Object) []tree.Node {
 	return nil
 }
 
+// settler is the navigator's optional Settle (ui.App's): the work of opening something big is done, and
+// what it allocated beyond what it keeps may be given back. Off the UI goroutine.
+type settler interface{ Settle() }
+
 // apply shows a new tree and queues the health reads it needs.
 func (v *View) apply(nodes []tree.Node, p tree.Progress) {
 	selected := v.selectedUID() // (read from the nodes the table shows, before they are replaced)
 	v.nodes, v.progress = nodes, p
+	if s, ok := v.nav.(settler); ok && !v.built && p.Complete > 0 {
+		v.nav.Go(s.Settle) // every kind listed: the lists' garbage given back at once
+	}
 	v.built = v.built || p.Complete > 0
 	v.health.want(nodes)
 	v.render(selected)

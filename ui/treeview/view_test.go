@@ -134,6 +134,11 @@ func TestTreeView(t *testing.T) {
 	nav := navtest.New(t, c)
 	v, yaml := openTree(t, nav, c, "replicasets", "shop", "web-7d9f")
 	scr := waitScreen(t, nav, v, 120, 26, "kinds listed in")
+	for deadline := time.Now().Add(5 * time.Second); nav.Settles() != 1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) { // (every kind listed: the lists' garbage is given back)
+			t.Fatalf("settled %d times once every kind was listed, want 1", nav.Settles())
+		}
+	}
 	contains(t, scr,
 		"tree replicasets shop/web-7d9f",
 		"ClusterWidget big",
