@@ -71,6 +71,22 @@ func (h *harness) waitGone(substr string) {
 	}
 }
 
+// makeReady gives the fixture's pod name in shop a Ready condition (a new resourceVersion), through the objects
+// client the health source reads.
+func makeReady(t *testing.T, h *harness, name string) {
+	t.Helper()
+	pods := h.cluster.objectsClient().Resource(podsGVR).Namespace("shop")
+	pod, err := pods.Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = unstructured.SetNestedSlice(pod.Object, []any{map[string]any{"type": "Ready", "status": "True"}}, "status", "conditions")
+	pod.SetResourceVersion("9")
+	if _, err := pods.Update(context.Background(), pod, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // tableHealthOf returns the top table's HEALTH source while the column is on, else nil (read on the UI
 // goroutine).
 func tableHealthOf(h *harness) cluster.RowSource {
@@ -126,16 +142,7 @@ func TestHealthColumnToggles(t *testing.T) {
 	}
 
 	// The pod becomes ready: its cell follows, and the order with it.
-	pods := h.cluster.objectsClient().Resource(podsGVR).Namespace("shop")
-	pod, err := pods.Get(context.Background(), "web-7d9f-abcde", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = unstructured.SetNestedSlice(pod.Object, []any{map[string]any{"type": "Ready", "status": "True"}}, "status", "conditions")
-	pod.SetResourceVersion("9")
-	if _, err := pods.Update(context.Background(), pod, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	makeReady(t, h, "web-7d9f-abcde")
 	h.waitRow("web-7d9f-abcde", "web-7d9f-abcde 1/1 Running 0 5m Current")
 	lines = strings.Split(h.text(), "\n")
 	if i, j := indexOf(lines, "web-7d9f-abcde"), indexOf(lines, "api-5c4b-zzzzz"); i < j {
@@ -168,16 +175,7 @@ func TestHealthColumnDrawnWhenItChanges(t *testing.T) {
 	h.typeText("H")
 	h.waitRow("web-7d9f-abcde", "web-7d9f-abcde 1/1 Running 0 5m InProgress")
 	h.waitGone("health: listing")
-	pods := h.cluster.objectsClient().Resource(podsGVR).Namespace("shop")
-	pod, err := pods.Get(context.Background(), "web-7d9f-abcde", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = unstructured.SetNestedSlice(pod.Object, []any{map[string]any{"type": "Ready", "status": "True"}}, "status", "conditions")
-	pod.SetResourceVersion("9")
-	if _, err := pods.Update(context.Background(), pod, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	makeReady(t, h, "web-7d9f-abcde")
 	h.until("the new health drawn", func() bool { // (on the UI goroutine, with no draw of its own)
 		c, w, hgt := h.screen.GetContents()
 		return strings.Contains(strings.Join(strings.Fields(cellsText(c, w, hgt)), " "), "web-7d9f-abcde 1/1 Running 0 5m Current")
