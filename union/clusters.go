@@ -320,29 +320,14 @@ func (s *Clusters) row(i int, r *watch.Row) *watch.Row {
 
 // load puts cluster i's whole list, deleting the rows it no longer has; it is loaded once synced.
 func (s *Clusters) load(i int, src cluster.RowSource) {
-	synced := src.State().Phase == watch.Synced // (before the snapshot: see Kinds.load)
-	snap := src.Snapshot(watch.Query{SortColumn: -1})
-	now := make(map[string]bool, len(snap.Rows))
-	rows := make([]*watch.Row, 0, len(snap.Rows))
-	for _, r := range snap.Rows {
-		row := s.row(i, r)
-		now[row.Key] = true
-		rows = append(rows, row)
-	}
-	var gone []string
-	for k := range s.mine[i] {
-		if !now[k] {
-			gone = append(gone, k)
-		}
-	}
+	l := takeList(src, func(r *watch.Row) *watch.Row { return s.row(i, r) }, s.mine[i])
 	if s.loaded[i] {
-		s.Put(rows...)
+		s.Put(l.rows...)
 	} else {
-		s.PutListed(rows...) // its first list: no change to flash or keep a version of
+		s.PutListed(l.rows...) // its first list: no change to flash or keep a version of
 	}
-	s.Delete(gone...)
-	s.mine[i] = now
-	s.loaded[i] = synced
+	s.Delete(l.gone...)
+	s.mine[i], s.loaded[i] = l.now, l.synced
 }
 
 // apply puts the rows cluster i's changes added or updated and deletes those it deleted.

@@ -199,28 +199,10 @@ func (s *Kinds) relayout(onlyIfChanged bool) bool {
 
 // load puts kind i's whole list, deleting the rows it no longer has; the kind is loaded once synced.
 func (s *Kinds) load(i int) {
-	part := s.parts[i]
-	// Synced is read before the snapshot: a first list that ends in between is in the snapshot only if it
-	// had ended before, and the rest of its rows come as no change to apply later.
-	synced := part.State().Phase == watch.Synced
-	snap := part.Snapshot(watch.Query{SortColumn: -1})
-	now := make(map[string]bool, len(snap.Rows))
-	rows := make([]*watch.Row, 0, len(snap.Rows))
-	for _, r := range snap.Rows {
-		row := s.layout.row(i, s.labels[i], r)
-		now[row.Key] = true
-		rows = append(rows, row)
-	}
-	var gone []string
-	for k := range s.mine[i] {
-		if !now[k] {
-			gone = append(gone, k)
-		}
-	}
-	s.Put(rows...)
-	s.Delete(gone...)
-	s.mine[i] = now
-	s.loaded[i] = synced
+	l := takeList(s.parts[i], func(r *watch.Row) *watch.Row { return s.layout.row(i, s.labels[i], r) }, s.mine[i])
+	s.Put(l.rows...)
+	s.Delete(l.gone...)
+	s.mine[i], s.loaded[i] = l.now, l.synced
 }
 
 // apply puts the rows kind i's changes added or updated and deletes those it deleted.

@@ -90,24 +90,10 @@ func (s *Namespaces) gather(ctx context.Context, i int, part cluster.RowSource) 
 		age := AgeIndex(part.Columns())
 		changes := part.Changes()
 		if !loaded {
-			synced := part.State().Phase == watch.Synced // (before the snapshot: see Kinds.load)
-			snap := part.Snapshot(watch.Query{SortColumn: -1})
-			now := make(map[string]bool, len(snap.Rows))
-			rows := make([]*watch.Row, 0, len(snap.Rows))
-			for _, r := range snap.Rows {
-				now[r.Key] = true
-				rows = append(rows, withNamespaceCell(r, age))
-			}
-			var gone []string
-			for k := range mine {
-				if !now[k] {
-					gone = append(gone, k)
-				}
-			}
-			s.Put(rows...)
-			s.Delete(gone...)
-			mine = now
-			loaded = synced
+			l := takeList(part, func(r *watch.Row) *watch.Row { return withNamespaceCell(r, age) }, mine)
+			s.Put(l.rows...)
+			s.Delete(l.gone...)
+			mine, loaded = l.now, l.synced
 		} else {
 			s.apply(part, changes, mine, age)
 		}
