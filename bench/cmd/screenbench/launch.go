@@ -69,30 +69,38 @@ func (p *podCounts) largest() int {
 
 func (p *podCounts) stop() { close(p.done) }
 
-// launchWatch follows the screens of one launch: when pod rows first showed and whether the title then said
-// the list was still arriving, and whether the table is complete.
+// launchWatch follows the screens of one launch: when pod rows first showed and whether the screen then
+// said the list was still arriving, and whether the table is complete (check).
 type launchWatch struct {
-	seen    func(count int) bool // the server reported this many pods
-	first   time.Duration        // launch → the first capture with a pod row (0: none yet)
-	listing bool                 // that capture's title said "listing N of M…"
+	check   func(sc []string) (complete, listing bool)
+	first   time.Duration // launch → the first capture with a pod row (0: none yet)
+	listing bool          // that capture said the list was still arriving
 }
 
 // complete records the first screen of rows and tells whether sc is the complete table: pod rows shown and
-// a title whose count is one the server reported, not saying the list is still arriving.
+// check saying it is complete.
 func (w *launchWatch) complete(sc []string, at time.Duration) bool {
-	t, ok := titleOf(sc)
+	complete, listing := w.check(sc)
 	rows := len(visiblePods(sc)) > 0
 	if rows && w.first == 0 {
-		w.first, w.listing = at, ok && t.listing
+		w.first, w.listing = at, listing
 	}
-	return ok && rows && !t.listing && w.seen(t.count)
+	return complete && rows
+}
+
+// titleCheck is the complete check of a pods table (kscope's or k9s's): a title whose count is one the
+// server reported (seen), not saying the list is still arriving.
+func titleCheck(seen func(count int) bool) func([]string) (complete, listing bool) {
+	return func(sc []string) (bool, bool) {
+		t, ok := titleOf(sc)
+		return ok && !t.listing && seen(t.count), ok && t.listing
+	}
 }
 
 // launch starts t (in all namespaces if all), times the first screen of rows and the complete table, then
 // lets it settle and reads its memory. It returns the pid of the tool, or 0 when the launch failed (the
 // failure is in s.Errors).
 func (b *bench) launch(t tool, all bool, extra []string, s *Sample) int {
-	b.tmux.kill(session)
 	ns, expect := b.namespace, b.pods
 	if all {
 		ns, expect = "", 0
@@ -100,30 +108,14 @@ func (b *bench) launch(t tool, all bool, extra []string, s *Sample) int {
 	counts := b.serverCounts(ns, expect)
 	stopCounts := sync.OnceFunc(counts.stop) // sampling ends with the launch, before the RSS is read
 	defer stopCounts()
-	start := time.Now()
-	if err := b.tmux.launch(session, b.width, b.height, t.env, t.command(all, extra...)); err != nil {
-		b.failf(s, t, "launch: %s", err)
-		return 0
-	}
-	pid, err := b.tmux.pid(session)
-	if err != nil {
-		b.failf(s, t, "pid: %s", err)
-		return 0
-	}
-	w := &launchWatch{seen: counts.seen}
-	took, _, err := b.waitFor(start, launchPoll, b.limit(180*time.Second, 60*time.Second), func(sc []string) bool {
-		return w.complete(sc, time.Since(start))
-	})
+	pid := b.open(t, t.command(all, extra...), titleCheck(counts.seen), s)
 	stopCounts()
-	s.FirstS, s.FirstListing = w.first.Seconds(), w.listing
 	if all {
 		s.ClusterPods = counts.largest()
 	}
-	if err != nil {
-		b.failf(s, t, "launch: %s", err)
+	if pid == 0 {
 		return 0
 	}
-	s.LaunchS = took.Seconds()
 	time.Sleep(settle)
 	s.RSSMB, s.PeakRSSMB, _ = memoryMB(pid)
 	return pid

@@ -150,7 +150,7 @@ func TestLaunchWatch(t *testing.T) {
 		{"kscope", kscope, 3, 1, true},
 		{"k9s", k9s, 1, 1, false},
 	} {
-		w := &launchWatch{seen: seen}
+		w := &launchWatch{check: titleCheck(seen)}
 		done := -1
 		for i, sc := range tc.screens {
 			if w.complete(strings.Split(sc, "\n"), time.Duration(i+1)*time.Second) {

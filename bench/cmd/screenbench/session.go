@@ -12,6 +12,7 @@ import (
 func (b *bench) session(name, command string, check func([]string) (complete, listing bool), launched func()) (s Sample) {
 	t := tool{name: name}
 	defer b.quit(t)
+	s.LoadAvg = loadAvg()
 	pid := b.open(t, command, check, &s)
 	if launched != nil {
 		launched()
@@ -27,14 +28,14 @@ func (b *bench) session(name, command string, check func([]string) (complete, li
 	return s
 }
 
-// open launches command and waits for the complete table (check) with pod rows, recording in s the load,
-// the first screen of rows (and whether it said listing) and the complete time. It returns the tool's pid,
-// or 0 when the launch failed (the failure is in s.Errors). The session stays open: the caller quits it.
+// open launches command (with t's environment) and waits for the complete table (check) with pod rows,
+// recording in s the first screen of rows (and whether it said listing) and the complete time. It returns the
+// tool's pid, or 0 when the launch failed (the failure is in s.Errors). The session stays open: the caller
+// quits it.
 func (b *bench) open(t tool, command string, check func([]string) (complete, listing bool), s *Sample) int {
-	s.LoadAvg = loadAvg()
 	b.tmux.kill(session)
 	start := time.Now()
-	if err := b.tmux.launch(session, b.width, b.height, nil, command); err != nil {
+	if err := b.tmux.launch(session, b.width, b.height, t.env, command); err != nil {
 		b.failf(s, t, "launch: %s", err)
 		return 0
 	}
@@ -43,15 +44,11 @@ func (b *bench) open(t tool, command string, check func([]string) (complete, lis
 		b.failf(s, t, "pid: %s", err)
 		return 0
 	}
-	var first time.Duration
+	w := &launchWatch{check: check}
 	took, last, err := b.waitFor(start, launchPoll, b.limit(180*time.Second, 60*time.Second), func(sc []string) bool {
-		complete, listing := check(sc)
-		if first == 0 && len(visiblePods(sc)) > 0 {
-			first, s.FirstListing = time.Since(start), listing
-		}
-		return complete && len(visiblePods(sc)) > 0
+		return w.complete(sc, time.Since(start))
 	})
-	s.FirstS = first.Seconds()
+	s.FirstS, s.FirstListing = w.first.Seconds(), w.listing
 	if err != nil {
 		b.failf(s, t, "launch: %s; last screen's status: %s", err, lastLine(last))
 		return 0

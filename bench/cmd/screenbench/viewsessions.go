@@ -84,6 +84,7 @@ func (vb *viewBench) view(v string) ViewSample {
 	var vs ViewSample
 	t := tool{name: "kscope"}
 	defer b.quit(t)
+	vs.Launch.LoadAvg = loadAvg()
 	pid := b.open(t, vb.command("-n", b.namespace, "pods"), podsCheck(b.namespace, counts), &vs.Launch)
 	stop()
 	if pid == 0 {
