@@ -142,10 +142,36 @@ func serveBodies(b healthBodies) *httptest.Server {
 // objects, as the dynamic client decodes it, and "json-decode+kstatus" that with StatusOf of each object.
 func BenchmarkHealthColumn(b *testing.B) {
 	bodies := pendingPodBodies()
+	spec := Spec{GVR: podsGVR(), Namespaced: true, Namespace: "bench", Columns: []ObjectColumn{HealthColumn()}}
+	benchObjectSource(b, bodies, spec, func(r *Row) bool { return r.Cells[0] == "Failed" })
+	b.Run("json-decode", func(b *testing.B) { benchDecodeJSON(b, bodies.jsonList, false) })
+	b.Run("json-decode+kstatus", func(b *testing.B) { benchDecodeJSON(b, bodies.jsonList, true) })
+}
+
+// BenchmarkCustomColumns fills the custom columns of the project's bench (bench/cmd/screenbench: name, images,
+// node, IP) over benchRows (50k) Pending pods, one op from start to synced, by the two paths and with the
+// metrics of BenchmarkHealthColumn: "json" the dynamic informer over JSON (the path of custom resources),
+// "protobuf" the reflector over the protobuf list (columnsCodec).
+func BenchmarkCustomColumns(b *testing.B) {
+	spec := Spec{GVR: podsGVR(), Namespaced: true, Namespace: "bench"}
+	for _, expr := range []string{"{.metadata.name}", "{.spec.containers[*].image}", "{.spec.nodeName}", "{.status.podIP}"} {
+		c, err := JSONPathColumn(expr, expr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		spec.Columns = append(spec.Columns, c)
+	}
+	benchObjectSource(b, pendingPodBodies(), spec, func(r *Row) bool {
+		return r.Cells[0] == "bench-7d9f8c-00042" && r.Cells[2] == "<none>"
+	})
+}
+
+// benchObjectSource runs a source of spec over bodies by each path ("json", "protobuf"), one op from start
+// to synced; check must hold for the row of pod 42.
+func benchObjectSource(b *testing.B, bodies healthBodies, spec Spec, check func(r *Row) bool) {
 	srv := serveBodies(bodies)
 	defer srv.Close()
 	f := &fakeObjectsAPI{srv: srv}
-	spec := Spec{GVR: podsGVR(), Namespaced: true, Namespace: "bench", Columns: []ObjectColumn{HealthColumn()}}
 	for _, path := range []string{"json", "protobuf"} {
 		b.Run(path, func(b *testing.B) {
 			var held float64
@@ -162,6 +188,9 @@ func BenchmarkHealthColumn(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				if (src.proto != nil) != (path == "protobuf") {
+					b.Fatalf("%s: protobuf %v", path, src.proto != nil)
+				}
 				src.Start(context.Background())
 				for src.State().Phase != Synced || src.Len() != benchRows {
 					select {
@@ -170,7 +199,7 @@ func BenchmarkHealthColumn(b *testing.B) {
 					}
 				}
 				held += float64(heapAfterGC(b)-before) / benchRows
-				if r, _ := src.Row("bench/bench-7d9f8c-00042"); r == nil || r.Cells[0] != "Failed" {
+				if r, _ := src.Row("bench/bench-7d9f8c-00042"); r == nil || !check(r) {
 					b.Fatalf("row %+v", r)
 				}
 				src.Stop()
@@ -179,8 +208,6 @@ func BenchmarkHealthColumn(b *testing.B) {
 			b.ReportMetric(held/float64(b.N), "held-B/pod")
 		})
 	}
-	b.Run("json-decode", func(b *testing.B) { benchDecodeJSON(b, bodies.jsonList, false) })
-	b.Run("json-decode+kstatus", func(b *testing.B) { benchDecodeJSON(b, bodies.jsonList, true) })
 }
 
 // benchDecodeJSON decodes the JSON list body into unstructured objects, with the status of each if kstatus.

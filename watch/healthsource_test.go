@@ -58,16 +58,22 @@ func rowsText(s *ObjectSource) string {
 // new server of healthPods through changes (a pod becomes ready, one is added, one deleted; then, while the
 // watch is away, one is deleted and one changed, and the watch expires), and returns the rows after each step.
 func healthScript(t *testing.T, path string, jsonOnly bool) (steps []string, f *fakeObjectsAPI) {
+	return objectScript(t, path, jsonOnly, healthSpec(), "Current", "Current")
+}
+
+// objectScript is healthScript's script for a source of spec, whose first column reads readyCell for a ready
+// pod and doneCell for the succeeded one.
+func objectScript(t *testing.T, path string, jsonOnly bool, spec Spec, readyCell, doneCell string) (steps []string, f *fakeObjectsAPI) {
 	f = newFakeObjectsAPI(t, healthPods()...)
 	f.jsonOnly = jsonOnly
 	var src *ObjectSource
 	var err error
 	if path == "json" {
-		src, err = NewObjectSource(f.dynamicClient(t), healthSpec())
+		src, err = NewObjectSource(f.dynamicClient(t), spec)
 	} else {
-		src, err = NewObjectSourceWithConfig(f.config(), f.dynamicClient(t), healthSpec())
-		if err == nil && src.health == nil {
-			t.Fatal("a HEALTH source of pods reads JSON")
+		src, err = NewObjectSourceWithConfig(f.config(), f.dynamicClient(t), spec)
+		if err == nil && src.proto == nil {
+			t.Fatal("a source of pods reads JSON")
 		}
 	}
 	if err != nil {
@@ -88,10 +94,10 @@ func healthScript(t *testing.T, path string, jsonOnly bool) (steps []string, f *
 	waitFor(t, "the events", func() bool {
 		r, ok := src.Row("shop/starting")
 		_, gone := src.Row("shop/done")
-		return ok && r.Cells[0] == "Current" && src.Len() == len(healthPods()) && !gone
+		return ok && r.Cells[0] == readyCell && src.Len() == len(healthPods()) && !gone
 	})
 	cs := src.Changes()
-	if len(cs.Added) != 1 || len(cs.Updated) != 1 || len(cs.Deleted) != 1 || cs.Deleted[0].Cells[0] != "Current" {
+	if len(cs.Added) != 1 || len(cs.Updated) != 1 || len(cs.Deleted) != 1 || cs.Deleted[0].Cells[0] != doneCell {
 		t.Errorf("%s: changes %+v", path, cs)
 	}
 	steps = append(steps, rowsText(src))
@@ -103,7 +109,7 @@ func healthScript(t *testing.T, path string, jsonOnly bool) (steps []string, f *
 	waitFor(t, "the relist", func() bool {
 		r, ok := src.Row("shop/pending")
 		_, lost := src.Row("shop/lost")
-		return ok && r.Cells[0] == "Current" && !lost && src.State().Phase == Synced
+		return ok && r.Cells[0] == readyCell && !lost && src.State().Phase == Synced
 	})
 	if lists := f.lists(); path != "json" && lists != 2 {
 		t.Errorf("%d lists, want 2 (the first, the relist after 410 Gone): the watch broke", lists)
@@ -176,8 +182,8 @@ func TestHealthSourceForbidden(t *testing.T) {
 	}
 }
 
-// TestHealthSourceChoice: only a source of HealthColumn alone over a kind health reads in protobuf takes the
-// protobuf path.
+// TestHealthSourceChoice: a source of HealthColumn alone over a kind health reads in protobuf, and one of
+// columns computed from fields over a kind of client-go's scheme, take the protobuf path; no other does.
 func TestHealthSourceChoice(t *testing.T) {
 	f := newFakeObjectsAPI(t)
 	widgets := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
@@ -194,15 +200,18 @@ func TestHealthSourceChoice(t *testing.T) {
 		{"deployments", Spec{GVR: schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
 			Namespaced: true, Columns: []ObjectColumn{HealthColumn()}}, true},
 		{"a custom resource", Spec{GVR: widgets, Columns: []ObjectColumn{HealthColumn()}}, false},
-		{"another column", Spec{GVR: podsGVR(), Columns: []ObjectColumn{name}}, false},
+		{"another column", Spec{GVR: podsGVR(), Columns: []ObjectColumn{name}}, true},
+		{"a column of a custom resource", Spec{GVR: widgets, Columns: []ObjectColumn{name}}, false},
+		{"a column of a resource no kind serves", Spec{GVR: schema.GroupVersionResource{Version: "v1", Resource: "podz"},
+			Columns: []ObjectColumn{name}}, false},
 		{"health and another column", Spec{GVR: podsGVR(), Columns: []ObjectColumn{HealthColumn(), name}}, false},
 	} {
 		src, err := NewObjectSourceWithConfig(f.config(), f.dynamicClient(t), tt.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if (src.health != nil) != tt.proto {
-			t.Errorf("%s: protobuf path %v, want %v", tt.name, src.health != nil, tt.proto)
+		if (src.proto != nil) != tt.proto {
+			t.Errorf("%s: protobuf path %v, want %v", tt.name, src.proto != nil, tt.proto)
 		}
 	}
 }

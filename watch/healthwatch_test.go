@@ -30,9 +30,9 @@ func healthEvents() []watch.Event {
 // ended it and the errors reported as disconnections.
 func decodeHealthWatch(body []byte) ([]watch.Event, error, []error) {
 	var disconnected []error
-	lw := &healthListWatch{kind: health.ProtoKindFor(podsGVR()), rows: newHealthRows(),
+	lw := &protoListWatch{codec: healthCodec{kind: health.ProtoKindFor(podsGVR()), rows: newHealthRows()},
 		disconnected: func(err error) { disconnected = append(disconnected, err) }}
-	d := &healthWatchDecoder{body: io.NopCloser(nil), r: bufio.NewReader(bytes.NewReader(body)), lw: lw, ctx: context.Background()}
+	d := &protoWatchDecoder{body: io.NopCloser(nil), r: bufio.NewReader(bytes.NewReader(body)), lw: lw, ctx: context.Background()}
 	var events []watch.Event
 	for {
 		typ, obj, err := d.Decode()

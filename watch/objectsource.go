@@ -21,7 +21,8 @@ import (
 // safe for concurrent use; informer callbacks never block on a reader. Start, Stop, Done and Notify are its
 // Lifecycle's, as Source's: Start starts the informer, Stop waits for it and releases the rows. A source of a
 // HEALTH column over a built-in kind runs no informer but a reflector over the objects in protobuf, which
-// writes each object's row straight into the rows (NewObjectSourceWithConfig).
+// writes each object's row straight into the rows; so does one of columns computed from fields over a built-in
+// kind (NewObjectSourceWithConfig).
 type ObjectSource struct {
 	phased
 	spec   Spec
@@ -34,9 +35,10 @@ type ObjectSource struct {
 	labels labelSets
 	store  *rowStore
 	snaps  snapshotter
-	// health, when set, lists and watches the objects in protobuf in place of the dynamic informer: a
-	// source of HealthColumn alone over a built-in kind (NewObjectSourceWithConfig).
-	health *healthListWatch
+	// proto, when set, lists and watches the objects in protobuf in place of the dynamic informer: a source
+	// of HealthColumn alone, or of columns computed from fields, over a built-in kind
+	// (NewObjectSourceWithConfig).
+	proto *protoListWatch
 }
 
 // rowMetadata are the metadata fields every object keeps: those a Row holds.
@@ -85,11 +87,11 @@ func NewObjectSource(client dynamic.Interface, spec Spec) (*ObjectSource, error)
 // Spec returns what the source watches.
 func (s *ObjectSource) Spec() Spec { return s.spec }
 
-// run starts the informer and the wait for its first list (Hooks.Run: once, holding s.mu); or, for a
-// HEALTH column over a built-in kind, the reflector of its rows.
+// run starts the informer and the wait for its first list (Hooks.Run: once, holding s.mu); or, over a
+// built-in kind read in protobuf, the reflector of its rows.
 func (s *ObjectSource) run(ctx context.Context, spawn func(func())) {
-	if s.health != nil {
-		r := newRowReflector(s.health, s, s.store, s.watchError, s.spec)
+	if s.proto != nil {
+		r := newRowReflector(s.proto, s, s.store, s.watchError, s.spec)
 		spawn(func() { r.RunWithContext(ctx) })
 		return
 	}
@@ -212,7 +214,7 @@ func (s *ObjectSource) row(u *unstructured.Unstructured) *Row {
 	}
 }
 
-// onAdd stores an added or updated object's row (the row object itself where the health reflector made it);
+// onAdd stores an added or updated object's row (the row object itself where the protobuf reflector made it);
 // the rows of the first list are not changes.
 func (s *ObjectSource) onAdd(obj any, initial bool) {
 	var o *rowObject

@@ -52,7 +52,7 @@ func newRowReflector(lw listWatcher, sink rowSink, rows *rowStore, failed func(e
 		&rowObject{}, &reflectorStore{s: sink, rows: rows}, reflectorOptions(spec))
 }
 
-// listWatcher is a ListWatch of rowObjects: tableListWatch, healthListWatch.
+// listWatcher is a ListWatch of rowObjects: tableListWatch, protoListWatch.
 type listWatcher interface {
 	cache.ListerWatcherWithContext
 	IsWatchListSemanticsUnSupported() bool

@@ -8,17 +8,15 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
-
-	"kscope/health"
 )
 
-// The health ListWatch's JSON path, for a server (or a proxy) that answers in JSON although asked for
-// protobuf first: the objects are decoded whole, as the dynamic client decodes them, and each one's status
-// computed from it (health.StatusOf) before it is dropped. Its cost is the JSON path's (the whole list held
+// The protobuf ListWatch's JSON path, for a server (or a proxy) that answers in JSON although asked for
+// protobuf first: the objects are decoded whole, as the dynamic client decodes them, and each one's row
+// computed from it (rowCodec.jsonRow) before it is dropped. Its cost is the JSON path's (the whole list held
 // while it is decoded); the rows it yields are the protobuf path's.
 
 // decodeJSONList reads a JSON list body whole and returns its rows.
-func (lw *healthListWatch) decodeJSONList(r io.Reader) (*rowList, error) {
+func (lw *protoListWatch) decodeJSONList(r io.Reader) (*rowList, error) {
 	body, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read body: %w", err)
@@ -29,30 +27,28 @@ func (lw *healthListWatch) decodeJSONList(r io.Reader) (*rowList, error) {
 	}
 	ul, ok := obj.(*unstructured.UnstructuredList)
 	if !ok {
-		return nil, fmt.Errorf("a %s where a %s was expected", obj.GetObjectKind().GroupVersionKind().Kind, lw.kind.ListKind())
+		return nil, fmt.Errorf("a %s where a %s was expected", obj.GetObjectKind().GroupVersionKind().Kind, lw.codec.ListKind())
 	}
 	list := &rowList{Items: make([]*rowObject, 0, len(ul.Items))}
 	list.ResourceVersion, list.Continue, list.RemainingItemCount = ul.GetResourceVersion(), ul.GetContinue(), ul.GetRemainingItemCount()
 	for i := range ul.Items {
-		list.Items = append(list.Items, lw.jsonRow(&ul.Items[i]))
+		o, err := lw.codec.jsonRow(&ul.Items[i])
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %w", i, err)
+		}
+		list.Items = append(list.Items, o)
 		ul.Items[i] = unstructured.Unstructured{} // (let the object go)
 	}
 	return list, nil
 }
 
-// jsonRow is the row of an object decoded from JSON.
-func (lw *healthListWatch) jsonRow(u *unstructured.Unstructured) *rowObject {
-	return lw.rows.row(health.ProtoObject{Name: []byte(u.GetName()), Namespace: []byte(u.GetNamespace()),
-		UID: []byte(u.GetUID()), ResourceVersion: []byte(u.GetResourceVersion()), Status: health.StatusOf(u)})
-}
-
 // jsonEvents reads a JSON watch stream (one WatchEvent after another), each object turned into its row.
 type jsonEvents struct {
 	dec *gojson.Decoder
-	lw  *healthListWatch
+	lw  *protoListWatch
 }
 
-func newJSONEvents(r io.Reader, lw *healthListWatch) *jsonEvents {
+func newJSONEvents(r io.Reader, lw *protoListWatch) *jsonEvents {
 	return &jsonEvents{dec: gojson.NewDecoder(r), lw: lw}
 }
 
@@ -78,9 +74,13 @@ func (j *jsonEvents) next() (watch.EventType, runtime.Object, error) {
 		return "", nil, fmt.Errorf("invalid watch event type %q", ev.Type)
 	}
 	u, ok := obj.(*unstructured.Unstructured)
-	if !ok || u.GetKind() != j.lw.kind.Kind() {
+	if !ok || u.GetKind() != j.lw.codec.Kind() {
 		return "", nil, fmt.Errorf("watch %s event: a %s where a %s was expected", ev.Type,
-			obj.GetObjectKind().GroupVersionKind().Kind, j.lw.kind.Kind())
+			obj.GetObjectKind().GroupVersionKind().Kind, j.lw.codec.Kind())
 	}
-	return ev.Type, j.lw.jsonRow(u), nil
+	o, err := j.lw.codec.jsonRow(u)
+	if err != nil {
+		return "", nil, fmt.Errorf("watch %s event: %w", ev.Type, err)
+	}
+	return ev.Type, o, nil
 }
