@@ -25,10 +25,14 @@
 // templates) and the metadata a Row holds; managedFields, annotations and the rest are dropped as each object
 // arrives (the first list streams as a watch-list where the server offers it, so that the whole list is never
 // held). Its rows are computed from the kept objects by the columns (ObjectColumn: a JSONPath, or any Go
-// function over the object) and go through the same row store, change feed and snapshots as a Source's. A
-// table's HEALTH column over a built-in kind (pods, workloads, jobs, claims, services, budgets …) needs less:
-// its ObjectSource lists and watches the objects in protobuf and, as each is read, computes its kstatus word
-// from the few fields kstatus reads of that kind (health.ProtoKind), keeping only the row (healthproto.go).
+// function over the object) and go through the same row store, change feed and snapshots as a Source's. Over
+// a built-in kind an ObjectSource does without the informer: it lists and watches the objects in protobuf
+// (protoListWatch) and turns each, as it is read, into its row, keeping nothing else of it (rowCodec). A
+// table's HEALTH column (pods, workloads, jobs, claims, services, budgets …) computes its kstatus word from the
+// few fields kstatus reads of that kind (health.ProtoKind, healthproto.go); custom columns decode each object
+// into its Go type, zero what no column reads (pruner) and compute the cells from the rest converted to its
+// JSON content: the dynamic informer's cells (columnsproto.go). Custom resources, which the server serves in
+// JSON only, keep the informer.
 //
 // A Source says when it has finished opening (Settled): its first list is complete and, in a view listed
 // without objects, the metadata fill behind it too. What the opening allocated is garbage then; kscope gives it
