@@ -1,6 +1,9 @@
 package watch
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -47,5 +50,55 @@ func TestColumnsSourceSameAsJSONPath(t *testing.T) {
 		if !strings.HasPrefix(a, "application/vnd.kubernetes.protobuf") || f.queries[i].Get("labelSelector") != "app=web" {
 			t.Errorf("request %d: Accept %q, query %v", i, a, f.queries[i])
 		}
+	}
+}
+
+// TestProtoSourceShowsRowsWhileListing: the rows of a first list read in protobuf are in the source as they
+// arrive, while it is still listing, and are not changes; the source syncs with all of them once the list
+// ends.
+func TestProtoSourceShowsRowsWhileListing(t *testing.T) {
+	body := podBodies(200).protoList
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", wireType(true))
+		if r.URL.Query().Get("watch") == "true" {
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			return
+		}
+		_, _ = w.Write(body[:len(body)/2])
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		_, _ = w.Write(body[len(body)/2:])
+	}))
+	defer srv.Close()
+	f := &fakeObjectsAPI{srv: srv}
+	name, err := JSONPathColumn("NAME", "{.metadata.name}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := NewObjectSourceWithConfig(f.config(), f.dynamicClient(t),
+		Spec{GVR: podsGVR(), Namespaced: true, Namespace: "bench", Columns: []ObjectColumn{name}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Start(context.Background())
+	defer src.Stop()
+	waitFor(t, "rows while listing", func() bool { return src.Len() > 50 })
+	if st := src.State(); st.Phase != Listing {
+		t.Errorf("state %+v with half of the list", st)
+	}
+	close(release)
+	waitFor(t, "synced", func() bool { return src.State().Phase == Synced && src.Len() == 200 })
+	if r, ok := src.Row("bench/bench-7d9f8c-00042"); !ok || r.Cells[0] != "bench-7d9f8c-00042" {
+		t.Errorf("row %+v", r)
+	}
+	if cs := src.Changes(); !cs.Empty() {
+		t.Errorf("the first list's rows are changes: %d added, %d updated", len(cs.Added), len(cs.Updated))
 	}
 }

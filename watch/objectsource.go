@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"fmt"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -39,6 +40,8 @@ type ObjectSource struct {
 	// of HealthColumn alone, or of columns computed from fields, over a built-in kind
 	// (NewObjectSourceWithConfig).
 	proto *protoListWatch
+	// earlyTold is when the readers were last told of the first list's rows as it arrived (earlyRow).
+	earlyTold time.Time
 }
 
 // rowMetadata are the metadata fields every object keeps: those a Row holds.
@@ -91,6 +94,7 @@ func (s *ObjectSource) Spec() Spec { return s.spec }
 // built-in kind read in protobuf, the reflector of its rows.
 func (s *ObjectSource) run(ctx context.Context, spawn func(func())) {
 	if s.proto != nil {
+		s.proto.early = s.earlyRow
 		r := newRowReflector(s.proto, s, s.store, s.watchError, s.spec)
 		spawn(func() { r.RunWithContext(ctx) })
 		return
@@ -228,6 +232,24 @@ func (s *ObjectSource) onAdd(obj any, initial bool) {
 		return
 	}
 	if s.store.putObject(o, !initial) {
+		s.Signal()
+	}
+}
+
+// earlyRows is how often, at most, a source tells its readers of the rows of its first list while that list
+// arrives (protoListWatch.early): each time, a table sorts every row it has again, and telling of each row
+// took a table of 50k pods from 2.6 s to complete to 4.4 s.
+const earlyRows = 500 * time.Millisecond
+
+// earlyRow stores a row of the first list as it is decoded (not a change), telling the readers at once of the
+// first and then every earlyRows at most; the list's end (the reflector's Replace, then synced) tells of the
+// rest. The reflector's goroutine only (s.earlyTold is its own).
+func (s *ObjectSource) earlyRow(o *rowObject) {
+	if o.get() == nil || !s.store.putObject(o, false) {
+		return
+	}
+	if now := time.Now(); now.Sub(s.earlyTold) >= earlyRows {
+		s.earlyTold = now
 		s.Signal()
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -57,6 +58,12 @@ type protoListWatch struct {
 	// fails, its stream breaks or the server ends it with an ERROR event (as tableListWatch's).
 	connected    func()
 	disconnected func(error)
+	// early, when set, is given each row of the lists read before the first list completes, as it is
+	// decoded: a list of 50k pods in protobuf takes seconds to arrive, and its first rows show meanwhile (the
+	// reflector's Replace then stores the same row objects, which changes nothing). Later lists (a relist
+	// after 410 Gone) are taken whole, by Replace only, so that what they lack is deleted at once.
+	early  func(*rowObject)
+	listed atomic.Bool
 }
 
 // request returns a GET of the resource's collection in the view's namespace with opts and the view's
@@ -88,6 +95,7 @@ func (lw *protoListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
 	}
+	lw.listed.Store(true)
 	if lw.connected != nil {
 		lw.connected()
 	}
@@ -111,6 +119,9 @@ func (lw *protoListWatch) decodeList(r *bufio.Reader) (*rowList, error) {
 				return fmt.Errorf("item %d: %w", len(list.Items), err)
 			}
 			list.Items = append(list.Items, o)
+			if lw.early != nil && !lw.listed.Load() {
+				lw.early(o)
+			}
 			return nil
 		},
 	})
