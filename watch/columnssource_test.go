@@ -44,13 +44,7 @@ func TestColumnsSourceSameAsJSONPath(t *testing.T) {
 		!strings.Contains(want[0], `"map[waiting:map[reason:CrashLoopBackOff]]"]`) {
 		t.Errorf("rows\n%s", want[0])
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for i, a := range f.accepts {
-		if !strings.HasPrefix(a, "application/vnd.kubernetes.protobuf") || f.queries[i].Get("labelSelector") != "app=web" {
-			t.Errorf("request %d: Accept %q, query %v", i, a, f.queries[i])
-		}
-	}
+	checkProtobufRequests(t, f)
 }
 
 // TestProtoSourceShowsRowsWhileListing: the rows of a first list read in protobuf are in the source as they

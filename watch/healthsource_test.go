@@ -145,6 +145,12 @@ func TestHealthSourceSameAsJSONPath(t *testing.T) {
 		!strings.Contains(want[0], `shop/deleting deleting u-deleting 107 ["Terminating"]`) {
 		t.Errorf("rows\n%s", want[0])
 	}
+	checkProtobufRequests(t, f)
+}
+
+// checkProtobufRequests checks that every request f had asked for protobuf first, with the view's selector.
+func checkProtobufRequests(t *testing.T, f *fakeObjectsAPI) {
+	t.Helper()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, a := range f.accepts {
