@@ -2,6 +2,7 @@ package watch
 
 import (
 	"fmt"
+	"reflect"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -24,10 +25,12 @@ type protoObject interface {
 // cells of the JSON path, read from an encoding that costs several times less to decode, and no object held
 // past its row. Safe for concurrent use.
 type columnsCodec struct {
-	src    *ObjectSource
-	gvk    schema.GroupVersionKind
-	prune  *pruner
-	newObj func() (protoObject, error)
+	src   *ObjectSource
+	gvk   schema.GroupVersionKind
+	prune *pruner
+	// typ is the struct type of gvk's Go type (a pointer to it reads protobuf): resolved once, so that each
+	// object costs a reflect.New rather than a lookup in the scheme.
+	typ reflect.Type
 }
 
 // newColumnsCodec returns the codec of src's objects, or nil when gvr is not a kind of client-go's scheme whose
@@ -37,21 +40,18 @@ func newColumnsCodec(src *ObjectSource, gvr schema.GroupVersionResource) *column
 	if !ok {
 		return nil
 	}
-	newObj := func() (protoObject, error) {
-		obj, err := scheme.Scheme.New(gvk)
-		if err != nil {
-			return nil, err
-		}
-		p, ok := obj.(protoObject)
-		if !ok {
-			return nil, fmt.Errorf("%s does not read protobuf", gvk.Kind)
-		}
-		return p, nil
-	}
-	if _, err := newObj(); err != nil {
+	obj, err := scheme.Scheme.New(gvk)
+	if err != nil {
 		return nil
 	}
-	return &columnsCodec{src: src, gvk: gvk, prune: newPruner(), newObj: newObj}
+	if _, ok := obj.(protoObject); !ok {
+		return nil
+	}
+	typ := reflect.TypeOf(obj)
+	if typ.Kind() != reflect.Pointer || typ.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	return &columnsCodec{src: src, gvk: gvk, prune: newPruner(), typ: typ.Elem()}
 }
 
 // schemeKind returns the kind of client-go's scheme that resource gvr serves, by the plural its name gives
@@ -73,10 +73,7 @@ func (c *columnsCodec) Kind() string     { return c.gvk.Kind }
 func (c *columnsCodec) ListKind() string { return c.gvk.Kind + "List" }
 
 func (c *columnsCodec) protoRow(raw []byte) (*rowObject, error) {
-	obj, err := c.newObj()
-	if err != nil {
-		return nil, err
-	}
+	obj := reflect.New(c.typ).Interface().(protoObject) // (checked in newColumnsCodec)
 	if err := obj.Unmarshal(raw); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", c.gvk.Kind, err)
 	}
@@ -86,9 +83,14 @@ func (c *columnsCodec) protoRow(raw []byte) (*rowObject, error) {
 		return nil, fmt.Errorf("convert %s: %w", c.gvk.Kind, err)
 	}
 	content["apiVersion"], content["kind"] = c.gvk.GroupVersion().String(), c.gvk.Kind
-	return c.jsonRow(&unstructured.Unstructured{Object: content})
+	return c.row(content), nil
 }
 
 func (c *columnsCodec) jsonRow(u *unstructured.Unstructured) (*rowObject, error) {
-	return newRowObject(c.src.row(&unstructured.Unstructured{Object: c.src.cut(u.Object)}), nil), nil
+	return c.row(u.Object), nil
+}
+
+// row is the row of an object's JSON content, cut down first as the informer's objects are.
+func (c *columnsCodec) row(content map[string]any) *rowObject {
+	return newRowObject(c.src.row(&unstructured.Unstructured{Object: c.src.cut(content)}), nil)
 }

@@ -48,11 +48,14 @@ func NewObjectSourceWithConfig(cfg *rest.Config, client dynamic.Interface, spec 
 		return nil, err
 	}
 	var codec rowCodec
+	var early func(*rowObject)
 	if kind := health.ProtoKindFor(spec.GVR); len(spec.Columns) == 1 && spec.Columns[0].kstatus && kind != nil {
+		// No early rows: a HEALTH column fills a table already there, and waits for its whole list.
 		codec = healthCodec{kind: kind, rows: newHealthRows()}
 	} else if len(s.whole) == 0 {
 		if c := newColumnsCodec(s, spec.GVR); c != nil {
-			codec = c
+			// A table of custom columns is the view itself: it shows the first list's rows as they come.
+			codec, early = c, s.earlyRow
 		}
 	}
 	if codec == nil {
@@ -62,6 +65,7 @@ func NewObjectSourceWithConfig(cfg *rest.Config, client dynamic.Interface, spec 
 	if err != nil {
 		return nil, fmt.Errorf("watch %s: %w", spec.GVR.String(), err)
 	}
-	s.proto = &protoListWatch{client: rc, spec: spec, codec: codec, connected: s.connected, disconnected: s.disconnected}
+	s.proto = &protoListWatch{client: rc, spec: spec, codec: codec, early: early,
+		connected: s.connected, disconnected: s.disconnected}
 	return s, nil
 }

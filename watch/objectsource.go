@@ -94,9 +94,6 @@ func (s *ObjectSource) Spec() Spec { return s.spec }
 // built-in kind read in protobuf, the reflector of its rows.
 func (s *ObjectSource) run(ctx context.Context, spawn func(func())) {
 	if s.proto != nil {
-		if _, columns := s.proto.codec.(*columnsCodec); columns {
-			s.proto.early = s.earlyRow // (a HEALTH column fills a table already there: it waits for its list)
-		}
 		r := newRowReflector(s.proto, s, s.store, s.watchError, s.spec)
 		spawn(func() { r.RunWithContext(ctx) })
 		return
