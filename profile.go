@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"sync"
 	"syscall"
 
@@ -16,16 +17,19 @@ import (
 )
 
 // profiling writes a CPU profile and a heap profile of one kscope run (--cpuprofile, --memprofile), for
-// `go tool pprof`. Profiles are written however the command ends: a normal return, an error, a panic the UI
+// `go tool pprof`, and an execution trace (--trace: every goroutine's timeline, its waits on the network, the
+// collections; for `go tool trace`). Profiles are written however the command ends: a normal return, an error, a panic the UI
 // recovered, or SIGTERM/SIGHUP/SIGINT (after which the signal is re-raised, so the exit status is the
 // signal's). While --memprofile is set, SIGUSR1 writes a snapshot of the live heap to FILE.1, FILE.2, …
 // Its methods are safe for concurrent use.
 type profiling struct {
-	cpuPath string
-	memPath string
+	cpuPath   string
+	memPath   string
+	tracePath string
 
 	mu        sync.Mutex
 	cpuFile   *os.File
+	traceFile *os.File
 	running   bool
 	snapshots int
 	signals   chan os.Signal
@@ -38,6 +42,7 @@ type profiling struct {
 func addProfiling(root *cobra.Command) {
 	p := &profiling{}
 	root.PersistentFlags().StringVar(&p.cpuPath, "cpuprofile", "", "write a CPU profile of this run to FILE (go tool pprof)")
+	root.PersistentFlags().StringVar(&p.tracePath, "trace", "", "write an execution trace of this run to FILE (go tool trace)")
 	root.PersistentFlags().StringVar(&p.memPath, "memprofile", "", "write a heap profile at exit to FILE; SIGUSR1 writes the live heap to FILE.1, FILE.2, …")
 	var wrap func(cmd *cobra.Command)
 	wrap = func(cmd *cobra.Command) {
@@ -63,7 +68,7 @@ func addProfiling(root *cobra.Command) {
 
 // start begins CPU profiling and installs the signal handlers; it does nothing without a profile flag.
 func (p *profiling) start() error {
-	if p.cpuPath == "" && p.memPath == "" {
+	if p.cpuPath == "" && p.memPath == "" && p.tracePath == "" {
 		return nil
 	}
 	p.mu.Lock()
@@ -78,6 +83,20 @@ func (p *profiling) start() error {
 			return fmt.Errorf("cpu profile: %w", err)
 		}
 		p.cpuFile = f
+	}
+	if p.tracePath != "" {
+		f, err := os.Create(p.tracePath)
+		if err == nil {
+			err = trace.Start(f)
+		}
+		if err != nil {
+			if f != nil {
+				f.Close()
+			}
+			p.stopCPU()
+			return fmt.Errorf("trace: %w", err)
+		}
+		p.traceFile = f
 	}
 	p.running = true
 	p.signals = make(chan os.Signal, 1)
@@ -138,18 +157,32 @@ func (p *profiling) stop() error {
 	p.running = false
 	signal.Stop(p.signals)
 	close(p.done)
-	var errs []error
-	if p.cpuFile != nil {
-		pprof.StopCPUProfile()
-		if err := p.cpuFile.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("cpu profile: %w", err))
+	errs := []error{p.stopCPU()}
+	if p.traceFile != nil {
+		trace.Stop()
+		if err := p.traceFile.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("trace: %w", err))
 		}
-		p.cpuFile = nil
+		p.traceFile = nil
 	}
 	if p.memPath != "" {
 		errs = append(errs, writeHeapProfile(p.memPath))
 	}
 	return errors.Join(errs...)
+}
+
+// stopCPU ends CPU profiling, if it runs, and closes its file (holding p.mu).
+func (p *profiling) stopCPU() error {
+	if p.cpuFile == nil {
+		return nil
+	}
+	pprof.StopCPUProfile()
+	err := p.cpuFile.Close()
+	p.cpuFile = nil
+	if err != nil {
+		return fmt.Errorf("cpu profile: %w", err)
+	}
+	return nil
 }
 
 // writeHeapProfile writes the heap profile (after a GC, so in-use figures are current) to path.
