@@ -5,12 +5,17 @@ package e2e
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"kscope/health"
 )
 
 // duoPod is a pod with two containers and a tier label, beside seedPods' pods (which have neither).
@@ -233,4 +238,91 @@ func TestUIViewsYAML(t *testing.T) {
 	writeFile(t, views, "views:\n  v1/pods:\n    columns: [NAME, 'X:.spec.containers[']\n")
 	b := startTmuxEnv(t, environ, env.kscope, "; sleep 600", "-n", ns, "pods")
 	b.waitFor("config: "+views+`: view "v1/pods": column X:`, "pods("+ns+")[4]", "READY")
+}
+
+// TestUICustomResourceColumnsAndHealth: over a custom resource (served in JSON only, read item by item), custom
+// columns show what `kubectl get -o custom-columns=…` prints, cell for cell (the kind and apiVersion of each
+// object too), and follow a change to the status; the plain table's HEALTH column shows kstatus' word of each
+// object, as computed from kubectl's JSON, and follows the Ready condition.
+func TestUICustomResourceColumnsAndHealth(t *testing.T) {
+	serial(t, "creates a CRD (cluster-wide discovery)")
+	ns := testNamespace(t)
+	group := gadgetCRD(t)
+	resource := "gadgets." + group
+	for _, name := range []string{"g1", "g2"} {
+		applyYAML(t, "apiVersion: "+group+"/v1\nkind: Gadget\nmetadata: {name: "+name+", namespace: "+ns+
+			", labels: {size: s-"+name+"}}\nspec: {replicas: 3, ratio: 1.5}\n")
+	}
+	ready := func(name, status, reason string) {
+		kubectl(t, "-n", ns, "patch", resource, name, "--subresource=status", "--type=merge", "-p",
+			`{"status":{"conditions":[{"type":"Ready","status":"`+status+`","reason":"`+reason+
+				`","message":"m","lastTransitionTime":"2026-12-01T10:00:00Z"}]}}`)
+	}
+	ready("g1", "False", "Waiting")
+	spec := "NAME:.metadata.name,KIND:.kind,API:.apiVersion,SIZE:.metadata.labels.size,REPLICAS:.spec.replicas," +
+		"RATIO:.spec.ratio,REASON:.status.conditions[0].reason"
+	rows := func() map[string][]string {
+		want := map[string][]string{}
+		out := kubectl(t, "-n", ns, "get", resource, "--no-headers", "-o", "custom-columns="+spec)
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			cells := strings.Fields(line)
+			want[cells[0]] = cells
+		}
+		return want
+	}
+	want := rows()
+	if got := want["g1"]; len(got) != 7 || got[1] != "Gadget" || got[4] != "3" || got[5] != "1.5" || got[6] != "Waiting" {
+		t.Fatalf("kubectl prints g1 as %q", got)
+	}
+	if got := want["g2"]; len(got) != 7 || got[6] != "<none>" {
+		t.Fatalf("kubectl prints g2 as %q", got)
+	}
+	s := startUI(t, "-n", ns, resource, "-o", "custom-columns="+spec)
+	s.waitFor("gadgets("+ns+")[2]", "synced  2/2")
+	waitForRows(t, s, want)
+	ready("g2", "True", "Reconciled")
+	want = rows()
+	if want["g2"][6] != "Reconciled" {
+		t.Fatalf("kubectl prints g2 as %q after the patch", want["g2"])
+	}
+	waitForRows(t, s, want)
+
+	s.keys(":")
+	s.typeText(resource)
+	s.keys("Enter")
+	s.waitUntil("the plain table", func(scr string) bool { // (its title is the custom columns')
+		header := lineWith(scr, "NAME ")
+		return strings.Contains(header, "AGE") && !strings.Contains(header, "KIND") && strings.Contains(scr, "synced  2/2")
+	})
+	s.typeText("H")
+	kstatus := func() map[string]string {
+		var list unstructured.UnstructuredList
+		if err := list.UnmarshalJSON([]byte(kubectl(t, "-n", ns, "get", resource, "-o", "json"))); err != nil {
+			t.Fatal(err)
+		}
+		words := map[string]string{}
+		for i := range list.Items {
+			words[list.Items[i].GetName()] = string(health.StatusOf(&list.Items[i]))
+		}
+		return words
+	}
+	words := kstatus()
+	if words["g1"] != "InProgress" || words["g2"] != "Current" {
+		t.Fatalf("kstatus of kubectl's JSON: %v", words)
+	}
+	healthShows := func(words map[string]string) {
+		t.Helper()
+		s.waitUntil(fmt.Sprintf("HEALTH %v", words), func(scr string) bool {
+			return cellUnder(scr, "HEALTH", "g1 ") == words["g1"] && cellUnder(scr, "HEALTH", "g2 ") == words["g2"]
+		})
+	}
+	healthShows(words)
+	ready("g1", "True", "Reconciled")
+	words = kstatus()
+	if words["g1"] != "Current" {
+		t.Fatalf("kstatus of g1 once ready: %v", words)
+	}
+	healthShows(words)
+	s.typeText("q")
+	s.waitFor("KSCOPE-EXIT=0")
 }

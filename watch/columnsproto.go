@@ -83,14 +83,9 @@ func (c *columnsCodec) protoRow(raw []byte) (*rowObject, error) {
 		return nil, fmt.Errorf("convert %s: %w", c.gvk.Kind, err)
 	}
 	content["apiVersion"], content["kind"] = c.gvk.GroupVersion().String(), c.gvk.Kind
-	return c.row(content), nil
+	return c.jsonRow(&unstructured.Unstructured{Object: content})
 }
 
 func (c *columnsCodec) jsonRow(u *unstructured.Unstructured) (*rowObject, error) {
-	return c.row(u.Object), nil
-}
-
-// row is the row of an object's JSON content, cut down first as the informer's objects are.
-func (c *columnsCodec) row(content map[string]any) *rowObject {
-	return newRowObject(c.src.row(&unstructured.Unstructured{Object: c.src.cut(content)}), nil)
+	return jsonCodec{src: c.src}.jsonRow(u)
 }

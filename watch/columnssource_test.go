@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // columnsSpec is the spec of custom columns over the pods of namespace shop: the Ready condition's status
@@ -47,52 +49,65 @@ func TestColumnsSourceSameAsJSONPath(t *testing.T) {
 	checkProtobufRequests(t, f)
 }
 
-// TestProtoSourceShowsRowsWhileListing: the rows of a first list read in protobuf are in the source as they
-// arrive, while it is still listing, and are not changes; the source syncs with all of them once the list
-// ends.
+// TestProtoSourceShowsRowsWhileListing: the rows of a first list are in the source as they arrive, while it
+// is still listing, and are not changes; the source syncs with all of them once the list ends. So for a list
+// read in protobuf (pods: columnsCodec) and one read in JSON (a custom resource: jsonCodec).
 func TestProtoSourceShowsRowsWhileListing(t *testing.T) {
-	body := podBodies(200).protoList
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", wireType(true))
-		if r.URL.Query().Get("watch") == "true" {
-			w.WriteHeader(http.StatusOK)
-			w.(http.Flusher).Flush()
-			<-r.Context().Done()
-			return
-		}
-		_, _ = w.Write(body[:len(body)/2])
-		w.(http.Flusher).Flush()
-		select {
-		case <-release:
-		case <-r.Context().Done():
-			return
-		}
-		_, _ = w.Write(body[len(body)/2:])
-	}))
-	defer srv.Close()
-	f := &fakeObjectsAPI{srv: srv}
-	name, err := JSONPathColumn("NAME", "{.metadata.name}")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := NewObjectSourceWithConfig(f.config(), f.dynamicClient(t),
-		Spec{GVR: podsGVR(), Namespaced: true, Namespace: "bench", Columns: []ObjectColumn{name}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	src.Start(context.Background())
-	defer src.Stop()
-	waitFor(t, "rows while listing", func() bool { return src.Len() > 50 })
-	if st := src.State(); st.Phase != Listing {
-		t.Errorf("state %+v with half of the list", st)
-	}
-	close(release)
-	waitFor(t, "synced", func() bool { return src.State().Phase == Synced && src.Len() == 200 })
-	if r, ok := src.Row("bench/bench-7d9f8c-00042"); !ok || r.Cells[0] != "bench-7d9f8c-00042" {
-		t.Errorf("row %+v", r)
-	}
-	if cs := src.Changes(); !cs.Empty() {
-		t.Errorf("the first list's rows are changes: %d added, %d updated", len(cs.Added), len(cs.Updated))
+	bodies := podBodies(200)
+	widgets := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
+	for _, tt := range []struct {
+		name  string
+		gvr   schema.GroupVersionResource
+		proto bool
+		body  []byte
+	}{
+		{"protobuf", podsGVR(), true, bodies.protoList},
+		{"json", widgets, false, bodies.jsonList},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			release := make(chan struct{})
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", wireType(tt.proto))
+				if r.URL.Query().Get("watch") == "true" {
+					w.WriteHeader(http.StatusOK)
+					w.(http.Flusher).Flush()
+					<-r.Context().Done()
+					return
+				}
+				_, _ = w.Write(tt.body[:len(tt.body)/2])
+				w.(http.Flusher).Flush()
+				select {
+				case <-release:
+				case <-r.Context().Done():
+					return
+				}
+				_, _ = w.Write(tt.body[len(tt.body)/2:])
+			}))
+			defer srv.Close()
+			f := &fakeObjectsAPI{srv: srv}
+			name, err := JSONPathColumn("NAME", "{.metadata.name}")
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := NewObjectSourceWithConfig(f.config(), f.dynamicClient(t),
+				Spec{GVR: tt.gvr, Namespaced: true, Namespace: "bench", Columns: []ObjectColumn{name}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			src.Start(context.Background())
+			defer src.Stop()
+			waitFor(t, "rows while listing", func() bool { return src.Len() > 50 })
+			if st := src.State(); st.Phase != Listing {
+				t.Errorf("state %+v with half of the list", st)
+			}
+			close(release)
+			waitFor(t, "synced", func() bool { return src.State().Phase == Synced && src.Len() == 200 })
+			if r, ok := src.Row("bench/bench-7d9f8c-00042"); !ok || r.Cells[0] != "bench-7d9f8c-00042" {
+				t.Errorf("row %+v", r)
+			}
+			if cs := src.Changes(); !cs.Empty() {
+				t.Errorf("the first list's rows are changes: %d added, %d updated", len(cs.Added), len(cs.Updated))
+			}
+		})
 	}
 }

@@ -32,7 +32,10 @@
 // few fields kstatus reads of that kind (health.ProtoKind, healthproto.go); custom columns decode each object
 // into its Go type, zero what no column reads (pruner) and compute the cells from the rest converted to its
 // JSON content: the dynamic informer's cells (columnsproto.go). Custom resources, which the server serves in
-// JSON only, keep the informer.
+// JSON only, and columns computed from whole objects are read in JSON by the same ListWatch, each item of a
+// list decoded and dropped as it arrives (jsonCodec, protojson.go): the whole list is never held, nor decoded
+// more than once. (NewObjectSource alone, without the connection's config, still runs the informer: the
+// reference the tests compare the other paths with.)
 //
 // A Source says when it has finished opening (Settled): its first list is complete and, in a view listed
 // without objects, the metadata fill behind it too. What the opening allocated is garbage then; kscope gives it

@@ -28,44 +28,45 @@ func HealthColumn() ObjectColumn {
 	return c
 }
 
-// NewObjectSourceWithConfig is NewObjectSource, given the connection's cfg as well, reading the objects of a
-// built-in kind in protobuf where it can (protoListWatch), its rows written by a reflector straight into its
-// row store: one row per object is all it holds.
+// NewObjectSourceWithConfig is NewObjectSource, given the connection's cfg as well, reading the objects
+// without the dynamic informer (protoListWatch): a reflector writes their rows straight into its row store, and
+// one row per object is all it holds.
 //   - A source whose only column is HealthColumn, over a kind health.ProtoKindFor reads (pods, deployments,
 //     statefulsets, daemonsets, replicasets, jobs, cronjobs, persistentvolumeclaims, services, configmaps,
-//     secrets, poddisruptionbudgets), computes each object's word from the few fields kstatus reads, without
-//     decoding the object whole (healthCodec).
+//     secrets, poddisruptionbudgets), reads the objects in protobuf and computes each one's word from the few
+//     fields kstatus reads, without decoding the object whole (healthCodec).
 //   - A source of columns computed from fields (JSONPath columns, FuncColumn), over any kind of client-go's
-//     scheme, decodes each object into its Go type and computes its cells from the fields they read
-//     (columnsCodec).
+//     scheme, reads them in protobuf, decodes each object into its Go type and computes its cells from the
+//     fields they read (columnsCodec).
+//   - Any other (a custom resource, which the server serves in JSON only; a column computed from the whole
+//     object, as HEALTH over a kind without a ProtoKind) reads them in JSON, each item of a list decoded as it
+//     arrives and dropped once its row is computed (jsonCodec).
 //
-// Both give the cells of the JSON path, several times faster and with a fraction of its memory. Any other spec
-// (a custom resource; a column computed from the whole object, HEALTH among others) is NewObjectSource's: the
-// dynamic informer over JSON.
+// Each gives the dynamic informer's cells, several times faster and with a fraction of its memory. A table of
+// custom columns shows the rows of its first list as they are read; a HEALTH column, which fills a table
+// already on screen, waits for its whole list.
 func NewObjectSourceWithConfig(cfg *rest.Config, client dynamic.Interface, spec Spec) (*ObjectSource, error) {
 	s, err := NewObjectSource(client, spec)
 	if err != nil {
 		return nil, err
 	}
-	var codec rowCodec
-	var early func(*rowObject)
-	if kind := health.ProtoKindFor(spec.GVR); len(spec.Columns) == 1 && spec.Columns[0].kstatus && kind != nil {
-		// No early rows: a HEALTH column fills a table already there, and waits for its whole list.
-		codec = healthCodec{kind: kind, rows: newHealthRows()}
-	} else if len(s.whole) == 0 {
-		if c := newColumnsCodec(s, spec.GVR); c != nil {
-			// A table of custom columns is the view itself: it shows the first list's rows as they come.
-			codec, early = c, s.earlyRow
-		}
+	lw := &protoListWatch{spec: spec, connected: s.connected, disconnected: s.disconnected}
+	if len(s.whole) == 0 {
+		lw.early = s.earlyRow // the view itself: its rows show as they come
 	}
-	if codec == nil {
-		return s, nil
+	kind := health.ProtoKindFor(spec.GVR)
+	columns := newColumnsCodec(s, spec.GVR)
+	switch {
+	case len(spec.Columns) == 1 && spec.Columns[0].kstatus && kind != nil:
+		lw.codec = healthCodec{kind: kind, rows: newHealthRows()}
+	case len(s.whole) == 0 && columns != nil:
+		lw.codec = columns
+	default:
+		lw.codec, lw.jsonOnly = jsonCodec{src: s}, true
 	}
-	rc, err := newTableClient(cfg)
-	if err != nil {
+	if lw.client, err = newTableClient(cfg); err != nil {
 		return nil, fmt.Errorf("watch %s: %w", spec.GVR.String(), err)
 	}
-	s.proto = &protoListWatch{client: rc, spec: spec, codec: codec, early: early,
-		connected: s.connected, disconnected: s.disconnected}
+	s.proto = lw
 	return s, nil
 }

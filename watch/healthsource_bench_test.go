@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	"kscope/health"
@@ -136,8 +137,9 @@ func serveBodies(b healthBodies) *httptest.Server {
 
 // BenchmarkHealthColumn fills a HEALTH column of benchRows (50k) Pending pods, one op from start to synced:
 // "json" is the dynamic informer over JSON (a watch-list stream, kstatus on each unstructured object in the
-// transform: the path before, and the path of custom resources), "protobuf" the reflector over the protobuf
-// list (NewObjectSourceWithConfig). held-B/pod is the heap the synced source holds a pod (after a GC); B/op
+// transform: the path before), "protobuf" the reflector over the protobuf list (NewObjectSourceWithConfig),
+// "json-stream" its path for a custom resource (JSON alone, each item of the list read as it arrives, kstatus
+// on each: jsonCodec). held-B/pod is the heap the synced source holds a pod (after a GC); B/op
 // is all it allocated. "json-decode" is the JSON path's floor: the list body decoded into unstructured
 // objects, as the dynamic client decodes it, and "json-decode+kstatus" that with StatusOf of each object.
 func BenchmarkHealthColumn(b *testing.B) {
@@ -150,8 +152,8 @@ func BenchmarkHealthColumn(b *testing.B) {
 
 // BenchmarkCustomColumns fills the custom columns of the project's bench (bench/cmd/screenbench: name, images,
 // node, IP) over benchRows (50k) Pending pods, one op from start to synced, by the two paths and with the
-// metrics of BenchmarkHealthColumn: "json" the dynamic informer over JSON (the path of custom resources),
-// "protobuf" the reflector over the protobuf list (columnsCodec).
+// metrics of BenchmarkHealthColumn: "json" the dynamic informer over JSON (the path before), "protobuf" the
+// reflector over the protobuf list (columnsCodec), "json-stream" the path of custom resources (jsonCodec).
 func BenchmarkCustomColumns(b *testing.B) {
 	spec := Spec{GVR: podsGVR(), Namespaced: true, Namespace: "bench"}
 	for _, expr := range []string{"{.metadata.name}", "{.spec.containers[*].image}", "{.spec.nodeName}", "{.status.podIP}"} {
@@ -166,13 +168,18 @@ func BenchmarkCustomColumns(b *testing.B) {
 	})
 }
 
-// benchObjectSource runs a source of spec over bodies by each path ("json", "protobuf"), one op from start
-// to synced; check must hold for the row of pod 42.
+// benchObjectSource runs a source of spec over bodies by each path, one op from start to synced: "json" the
+// dynamic informer over JSON (NewObjectSource), "protobuf" NewObjectSourceWithConfig's path for spec, and
+// "json-stream" its path for the same spec over a custom resource (JSON alone, each list item read as it
+// arrives: jsonCodec); check must hold for the row of pod 42.
 func benchObjectSource(b *testing.B, bodies healthBodies, spec Spec, check func(r *Row) bool) {
 	srv := serveBodies(bodies)
 	defer srv.Close()
 	f := &fakeObjectsAPI{srv: srv}
-	for _, path := range []string{"json", "protobuf"} {
+	// (A custom resource's spec: the fake server sends the pods whatever the path.)
+	custom := spec
+	custom.GVR = schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
+	for _, path := range []string{"json", "protobuf", "json-stream"} {
 		b.Run(path, func(b *testing.B) {
 			var held float64
 			start := cpuTime()
@@ -180,16 +187,19 @@ func benchObjectSource(b *testing.B, bodies healthBodies, spec Spec, check func(
 				var src *ObjectSource
 				var err error
 				before := heapAfterGC(b)
-				if path == "json" {
+				switch path {
+				case "json":
 					src, err = NewObjectSource(f.dynamicClient(b), spec)
-				} else {
+				case "protobuf":
 					src, err = NewObjectSourceWithConfig(f.config(), f.dynamicClient(b), spec)
+				default:
+					src, err = NewObjectSourceWithConfig(f.config(), f.dynamicClient(b), custom)
 				}
 				if err != nil {
 					b.Fatal(err)
 				}
-				if (src.proto != nil) != (path == "protobuf") {
-					b.Fatalf("%s: protobuf %v", path, src.proto != nil)
+				if json := src.proto != nil && src.proto.jsonOnly; (src.proto != nil) != (path != "json") || json != (path == "json-stream") {
+					b.Fatalf("%s: protobuf %v, JSON only %v", path, src.proto != nil, json)
 				}
 				src.Start(context.Background())
 				for src.State().Phase != Synced || src.Len() != benchRows {

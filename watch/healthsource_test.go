@@ -188,8 +188,9 @@ func TestHealthSourceForbidden(t *testing.T) {
 	}
 }
 
-// TestHealthSourceChoice: a source of HealthColumn alone over a kind health reads in protobuf, and one of
-// columns computed from fields over a kind of client-go's scheme, take the protobuf path; no other does.
+// TestHealthSourceChoice: a source of HealthColumn alone over a kind health reads in protobuf takes the
+// health codec, one of columns computed from fields over a kind of client-go's scheme the columns codec (both
+// in protobuf); any other reads JSON alone (jsonCodec). None takes the dynamic informer.
 func TestHealthSourceChoice(t *testing.T) {
 	f := newFakeObjectsAPI(t)
 	widgets := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
@@ -200,24 +201,38 @@ func TestHealthSourceChoice(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		spec  Spec
-		proto bool
+		codec string
 	}{
-		{"pods", healthSpec(), true},
+		{"pods", healthSpec(), "health"},
 		{"deployments", Spec{GVR: schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
-			Namespaced: true, Columns: []ObjectColumn{HealthColumn()}}, true},
-		{"a custom resource", Spec{GVR: widgets, Columns: []ObjectColumn{HealthColumn()}}, false},
-		{"another column", Spec{GVR: podsGVR(), Columns: []ObjectColumn{name}}, true},
-		{"a column of a custom resource", Spec{GVR: widgets, Columns: []ObjectColumn{name}}, false},
+			Namespaced: true, Columns: []ObjectColumn{HealthColumn()}}, "health"},
+		{"a custom resource", Spec{GVR: widgets, Columns: []ObjectColumn{HealthColumn()}}, "json"},
+		{"another column", Spec{GVR: podsGVR(), Columns: []ObjectColumn{name}}, "columns"},
+		{"a column of a custom resource", Spec{GVR: widgets, Columns: []ObjectColumn{name}}, "json"},
 		{"a column of a resource no kind serves", Spec{GVR: schema.GroupVersionResource{Version: "v1", Resource: "podz"},
-			Columns: []ObjectColumn{name}}, false},
-		{"health and another column", Spec{GVR: podsGVR(), Columns: []ObjectColumn{HealthColumn(), name}}, false},
+			Columns: []ObjectColumn{name}}, "json"},
+		{"health and another column", Spec{GVR: podsGVR(), Columns: []ObjectColumn{HealthColumn(), name}}, "json"},
 	} {
 		src, err := NewObjectSourceWithConfig(f.config(), f.dynamicClient(t), tt.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if (src.proto != nil) != tt.proto {
-			t.Errorf("%s: protobuf path %v, want %v", tt.name, src.proto != nil, tt.proto)
+		got := "informer"
+		if src.proto != nil {
+			switch src.proto.codec.(type) {
+			case healthCodec:
+				got = "health"
+			case *columnsCodec:
+				got = "columns"
+			case jsonCodec:
+				got = "json"
+			}
+			if src.proto.jsonOnly != (got == "json") {
+				t.Errorf("%s: JSON only %v with the %s codec", tt.name, src.proto.jsonOnly, got)
+			}
+		}
+		if got != tt.codec {
+			t.Errorf("%s: %s codec, want %s", tt.name, got, tt.codec)
 		}
 	}
 }

@@ -20,10 +20,10 @@ import (
 // server and client offer it: each object is cut down as it arrives, and the whole list is never held. It has the methods of Source (the same row store,
 // change feed, snapshots, phase and errors), so that a table reads it as it reads a Source. All methods are
 // safe for concurrent use; informer callbacks never block on a reader. Start, Stop, Done and Notify are its
-// Lifecycle's, as Source's: Start starts the informer, Stop waits for it and releases the rows. A source of a
-// HEALTH column over a built-in kind runs no informer but a reflector over the objects in protobuf, which
-// writes each object's row straight into the rows; so does one of columns computed from fields over a built-in
-// kind (NewObjectSourceWithConfig).
+// Lifecycle's, as Source's: Start starts the informer, Stop waits for it and releases the rows. A source made
+// with the connection's config (NewObjectSourceWithConfig, kscope's) runs no informer but a reflector over the
+// objects, read in protobuf where a codec reads the kind and in JSON otherwise, which writes each object's row
+// straight into the rows.
 type ObjectSource struct {
 	phased
 	spec   Spec
@@ -36,8 +36,7 @@ type ObjectSource struct {
 	labels labelSets
 	store  *rowStore
 	snaps  snapshotter
-	// proto, when set, lists and watches the objects in protobuf in place of the dynamic informer: a source
-	// of HealthColumn alone, or of columns computed from fields, over a built-in kind
+	// proto, when set, lists and watches the objects in place of the dynamic informer, in protobuf or JSON
 	// (NewObjectSourceWithConfig).
 	proto *protoListWatch
 	// earlyTold is when the readers were last told of the first list's rows as it arrived (earlyRow).

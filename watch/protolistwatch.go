@@ -37,6 +37,7 @@ type rowCodec interface {
 const (
 	protoListAccept  = "application/vnd.kubernetes.protobuf, application/json"
 	protoWatchAccept = "application/vnd.kubernetes.protobuf;stream=watch, application/json"
+	jsonAccept       = "application/json"
 )
 
 // maxProtoItem bounds one object (or one watch frame) as client-go's streaming decoder bounds a frame: the
@@ -54,6 +55,8 @@ type protoListWatch struct {
 	client *rest.RESTClient
 	spec   Spec
 	codec  rowCodec
+	// jsonOnly asks for JSON only: the codec reads no protobuf (jsonCodec).
+	jsonOnly bool
 	// connected is called after each successful list or watch request; disconnected when a watch request
 	// fails, its stream breaks or the server ends it with an ERROR event (as tableListWatch's).
 	connected    func()
@@ -78,6 +81,14 @@ func (lw *protoListWatch) request(opts metav1.ListOptions, accept string) *rest.
 		SpecificallyVersionedParams(&opts, metav1.ParameterCodec, metav1.SchemeGroupVersion).SetHeader("Accept", accept)
 }
 
+// accept returns proto, the media types of a request that the codec reads in protobuf, or JSON alone.
+func (lw *protoListWatch) accept(proto string) string {
+	if lw.jsonOnly {
+		return jsonAccept
+	}
+	return proto
+}
+
 // ListWithContext lists the resource in one response, read as it arrives. The reflector's first list
 // (resourceVersion "0", a page limit) is asked for as a consistent read of the whole list, as the Table
 // ListWatch asks for it (see tableListWatch.ListWithContext): the column's rows are those of the table.
@@ -86,7 +97,7 @@ func (lw *protoListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 		opts.ResourceVersion, opts.ResourceVersionMatch, opts.Limit = "", "", 0
 	}
 	opts.Watch = false
-	body, err := lw.request(opts, protoListAccept).Stream(ctx)
+	body, err := lw.request(opts, lw.accept(protoListAccept)).Stream(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", lw.spec.GVR.String(), err)
 	}
@@ -134,7 +145,7 @@ func (lw *protoListWatch) decodeList(r *bufio.Reader) (*rowList, error) {
 // WatchWithContext watches the resource: a watch.StreamWatcher over a protoWatchDecoder.
 func (lw *protoListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	opts.Watch = true
-	body, err := lw.request(opts, protoWatchAccept).Stream(ctx)
+	body, err := lw.request(opts, lw.accept(protoWatchAccept)).Stream(ctx)
 	if err != nil {
 		err = fmt.Errorf("watch %s: %w", lw.spec.GVR.String(), err)
 		if ctx.Err() == nil && lw.disconnected != nil {
