@@ -28,6 +28,10 @@ type fakeDiscovery struct {
 	failed        map[string]error
 	down          error // when set, every request fails with it
 	invalidations int
+	// cached makes the client say its documents came from a disk cache (Fresh false) until it is
+	// invalidated, as a CachedDiscoveryClient does: the RESTMapper then re-reads discovery for a name it
+	// does not find.
+	cached bool
 }
 
 var _ discovery.CachedDiscoveryInterfaceWithContext = (*fakeDiscovery)(nil)
@@ -130,12 +134,17 @@ func (f *fakeDiscovery) ServerPreferredResourcesWithContext(ctx context.Context)
 	return discovery.ServerPreferredResourcesWithContext(ctx, f)
 }
 
-func (f *fakeDiscovery) Fresh() bool                           { return true }
-func (f *fakeDiscovery) FreshWithContext(context.Context) bool { return true }
-func (f *fakeDiscovery) Invalidate()                           { f.InvalidateWithContext(context.Background()) }
+func (f *fakeDiscovery) Fresh() bool { return f.FreshWithContext(context.Background()) }
+func (f *fakeDiscovery) FreshWithContext(context.Context) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return !f.cached
+}
+func (f *fakeDiscovery) Invalidate() { f.InvalidateWithContext(context.Background()) }
 func (f *fakeDiscovery) InvalidateWithContext(context.Context) {
 	f.mu.Lock()
 	f.invalidations++
+	f.cached = false
 	f.mu.Unlock()
 }
 func (f *fakeDiscovery) WithLegacy() discovery.DiscoveryInterface { return f }

@@ -111,8 +111,18 @@ func (c *Catalog) Resolve(ctx context.Context, input string) (Resource, error) {
 	case err != nil:
 		return Resource{}, fmt.Errorf("resolve %q: %w", input, err)
 	}
-	r = c.resourceFor(mapping)
-	c.remember(input, r, gen)
+	r, known := c.resourceFor(mapping)
+	if !known {
+		// The mapper re-read discovery since the catalog did (it does when a name is not in a cached read: a CRD
+		// created since): the catalog reads it again, or the resource would come without its verbs, and no
+		// view could open it.
+		if rerr := c.Refresh(ctx); rerr == nil {
+			r, known = c.resourceFor(mapping)
+		}
+	}
+	if known {
+		c.remember(input, r, gen)
+	}
 	return r, nil
 }
 
@@ -226,12 +236,13 @@ func (c *Catalog) ambiguousError(input string, err error) error {
 	return &AmbiguousError{Input: input, Candidates: candidates}
 }
 
-// resourceFor returns the catalog entry for mapping, at the mapping's version. A mapping the catalog lacks
-// means the catalog is stale: the entry is built from the mapping and Run's refresher is woken.
-func (c *Catalog) resourceFor(m *meta.RESTMapping) Resource {
+// resourceFor returns the catalog entry for mapping, at the mapping's version, and true. A mapping the
+// catalog lacks means the catalog is stale: the entry is built from the mapping (without verbs, short names
+// or categories, which only discovery tells), Run's refresher is woken, and known is false.
+func (c *Catalog) resourceFor(m *meta.RESTMapping) (r Resource, known bool) {
 	if r, ok := c.lookup(m.Resource.Group, m.Resource.Resource); ok {
 		r.Version = m.Resource.Version
-		return r
+		return r, true
 	}
 	c.wake()
 	return Resource{
@@ -240,7 +251,7 @@ func (c *Catalog) resourceFor(m *meta.RESTMapping) Resource {
 		Name:       m.Resource.Resource,
 		Kind:       m.GroupVersionKind.Kind,
 		Namespaced: m.Scope != nil && m.Scope.Name() == meta.RESTScopeNameNamespace,
-	}
+	}, false
 }
 
 // lookupKind returns the catalog entry with the given group and Kind.

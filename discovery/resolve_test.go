@@ -166,3 +166,28 @@ func TestResolveUnknownNameRereadsDiscoveryAtMostEvery10s(t *testing.T) {
 		t.Error("the catalog was not refreshed")
 	}
 }
+
+// TestResolveNameTheMapperFoundSinceTheCatalogRead: a CRD created since the catalog read a cached discovery
+// is found by the RESTMapper, which reads discovery again for a name it lacks; the catalog then reads it
+// again too, and the resource comes with its verbs (a table opens on it), not as a bare mapping.
+func TestResolveNameTheMapperFoundSinceTheCatalogRead(t *testing.T) {
+	g := newFakeGetter(testServer())
+	g.disc.cached = true
+	c := NewCatalog(g)
+	if err := c.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s := testServer()
+	s.groups[6].versions[0].resources = append(s.groups[6].versions[0].resources, res("gizmos", "gizmo", "Gizmo", true, rw, "gz"))
+	g.disc.set(s)
+	r, err := c.Resolve(context.Background(), "gizmos.shop.example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.FullName() != "gizmos.shop.example.com" || !r.Has("list") || !r.Has("watch") || len(r.ShortNames) != 1 {
+		t.Errorf("Resolve = %+v, want the catalog's gizmos with their verbs and short name", r)
+	}
+	if _, ok := c.lookup("shop.example.com", "gizmos"); !ok {
+		t.Error("the catalog was not refreshed")
+	}
+}
