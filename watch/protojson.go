@@ -73,10 +73,18 @@ func (lw *protoListWatch) decodeJSONList(r io.Reader) (*rowList, error) {
 	return list, nil
 }
 
-// decodeJSONItems reads a list's items array, passing each item's JSON content to each.
+// decodeJSONItems reads a list's items array (null: none, as UnstructuredList reads it), passing each item's
+// JSON content to each.
 func (lw *protoListWatch) decodeJSONItems(dec *gojson.Decoder, each func(map[string]any) error) error {
-	if err := expectDelim(dec, '['); err != nil {
+	t, err := dec.Token()
+	if err != nil {
 		return err
+	}
+	if t == nil {
+		return nil
+	}
+	if d, ok := t.(gojson.Delim); !ok || d != '[' {
+		return fmt.Errorf("items: %v where [ was expected", t)
 	}
 	var raw gojson.RawMessage
 	for n := 0; dec.More(); n++ {

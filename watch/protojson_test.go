@@ -64,6 +64,7 @@ func TestDecodeJSONListAsUnstructured(t *testing.T) {
 		{"items with a kind of their own", `{"apiVersion":"example.com/v1","items":[` + item("one", own) + `],"kind":"WidgetList",` +
 			`"metadata":{"resourceVersion":"9"},"extra":{"ignored":[1,2]}}`},
 		{"no items", `{"kind":"WidgetList","apiVersion":"example.com/v1","metadata":{"resourceVersion":"9"},"items":[]}`},
+		{"null items", `{"kind":"WidgetList","apiVersion":"example.com/v1","metadata":{"resourceVersion":"9"},"items":null}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			src, err := NewObjectSource(nil, spec)
@@ -103,6 +104,7 @@ func TestDecodeJSONListRefuses(t *testing.T) {
 	for _, body := range []string{
 		`{"kind":"Status","apiVersion":"v1","status":"Failure"}`,
 		`{"kind":"PodList","items":[1]}`,
+		`{"kind":"PodList","items":{"a":1}}`,
 		`{"kind":"PodList","items":[{"metadata":{"name":"a"}}`,
 		`["not", "an", "object"]`,
 		``,
