@@ -113,14 +113,7 @@ func (lw *protoListWatch) appendJSONItem(list *rowList, item map[string]any, lis
 		item["kind"], item["apiVersion"] = strings.TrimSuffix(listKind, "List"), apiVersion
 	}
 	o, err := lw.codec.jsonRow(&unstructured.Unstructured{Object: item})
-	if err != nil {
-		return fmt.Errorf("item %d: %w", len(list.Items), err)
-	}
-	list.Items = append(list.Items, o)
-	if lw.early != nil && !lw.listed.Load() {
-		lw.early(o)
-	}
-	return nil
+	return lw.addRow(list, o, err)
 }
 
 // missingTypeMeta tells whether a list's item has neither kind nor apiVersion (a built-in kind's list item),

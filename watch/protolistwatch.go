@@ -126,20 +126,26 @@ func (lw *protoListWatch) decodeList(r *bufio.Reader) (*rowList, error) {
 		},
 		Item: func(b []byte) error {
 			o, err := lw.codec.protoRow(b)
-			if err != nil {
-				return fmt.Errorf("item %d: %w", len(list.Items), err)
-			}
-			list.Items = append(list.Items, o)
-			if lw.early != nil && !lw.listed.Load() {
-				lw.early(o)
-			}
-			return nil
+			return lw.addRow(list, o, err)
 		},
 	})
 	if err != nil {
 		return nil, err
 	}
 	return list, nil
+}
+
+// addRow appends o, the row of list's next item, to list (err: the codec could not read that item), and
+// shows it early while the first list is read.
+func (lw *protoListWatch) addRow(list *rowList, o *rowObject, err error) error {
+	if err != nil {
+		return fmt.Errorf("item %d: %w", len(list.Items), err)
+	}
+	list.Items = append(list.Items, o)
+	if lw.early != nil && !lw.listed.Load() {
+		lw.early(o)
+	}
+	return nil
 }
 
 // WatchWithContext watches the resource: a watch.StreamWatcher over a protoWatchDecoder.
