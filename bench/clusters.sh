@@ -8,7 +8,8 @@
 # all at once), then `kscope --context C -n NS pods` for each cluster and `kscope -n NS pods
 # @admin,@second,@third`, and each alone all started at once (the servers under the table's load), in an order
 # rotated by round. Raw samples: bench/results/DATE-clusters-N.json; the
-# report: bench/results/DATE-clusters-N.md, next to the day's report of bench/screen.sh.
+# report: bench/results/DATE-clusters-N.md (a later run the same day writes DATE-clusters-N-2, -3 …), next to
+# the day's report of bench/screen.sh.
 #   KEEP=1 keeps the namespaces (they are deleted, without waiting, otherwise)
 #   KSCOPE_DEVCLUSTER_CACHE=DIR: the devcluster of another cache folder (default .cache/devcluster)
 #   MAX_LOAD=1.5: the bench refuses to start while the 1-minute load average is above it (figures taken on a
@@ -29,6 +30,7 @@ mkdir -p "$results" "$work"
 kubectl --context admin get --raw /readyz >/dev/null || { echo "bench: the dev cluster is not up (make up)" >&2; exit 1; }
 . "$root/bench/loadgate.sh"
 load_gate
+report=$(unused_name "$results/$day-clusters-$n") # (a second run the same day: DATE-clusters-N-2 …)
 
 # Private copies, so a rebuild by someone else cannot swap a binary mid-run; the devcluster CLI of this tree
 # (it knows --clusters and seed --context).
@@ -58,7 +60,7 @@ done
 
 "$work/screenbench" clusters --namespace "$ns" --pods "$n" --contexts "$(IFS=,; echo "${contexts[*]}")" \
 	--kscope "$work/kscope" --runs "${RUNS:-3}" --max-load "$max_load" \
-	--out "$results/$day-clusters-$n.json" --report "$results/$day-clusters-$n.md" || status=$?
+	--out "$report.json" --report "$report.md" || status=$?
 if [ "${KEEP:-0}" = 1 ]; then
 	echo "bench: keeping namespace $ns (KEEP=1)" >&2
 else
@@ -67,4 +69,4 @@ else
 	done
 fi
 [ "${status:-0}" = 0 ] || exit "$status"
-echo "bench: wrote $results/$day-clusters-$n.md" >&2
+echo "bench: wrote $report.md" >&2

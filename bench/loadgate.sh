@@ -14,3 +14,14 @@ load_gate() {
 		echo "bench: load $load > $max_load: the report will mark the runs above it" >&2
 	fi
 }
+
+# unused_name BASE prints BASE, or BASE-2, BASE-3 … when a report of that name (BASE.md or BASE.json) exists
+# already: a second run on the same day keeps the first one's report rather than writing over it.
+unused_name() {
+	local name=$1 i=2
+	while [ -e "$name.md" ] || [ -e "$name.json" ]; do
+		name="$1-$i"
+		i=$((i + 1))
+	done
+	echo "$name"
+}

@@ -9,7 +9,7 @@
 #   - the views of the namespace: shift-h (the HEALTH column filled), t on the first pod (its tree complete),
 #     `pods -o custom-columns=…` and `kscope -n NS all`, each with its time and memory;
 # in an order rotated by round. Raw samples: bench/results/DATE-views-N.json; the report:
-# bench/results/DATE-views-N.md.
+# bench/results/DATE-views-N.md (a later run the same day writes DATE-views-N-2, -3 …).
 #   STATES=settled,compacted,restarted  VIEWS=health,tree,custom,all (empty: none)  KEEP=1 keeps the namespace
 #   KSCOPE_DEVCLUSTER_CACHE=DIR: the devcluster of another cache folder (default .cache/devcluster)
 #   MAX_LOAD=1.5: the bench refuses to start while the 1-minute load average is above it, and waits (up to
@@ -30,6 +30,7 @@ mkdir -p "$results" "$work"
 kubectl get --raw /readyz >/dev/null || { echo "bench: the dev cluster is not up (make up)" >&2; exit 1; }
 . "$root/bench/loadgate.sh"
 load_gate
+report=$(unused_name "$results/$day-views-$n") # (a second run the same day: DATE-views-N-2 …)
 
 # Private copies, so a rebuild by someone else cannot swap a binary mid-run.
 make --no-print-directory build >&2
@@ -48,11 +49,11 @@ fi
 "$work/screenbench" views --namespace "$ns" --pods "$n" --kscope "$work/kscope" \
 	--devcluster "$work/devcluster" --devcluster-cache "$cache" --runs "${RUNS:-3}" --max-load "$max_load" \
 	--states "${STATES:-settled,compacted,restarted}" --views "${VIEWS-health,tree,custom,all}" \
-	--out "$results/$day-views-$n.json" --report "$results/$day-views-$n.md" || status=$?
+	--out "$report.json" --report "$report.md" || status=$?
 if [ "${KEEP:-0}" = 1 ]; then
 	echo "bench: keeping namespace $ns (KEEP=1)" >&2
 else
 	kubectl delete namespace "$ns" --wait=false >&2 || true
 fi
 [ "${status:-0}" = 0 ] || exit "$status"
-echo "bench: wrote $results/$day-views-$n.md" >&2
+echo "bench: wrote $report.md" >&2
