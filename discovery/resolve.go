@@ -120,9 +120,11 @@ func (c *Catalog) Resolve(ctx context.Context, input string) (Resource, error) {
 			r, known = c.resourceFor(mapping)
 		}
 	}
-	if known {
-		c.remember(input, r, gen)
+	if !known {
+		c.wake() // (Run's refresher tries again)
+		return r, nil
 	}
+	c.remember(input, r, gen)
 	return r, nil
 }
 
@@ -238,13 +240,12 @@ func (c *Catalog) ambiguousError(input string, err error) error {
 
 // resourceFor returns the catalog entry for mapping, at the mapping's version, and true. A mapping the
 // catalog lacks means the catalog is stale: the entry is built from the mapping (without verbs, short names
-// or categories, which only discovery tells), Run's refresher is woken, and known is false.
+// or categories, which only discovery tells), and known is false.
 func (c *Catalog) resourceFor(m *meta.RESTMapping) (r Resource, known bool) {
 	if r, ok := c.lookup(m.Resource.Group, m.Resource.Resource); ok {
 		r.Version = m.Resource.Version
 		return r, true
 	}
-	c.wake()
 	return Resource{
 		Group:      m.Resource.Group,
 		Version:    m.Resource.Version,

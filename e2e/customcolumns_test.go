@@ -39,12 +39,12 @@ func seedCustomColumnPods(t *testing.T, ns string) {
 	kubectl(t, "-n", ns, "apply", "-f", manifest)
 }
 
-// customColumnRows is `kubectl get pods -o custom-columns=spec --no-headers` in ns, each row's cells by the
-// first cell (the name). Cells hold no spaces in these tests.
-func customColumnRows(t *testing.T, ns, spec string) map[string][]string {
+// customColumnRows is `kubectl get RESOURCE -o custom-columns=spec --no-headers` in ns, each row's cells by
+// the first cell (the name). Cells hold no spaces in these tests.
+func customColumnRows(t *testing.T, ns, resource, spec string) map[string][]string {
 	t.Helper()
 	rows := map[string][]string{}
-	for _, line := range strings.Split(strings.TrimSpace(kubectl(t, "-n", ns, "get", "pods", "--no-headers", "-o", "custom-columns="+spec)), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(kubectl(t, "-n", ns, "get", resource, "--no-headers", "-o", "custom-columns="+spec)), "\n") {
 		cells := strings.Fields(line)
 		rows[cells[0]] = cells
 	}
@@ -114,7 +114,7 @@ func TestUICustomColumns(t *testing.T) {
 	spec := "NAME:.metadata.name,IMAGE:.spec.containers[*].image,TIER:.metadata.labels.tier,CONTAINERS:.spec.containers[*].name"
 	s := startUI(t, "-n", ns, "pods", "-o", "custom-columns="+spec)
 	s.waitFor("pods("+ns+")[4]", "synced  4/4")
-	want := customColumnRows(t, ns, spec)
+	want := customColumnRows(t, ns, "pods", spec)
 	if got := want["duo"]; len(got) != 4 || got[1] != "nginx:1.27,busybox:1.36" || got[2] != "front" {
 		t.Fatalf("kubectl prints duo as %q", got)
 	}
@@ -129,7 +129,7 @@ func TestUICustomColumns(t *testing.T) {
 	}
 
 	kubectl(t, "-n", ns, "label", "pod", "solo", "tier=back")
-	want = customColumnRows(t, ns, spec)
+	want = customColumnRows(t, ns, "pods", spec)
 	if want["solo"][2] != "back" {
 		t.Fatalf("kubectl prints solo as %q after the label", want["solo"])
 	}
@@ -160,7 +160,7 @@ func TestUICustomColumns(t *testing.T) {
 	s.typeText("pods -o custom-columns=" + bar)
 	s.keys("Enter")
 	s.waitFor("PHASE", "RESTARTS")
-	waitForRows(t, s, customColumnRows(t, ns, bar))
+	waitForRows(t, s, customColumnRows(t, ns, "pods", bar))
 	s.typeText("q")
 	s.waitFor("KSCOPE-EXIT=0")
 }
@@ -203,7 +203,7 @@ func TestUIViewsYAML(t *testing.T) {
 	environ := []string{"XDG_CONFIG_HOME=" + home}
 	s := startTmuxEnv(t, environ, env.kscope, "; echo KSCOPE-EXIT=$?; sleep 600", "-n", ns, "pods")
 	s.waitFor("pods("+ns+")[4]", "NAME↓", "IMAGE", "TIER", "AGE")
-	want := customColumnRows(t, ns, "NAME:.metadata.name,IMAGE:.spec.containers[*].image,TIER:.metadata.labels.tier")
+	want := customColumnRows(t, ns, "pods", "NAME:.metadata.name,IMAGE:.spec.containers[*].image,TIER:.metadata.labels.tier")
 	scr := s.waitUntil("the rows kubectl prints, with their age", func(scr string) bool {
 		for name, cells := range want {
 			got := screenCells(scr, name)
@@ -261,16 +261,7 @@ func TestUICustomResourceColumnsAndHealth(t *testing.T) {
 	ready("g1", "False", "Waiting")
 	spec := "NAME:.metadata.name,KIND:.kind,API:.apiVersion,SIZE:.metadata.labels.size,REPLICAS:.spec.replicas," +
 		"RATIO:.spec.ratio,REASON:.status.conditions[0].reason"
-	rows := func() map[string][]string {
-		want := map[string][]string{}
-		out := kubectl(t, "-n", ns, "get", resource, "--no-headers", "-o", "custom-columns="+spec)
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			cells := strings.Fields(line)
-			want[cells[0]] = cells
-		}
-		return want
-	}
-	want := rows()
+	want := customColumnRows(t, ns, resource, spec)
 	if got := want["g1"]; len(got) != 7 || got[1] != "Gadget" || got[4] != "3" || got[5] != "1.5" || got[6] != "Waiting" {
 		t.Fatalf("kubectl prints g1 as %q", got)
 	}
@@ -281,7 +272,7 @@ func TestUICustomResourceColumnsAndHealth(t *testing.T) {
 	s.waitFor("gadgets("+ns+")[2]", "synced  2/2")
 	waitForRows(t, s, want)
 	ready("g2", "True", "Reconciled")
-	want = rows()
+	want = customColumnRows(t, ns, resource, spec)
 	if want["g2"][6] != "Reconciled" {
 		t.Fatalf("kubectl prints g2 as %q after the patch", want["g2"])
 	}

@@ -55,11 +55,14 @@ func NewObjectSourceWithConfig(cfg *rest.Config, client dynamic.Interface, spec 
 		lw.early = s.earlyRow // the view itself: its rows show as they come
 	}
 	kind := health.ProtoKindFor(spec.GVR)
-	columns := newColumnsCodec(s, spec.GVR)
+	var columns *columnsCodec
+	if len(s.whole) == 0 { // (a column computed from the whole object cannot read a pruned one)
+		columns = newColumnsCodec(s, spec.GVR)
+	}
 	switch {
 	case len(spec.Columns) == 1 && spec.Columns[0].kstatus && kind != nil:
 		lw.codec = healthCodec{kind: kind, rows: newHealthRows()}
-	case len(s.whole) == 0 && columns != nil:
+	case columns != nil:
 		lw.codec = columns
 	default:
 		lw.codec, lw.jsonOnly = jsonCodec{src: s}, true

@@ -44,7 +44,7 @@ func (lw *protoListWatch) decodeJSONList(r io.Reader) (*rowList, error) {
 		case "metadata":
 			err = dec.Decode(&list.ListMeta)
 		case "items":
-			err = lw.decodeJSONItems(dec, func(item map[string]any) error {
+			err = decodeJSONItems(dec, func(item map[string]any) error {
 				if kind == "" && (len(pending) > 0 || missingTypeMeta(item)) {
 					pending = append(pending, item)
 					return nil
@@ -75,7 +75,7 @@ func (lw *protoListWatch) decodeJSONList(r io.Reader) (*rowList, error) {
 
 // decodeJSONItems reads a list's items array (null: none, as UnstructuredList reads it), passing each item's
 // JSON content to each.
-func (lw *protoListWatch) decodeJSONItems(dec *gojson.Decoder, each func(map[string]any) error) error {
+func decodeJSONItems(dec *gojson.Decoder, each func(map[string]any) error) error {
 	t, err := dec.Token()
 	if err != nil {
 		return err
