@@ -94,7 +94,7 @@ func TestLifecycleChildGetsTerminalStderr(t *testing.T) {
 while [ ! -e '`+done+`' ]; do sleep 0.1; done`)
 	s := startTmuxEnv(t, []string{"EDITOR=" + editor}, env.kscope, restoredTerminal, "-n", ns, "configmaps")
 	s.waitFor("configmaps("+ns+")[", "cfg")
-	s.typeText("e")
+	s.typeUntilUID("e", "EDITOR-PROMPT for ")
 	s.waitUntil("the editor's prompt on the terminal while it runs", func(scr string) bool {
 		return strings.Contains(scr, "EDITOR-PROMPT for ") && !s.alternateScreen()
 	})

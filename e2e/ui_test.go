@@ -179,8 +179,21 @@ func (s *tmuxUI) waitFor(texts ...string) string {
 // types text again, a second later, unless the screen has moved on meanwhile.
 func (s *tmuxUI) typeUntilUID(text, want string) string {
 	s.t.Helper()
+	return s.sendUntilUID(func() { s.typeText(text) }, want)
+}
+
+// keysUntilUID is typeUntilUID for tmux key names (C-d).
+func (s *tmuxUI) keysUntilUID(key, want string) string {
+	s.t.Helper()
+	return s.sendUntilUID(func() { s.keys(key) }, want)
+}
+
+// sendUntilUID sends a write's key with send and waits for want, sending it again while kscope says the
+// selected row's UID is still being read.
+func (s *tmuxUI) sendUntilUID(send func(), want string) string {
+	s.t.Helper()
 	const notYet = "its UID is still being read"
-	s.typeText(text)
+	send()
 	return s.waitUntil(want, func(scr string) bool {
 		if strings.Contains(scr, want) {
 			return true
@@ -188,7 +201,7 @@ func (s *tmuxUI) typeUntilUID(text, want string) string {
 		if strings.Contains(scr, notYet) {
 			time.Sleep(time.Second)
 			if now := s.screen(); strings.Contains(now, notYet) && !strings.Contains(now, want) {
-				s.typeText(text)
+				send()
 			}
 		}
 		return false
@@ -328,7 +341,7 @@ func TestUIDeleteWithConfirmation(t *testing.T) {
 	s.typeText("/solo")
 	s.keys("Enter")
 	s.waitFor("</solo>")
-	s.keys("C-d")
+	s.keysUntilUID("C-d", "Delete pods solo?")
 	s.waitFor("Delete pods solo?", "namespace: "+ns)
 	s.keys("Enter") // Cancel has the focus
 	s.waitGone("Delete pods")
