@@ -22,6 +22,9 @@ const (
 	MethodNotSupported
 	// Unauthorized: the server refused the credentials (401). Terminal.
 	Unauthorized
+	// BadRequest: the server refused the request itself (400), e.g. a field selector naming a field the
+	// resource cannot be selected by. Terminal: the same request is refused again.
+	BadRequest
 )
 
 // Terminal tells whether retrying the same request cannot succeed (every class but Transient).
@@ -40,6 +43,8 @@ func (c Class) String() string {
 		return "method not supported"
 	case Unauthorized:
 		return "unauthorized"
+	case BadRequest:
+		return "bad request"
 	}
 	return "unknown"
 }
@@ -59,6 +64,8 @@ func Classify(err error) Class {
 		return MethodNotSupported
 	case apierrors.IsUnauthorized(err):
 		return Unauthorized
+	case apierrors.IsBadRequest(err):
+		return BadRequest
 	}
 	return Transient
 }

@@ -24,6 +24,8 @@ func TestClassify(t *testing.T) {
 		{"method not supported", apierrors.NewMethodNotSupported(gr, "watch"), MethodNotSupported},
 		{"unauthorized", apierrors.NewUnauthorized("Unauthorized"), Unauthorized},
 		{"unauthorized, wrapped", fmt.Errorf("watch: %w", apierrors.NewUnauthorized("token expired")), Unauthorized},
+		{"bad request", apierrors.NewBadRequest("field label not supported: spec.owner"), BadRequest},
+		{"bad request, wrapped", fmt.Errorf("list: %w", apierrors.NewBadRequest("unable to parse requirement")), BadRequest},
 		{"gone", apierrors.NewResourceExpired("too old resource version: 1 (5)"), Transient},
 		{"too many requests", apierrors.NewTooManyRequests("slow down", 1), Transient},
 		{"internal error", apierrors.NewInternalError(errors.New("etcd")), Transient},
@@ -51,7 +53,8 @@ func TestClassString(t *testing.T) {
 		want string
 	}{
 		{Transient, "transient"}, {Forbidden, "forbidden"}, {NotFound, "not found"},
-		{MethodNotSupported, "method not supported"}, {Unauthorized, "unauthorized"}, {Class(99), "unknown"},
+		{MethodNotSupported, "method not supported"}, {Unauthorized, "unauthorized"}, {BadRequest, "bad request"},
+		{Class(99), "unknown"},
 	}
 	for _, tt := range tests {
 		if got := tt.c.String(); got != tt.want {

@@ -30,14 +30,18 @@ func configMapExists(t *testing.T, ns, name string) bool {
 	return strings.TrimSpace(out) != ""
 }
 
-// TestApplyDryRunDiffThenConfirm: `:apply FILE` with a new configmap and a change to an existing one shows
-// the server's dry run (create, change, the added line) and writes nothing; Cancel writes nothing; the
+// TestApplyDryRunDiffThenConfirm: `:apply FILE` (in a folder whose name holds a space) with a new configmap
+// and, in a kind List, a change to an existing one shows the server's dry run (create, change, the added line) and writes nothing; Cancel writes nothing; the
 // confirmed apply writes both, field manager kscope.
 func TestApplyDryRunDiffThenConfirm(t *testing.T) {
 	parallel(t)
 	ns := testNamespace(t)
 	kubectl(t, "-n", ns, "create", "configmap", "old", "--from-literal=color=blue")
-	path := writeManifest(t, "", "objects.yaml", `apiVersion: v1
+	dir := filepath.Join(t.TempDir(), "my manifests") // the path is the rest of the line, its space too
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := writeManifest(t, dir, "objects.yaml", `apiVersion: v1
 kind: ConfigMap
 metadata:
   name: fresh
@@ -45,12 +49,15 @@ data:
   shape: round
 ---
 apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: old
-data:
-  color: blue
-  size: big
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: old
+  data:
+    color: blue
+    size: big
 `)
 	s := startUI(t, "-n", ns, "configmaps")
 	s.waitFor("configmaps(" + ns + ")")

@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestJumpsCustomResource: with a jumps.yaml in the session's config folder (one rule of it unusable: one
 // line at start, the others work), Enter on a custom resource (a CRD of the test's own) opens exactly the configmaps labelled with its name, live (one labelled after it
 // opened appears); esc comes back with the object selected. A rule whose field selector the server refuses
-// opens a table that shows the server's line (on its status line, as any list the server refuses).
+// opens a table that shows the server's line (on its status line, as any list the server refuses) and stops:
+// the refused list is sent once, never retried (the test runs as the audited tester to count it).
 func TestJumpsCustomResource(t *testing.T) {
 	serial(t, "creates a CRD (cluster-wide discovery)")
 	ns := testNamespace(t)
@@ -33,7 +35,8 @@ func TestJumpsCustomResource(t *testing.T) {
     labelSelector: "app={{.metadata.name}}"
 `)
 	environ := []string{"KSCOPE_CONFIG_DIR=" + dir, "K9S_CONFIG_DIR=" + filepath.Join(dir, "k9s")}
-	s := startTmuxEnv(t, environ, env.kscope, "; sleep 600", "-n", ns, "gadgets."+group)
+	from := time.Now()
+	s := startTmuxEnv(t, environ, env.kscope, "; sleep 600", "--context", "tester", "-n", ns, "gadgets."+group)
 	s.waitFor("gadgets("+ns+")[2]", "synced", "config: "+filepath.Join(dir, "jumps.yaml")+`: jump "v1/pods": needs a targetGVR`)
 	s.typeText("/^g1$")
 	s.keys("Enter")
@@ -61,7 +64,23 @@ func TestJumpsCustomResource(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("secrets(" + ns + ")[1]")
 	s.keys("Enter")
-	s.waitFor("configmaps(secret s1)", `"data.owner" is not a known field selector`)
+	s.waitFor("configmaps(secret s1)", `bad request: "data.owner" is not a known field selector`)
+	// Some time with kscope running: back on the secrets, then a view that lists and syncs.
+	s.keys("Escape")
+	s.waitFor("secrets(" + ns + ")[1]")
+	s.typeText(":configmaps")
+	s.keys("Enter")
+	s.waitFor("configmaps("+ns+")[", "g2-a", "synced")
+	waitAuditLogged(t, "tester")
+	var refused []auditEvent
+	for _, ev := range auditRequests(t, "tester", "kscope", from, time.Now()) {
+		if strings.Contains(ev.URI, "fieldSelector=data.owner") {
+			refused = append(refused, ev)
+		}
+	}
+	if len(refused) != 1 {
+		t.Errorf("the refused list was sent %d times, want once: %s", len(refused), describeRequests(refused))
+	}
 }
 
 // labelledConfigMap is a configmap of ns labelled gadget=gadget.

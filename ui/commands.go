@@ -60,7 +60,7 @@ func (a *App) barCommands() []prompt.Command {
 			ArgCandidates: func() []string { return a.namespaces.names() }, Run: a.openChanges})
 	}
 	return append(cmds, []prompt.Command{
-		{Names: []string{"apply"}, Args: true, Run: a.runApply},
+		{Names: []string{"apply"}, Args: true, Rest: true, Run: a.runApply},
 		{Names: []string{"ns", "namespace"}, Args: true, ArgCandidates: func() []string { return a.namespaces.names() },
 			Run: func(args []string) {
 				if len(args) > 0 {

@@ -23,11 +23,15 @@ const (
 	// Unauthorized: the server refused the credentials (401). Terminal: retrying with the same credentials
 	// cannot succeed.
 	Unauthorized
+	// BadRequest: the server refused the list or watch itself (400), e.g. a field selector naming a field the
+	// resource cannot be selected by. Terminal: the same request would be refused again.
+	BadRequest
 )
 
 // Terminal tells whether the phase ends the informer (no further retries).
 func (p Phase) Terminal() bool {
-	return p == Forbidden || p == NotFound || p == MethodNotSupported || p == Unauthorized || p == Stopped
+	return p == Forbidden || p == NotFound || p == MethodNotSupported || p == Unauthorized || p == BadRequest ||
+		p == Stopped
 }
 
 // String returns the phase as the status line shows it.
@@ -47,6 +51,8 @@ func (p Phase) String() string {
 		return "method not supported"
 	case Unauthorized:
 		return "unauthorized"
+	case BadRequest:
+		return "bad request"
 	case Stopped:
 		return "stopped"
 	}
@@ -123,6 +129,8 @@ func phaseOf(c apierr.Class) Phase {
 		return MethodNotSupported
 	case apierr.Unauthorized:
 		return Unauthorized
+	case apierr.BadRequest:
+		return BadRequest
 	}
 	return Reconnecting
 }

@@ -9,41 +9,44 @@ import (
 
 // TestNextPhase covers every (phase, event) pair of the Source state machine, before and after the first list.
 func TestNextPhase(t *testing.T) {
-	phases := [...]Phase{Listing, Synced, Reconnecting, Forbidden, NotFound, MethodNotSupported, Unauthorized, Stopped}
+	phases := [...]Phase{Listing, Synced, Reconnecting, Forbidden, NotFound, MethodNotSupported, Unauthorized, BadRequest, Stopped}
 	const __ = Phase(-1) // the event changes nothing (ok false)
 	either := []bool{false, true}
 	ev := func(k eventKind, c apierr.Class) event { return event{kind: k, class: c} }
-	none := [len(phases)]Phase{__, __, __, __, __, __, __, __}
+	none := [len(phases)]Phase{__, __, __, __, __, __, __, __, __}
 	tests := []struct {
 		name   string
 		ev     event
 		synced []bool
-		//        Listing, Synced, Reconnecting, Forbidden, NotFound, MethodNotSupported, Unauthorized, Stopped
+		//        Listing, Synced, Reconnecting, Forbidden, NotFound, MethodNotSupported, Unauthorized, BadRequest, Stopped
 		want [len(phases)]Phase
 	}{
 		{"connected before the first list", ev(evConnected, apierr.Transient), []bool{false}, none},
 		{"connected", ev(evConnected, apierr.Transient), []bool{true},
-			[...]Phase{__, __, Synced, __, __, __, __, __}},
+			[...]Phase{__, __, Synced, __, __, __, __, __, __}},
 		{"synced", ev(evSynced, apierr.Transient), either,
-			[...]Phase{Synced, __, Synced, __, __, __, __, __}},
+			[...]Phase{Synced, __, Synced, __, __, __, __, __, __}},
 		{"disconnected, transient", ev(evDisconnected, apierr.Transient), either,
-			[...]Phase{__, Reconnecting, __, __, __, __, __, __}},
+			[...]Phase{__, Reconnecting, __, __, __, __, __, __, __}},
 		{"disconnected, forbidden", ev(evDisconnected, apierr.Forbidden), either, none},
 		{"disconnected, not found", ev(evDisconnected, apierr.NotFound), either, none},
 		{"disconnected, method not supported", ev(evDisconnected, apierr.MethodNotSupported), either, none},
 		{"disconnected, unauthorized", ev(evDisconnected, apierr.Unauthorized), either, none},
+		{"disconnected, bad request", ev(evDisconnected, apierr.BadRequest), either, none},
 		{"watch error, transient", ev(evWatchError, apierr.Transient), either,
-			[...]Phase{Reconnecting, Reconnecting, Reconnecting, __, __, __, __, __}},
+			[...]Phase{Reconnecting, Reconnecting, Reconnecting, __, __, __, __, __, __}},
 		{"watch error, forbidden", ev(evWatchError, apierr.Forbidden), either,
-			[...]Phase{Forbidden, Forbidden, Forbidden, __, __, __, __, __}},
+			[...]Phase{Forbidden, Forbidden, Forbidden, __, __, __, __, __, __}},
 		{"watch error, not found", ev(evWatchError, apierr.NotFound), either,
-			[...]Phase{NotFound, NotFound, NotFound, __, __, __, __, __}},
+			[...]Phase{NotFound, NotFound, NotFound, __, __, __, __, __, __}},
 		{"watch error, method not supported", ev(evWatchError, apierr.MethodNotSupported), either,
-			[...]Phase{MethodNotSupported, MethodNotSupported, MethodNotSupported, __, __, __, __, __}},
+			[...]Phase{MethodNotSupported, MethodNotSupported, MethodNotSupported, __, __, __, __, __, __}},
 		{"watch error, unauthorized", ev(evWatchError, apierr.Unauthorized), either,
-			[...]Phase{Unauthorized, Unauthorized, Unauthorized, __, __, __, __, __}},
+			[...]Phase{Unauthorized, Unauthorized, Unauthorized, __, __, __, __, __, __}},
+		{"watch error, bad request", ev(evWatchError, apierr.BadRequest), either,
+			[...]Phase{BadRequest, BadRequest, BadRequest, __, __, __, __, __, __}},
 		{"stopped", ev(evStopped, apierr.Transient), either,
-			[...]Phase{Stopped, Stopped, Stopped, __, __, __, __, __}},
+			[...]Phase{Stopped, Stopped, Stopped, __, __, __, __, __, __}},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {
@@ -72,7 +75,8 @@ func TestNextPhase(t *testing.T) {
 			t.Errorf("phase %s missing from the table", p)
 		}
 	}
-	classes := []apierr.Class{apierr.Transient, apierr.Forbidden, apierr.NotFound, apierr.MethodNotSupported, apierr.Unauthorized}
+	classes := []apierr.Class{apierr.Transient, apierr.Forbidden, apierr.NotFound, apierr.MethodNotSupported, apierr.Unauthorized,
+		apierr.BadRequest}
 	for k := evConnected; k <= evStopped; k++ {
 		for _, c := range classes {
 			if c != apierr.Transient && k != evDisconnected && k != evWatchError {
@@ -96,6 +100,7 @@ func TestPhaseTerminalAndString(t *testing.T) {
 		{Listing, false, "listing"}, {Synced, false, "synced"}, {Reconnecting, false, "reconnecting"},
 		{Forbidden, true, "forbidden"}, {NotFound, true, "not found"},
 		{MethodNotSupported, true, "method not supported"}, {Unauthorized, true, "unauthorized"},
+		{BadRequest, true, "bad request"},
 		{Stopped, true, "stopped"}, {Phase(99), false, "unknown"},
 	}
 	for _, tt := range tests {

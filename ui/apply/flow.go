@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -78,12 +79,26 @@ func Command(h Host, args []string) {
 		}
 		return
 	}
-	srcs, err := ReadPath(args[0])
+	srcs, err := ReadPath(homePath(args[0]))
 	if err != nil {
 		h.Errorf("apply %s: %s", args[0], err)
 		return
 	}
 	start(h, args[0], srcs, "")
+}
+
+// homePath is path with a leading "~/" (or "~" alone) standing for the user's home folder, as a shell reads
+// it; any other path, or when the home folder is unknown, path as it is.
+func homePath(path string) string {
+	rest, ok := strings.CutPrefix(path, "~")
+	if !ok || rest != "" && !strings.HasPrefix(rest, "/") {
+		return path
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return path
+	}
+	return home + rest
 }
 
 // NewFrom is the "new from this object" key on row, an object of res: its YAML without what the server

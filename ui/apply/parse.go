@@ -18,11 +18,13 @@ import (
 	"kscope/discovery"
 )
 
-// Item is one object to apply: where it was written (its source and the document's number there, from 1),
-// its resource and the object as it will be sent (its namespace set).
+// Item is one object to apply: where it was written (its source, the document's number there, from 1, and
+// for an object of a list its number in the list's items, from 1, else 0), its resource and the object as it
+// will be sent (its namespace set).
 type Item struct {
 	Source string
 	Index  int
+	Item   int
 	Res    discovery.Resource
 	GVR    schema.GroupVersionResource
 	Obj    *unstructured.Unstructured
@@ -36,22 +38,25 @@ func (it Item) What() string {
 	return it.GVR.Resource + " " + it.Obj.GetName()
 }
 
-// docError is a document that cannot be applied: where, and why.
-type docError struct {
-	source string
-	index  int
-	why    string
-}
+// Where names the item's place as the messages do: "f.yaml: document 2", "document 1, item 3".
+func (it Item) Where() string { return place(it.Source, it.Index, it.Item) }
 
-func (e *docError) Error() string {
-	if e.source == "" {
-		return fmt.Sprintf("document %d: %s", e.index, e.why)
+// place is where an object was written: source (none for the editor's text), the document's number, and
+// its number among a list's items (0: not in a list).
+func place(source string, index, item int) string {
+	where := fmt.Sprintf("document %d", index)
+	if item > 0 {
+		where += fmt.Sprintf(", item %d", item)
 	}
-	return fmt.Sprintf("%s: document %d: %s", e.source, e.index, e.why)
+	if source != "" {
+		where = source + ": " + where
+	}
+	return where
 }
 
 // Items reads every document of srcs as the objects to apply, in order: each must parse (YAML, --- between
-// documents, or JSON), be an object naming apiVersion, kind and metadata.name, of a kind one of resources
+// documents, or JSON) and be an object, or a list whose items are (kind List or FooList with an items
+// array, as kubectl apply flattens them); each object must name apiVersion, kind and metadata.name, of a kind one of resources
 // serves (its group and kind; the document's version is the one sent), and not repeat an object before it.
 // A namespaced object without a namespace gets namespace (the view's); a cluster-scoped one loses its.
 // Empty documents are skipped and not counted. The error is the first document that cannot be applied,
@@ -62,29 +67,28 @@ func Items(srcs []Source, resources []discovery.Resource, namespace string) ([]I
 	seen := map[string]string{}
 	for _, src := range srcs {
 		for i, doc := range Documents(src.Data) {
-			var it Item
-			err := doc.Err
-			if err == nil {
-				it, err = item(doc.Obj, resources, namespace)
-			}
-			if err == nil {
-				key := it.GVR.GroupResource().String() + " " + it.Obj.GetNamespace() + "/" + it.Obj.GetName()
-				where := fmt.Sprintf("document %d", i+1)
-				if src.Name != "" {
-					where = src.Name + ": " + where
+			for _, o := range flatten(doc) {
+				it, err := o.obj, o.err
+				var x Item
+				if err == nil {
+					x, err = item(it, resources, namespace)
 				}
-				if before, ok := seen[key]; ok {
-					err = fmt.Errorf("%s again (%s)", it.What(), before)
-				} else {
-					seen[key] = where
+				here := place(src.Name, i+1, o.item)
+				if err == nil {
+					key := x.GVR.GroupResource().String() + " " + x.Obj.GetNamespace() + "/" + x.Obj.GetName()
+					if before, ok := seen[key]; ok {
+						err = fmt.Errorf("%s again (%s)", x.What(), before)
+					} else {
+						seen[key] = here
+					}
 				}
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s: %s", here, apierr.OneLine(err.Error())))
+					continue
+				}
+				x.Source, x.Index, x.Item = src.Name, i+1, o.item
+				items = append(items, x)
 			}
-			if err != nil {
-				errs = append(errs, &docError{source: src.Name, index: i + 1, why: apierr.OneLine(err.Error())})
-				continue
-			}
-			it.Source, it.Index = src.Name, i+1
-			items = append(items, it)
 		}
 	}
 	switch {
@@ -96,6 +100,47 @@ func Items(srcs []Source, resources []discovery.Resource, namespace string) ([]I
 		return nil, errors.New("no object in it")
 	}
 	return items, nil
+}
+
+// listed is one object of a document (item 0), or the item-th of its list's items (from 1), or why it is
+// none.
+type listed struct {
+	obj  map[string]any
+	item int
+	err  error
+}
+
+// flatten is doc's objects: doc itself, or, when it is a list (a kind ending in List, with an items array),
+// its items in order (none for an empty list); an item that is not an object, or a list itself, is an
+// error of its own.
+func flatten(doc Document) []listed {
+	if doc.Err != nil {
+		return []listed{{err: doc.Err}}
+	}
+	if !isListObject(doc.Obj) {
+		return []listed{{obj: doc.Obj}}
+	}
+	items := doc.Obj["items"].([]any)
+	out := make([]listed, 0, len(items))
+	for i, v := range items {
+		o, ok := v.(map[string]any)
+		switch {
+		case !ok:
+			out = append(out, listed{item: i + 1, err: errors.New("not an object")})
+		case isListObject(o):
+			out = append(out, listed{item: i + 1, err: errors.New("a list in a list")})
+		default:
+			out = append(out, listed{obj: o, item: i + 1})
+		}
+	}
+	return out
+}
+
+// isListObject tells whether o is a list (a kind ending in List, with an items array).
+func isListObject(o map[string]any) bool {
+	kind, _, _ := unstructured.NestedString(o, "kind")
+	_, items := o["items"].([]any)
+	return items && strings.HasSuffix(kind, "List")
 }
 
 // Document is one non-empty document of a text: the object, or why it is none.

@@ -58,6 +58,27 @@ func TestItems(t *testing.T) {
 		{"bad JSON after a good object", []Source{{Data: []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}} {"oops"`)}},
 			nil, "document 2: not JSON"},
 		{"nothing", []Source{{Data: []byte("# only a comment\n")}}, nil, "no object in it"},
+		{"a List's items, between documents", []Source{{Data: []byte(cmA + "---\napiVersion: v1\nkind: List\nitems:\n" +
+			"- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n" +
+			"- {apiVersion: apps/v1, kind: Deployment, metadata: {name: web, namespace: data}}\n---\n" +
+			"apiVersion: v1\nkind: Namespace\nmetadata: {name: ns1}\n")}},
+			[]string{"configmaps shop/a v1", "configmaps shop/b v1", "deployments data/web v1", "namespaces ns1 v1"}, ""},
+		{"a ConfigMapList in JSON", []Source{{Data: []byte(`{"apiVersion":"v1","kind":"ConfigMapList","metadata":{},"items":[` +
+			`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}},{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}]}`)}},
+			[]string{"configmaps shop/a v1", "configmaps shop/b v1"}, ""},
+		{"an item of a list without a name", []Source{{Name: "l.yaml", Data: []byte("apiVersion: v1\nkind: List\nitems:\n" +
+			"- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {}}\n")}}, nil,
+			"l.yaml: document 1, item 2: ConfigMap without metadata.name"},
+		{"an item that is not an object", []Source{{Data: []byte("apiVersion: v1\nkind: List\nitems: [a]\n")}}, nil,
+			"document 1, item 1: not an object"},
+		{"a list in a list", []Source{{Data: []byte("apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: List, items: []}\n")}}, nil,
+			"document 1, item 1: a list in a list"},
+		{"an object twice, once in a list", []Source{{Data: []byte(cmA + "---\napiVersion: v1\nkind: List\nitems:\n" +
+			"- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n")}}, nil,
+			"document 2, item 1: configmaps shop/a again (document 1)"},
+		{"an empty list only", []Source{{Data: []byte("apiVersion: v1\nkind: List\nitems: []\n")}}, nil, "no object in it"},
+		{"items in a kind that is not a list", []Source{{Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\nitems: []\n")}},
+			[]string{"configmaps shop/a v1"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,5 +136,17 @@ func TestReadPath(t *testing.T) {
 	}
 	if _, err := ReadPath(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no .yaml, .yml or .json file") {
 		t.Errorf("an empty folder: %v", err)
+	}
+}
+
+func TestHomePath(t *testing.T) {
+	t.Setenv("HOME", "/home/u")
+	for in, want := range map[string]string{
+		"~/x.yaml": "/home/u/x.yaml", "~": "/home/u", "~/": "/home/u/", "~bob/x": "~bob/x",
+		"a/~/b": "a/~/b", "x.yaml": "x.yaml", "/tmp/~x": "/tmp/~x",
+	} {
+		if got := homePath(in); got != want {
+			t.Errorf("homePath(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -89,11 +89,7 @@ func (v *View) render() {
 	v.text.SetTitle(fmt.Sprintf(" [aqua::b]apply[white] %s  %d objects%s (dry run) ", tview.Escape(v.what), len(v.results), force))
 	var b strings.Builder
 	for _, r := range v.results {
-		where := fmt.Sprintf("document %d", r.Index)
-		if r.Source != "" {
-			where = r.Source + ": " + where
-		}
-		fmt.Fprintf(&b, "%s %s  [gray]%s[-]\n", stateLabel(r.State), tview.Escape(r.What()), tview.Escape(where))
+		fmt.Fprintf(&b, "%s %s  [gray]%s[-]\n", stateLabel(r.State), tview.Escape(r.What()), tview.Escape(r.Where()))
 		for _, c := range r.Conflicts {
 			fmt.Fprintf(&b, "  [red]%s is owned by %s[-]\n", tview.Escape(c.Field), tview.Escape(strconv.Quote(c.Manager)))
 		}

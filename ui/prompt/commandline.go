@@ -16,7 +16,11 @@ type Command struct {
 	// ArgCandidates, if not nil, gives what Tab offers for the word after the command's first name and a
 	// space (`ns ` → the namespaces). It is called on each such Tab.
 	ArgCandidates func() []string
-	// Run runs the command with the words typed after its name.
+	// Rest tells that the command takes the rest of the line as one argument (a path may hold spaces): Run
+	// gets it without its surrounding spaces and without one pair of quotes around it ("…" or '…'), or no
+	// argument for a line of the name alone.
+	Rest bool
+	// Run runs the command with the words typed after its name (the rest of the line with Rest).
 	Run func(args []string)
 }
 
@@ -38,12 +42,32 @@ func (l CommandLine) Run(line string) (words []string, ran bool) {
 		return nil, false
 	}
 	for _, c := range l.Commands {
-		if slices.Contains(c.Names, words[0]) {
-			c.Run(words[1:])
-			return words, true
+		if !slices.Contains(c.Names, words[0]) {
+			continue
 		}
+		if c.Rest {
+			c.Run(restArg(line, words[0]))
+		} else {
+			c.Run(words[1:])
+		}
+		return words, true
 	}
 	return words, false
+}
+
+// restArg is the rest of line after its first word name, as Command.Rest gives it.
+func restArg(line, name string) []string {
+	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), name))
+	for _, q := range []string{`"`, "'"} {
+		if len(rest) >= 2 && strings.HasPrefix(rest, q) && strings.HasSuffix(rest, q) {
+			rest = rest[1 : len(rest)-1]
+			break
+		}
+	}
+	if rest == "" {
+		return nil
+	}
+	return []string{rest}
 }
 
 // Complete answers Tab on line: after a command's first name and a space (with ArgCandidates), the rest of

@@ -131,3 +131,33 @@ func TestCommandLineComplete(t *testing.T) {
 		checkCompletion(t, line, c.text, got, candidates)
 	}
 }
+
+// TestCommandRest: a command with Rest gets the rest of its line as one argument (spaces inside kept, one
+// pair of surrounding quotes removed), none for its name alone; the words are still the line's words.
+func TestCommandRest(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"apply f.yaml", []string{"f.yaml"}},
+		{"  apply   my manifests/web app.yaml  ", []string{"my manifests/web app.yaml"}},
+		{`apply "my manifests/a.yaml"`, []string{"my manifests/a.yaml"}},
+		{"apply 'a b'", []string{"a b"}},
+		{`apply "a b'`, []string{`"a b'`}},
+		{`apply "`, []string{`"`}},
+		{`apply ""`, nil},
+		{"apply", nil},
+		{"apply   ", nil},
+		{"apply -", []string{"-"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		ran := false
+		line := CommandLine{Commands: []Command{{Names: []string{"apply"}, Args: true, Rest: true,
+			Run: func(args []string) { got, ran = args, true }}}}
+		words, ok := line.Run(tt.line)
+		if !ok || !ran || !slices.Equal(got, tt.want) || !slices.Equal(words, strings.Fields(tt.line)) {
+			t.Errorf("Run(%q): ran %v %v with %q, words %q; want %q", tt.line, ok, ran, got, words, tt.want)
+		}
+	}
+}
