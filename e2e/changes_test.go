@@ -26,6 +26,8 @@ func TestUIChanges(t *testing.T) {
 		return strings.Contains(scr, "objects watched") && !strings.Contains(scr, "listing ")
 	})
 
+	applyYAML(t, "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: lock, namespace: "+ns+"}\n"+
+		"spec: {holderIdentity: one, leaseDurationSeconds: 10}\n")
 	kubectl(t, "-n", ns, "patch", "configmap", "cfg", "--field-manager=e2e-patcher", "-p", `{"data":{"a":"2"}}`)
 	s.waitUntil("cfg updated by e2e-patcher in data", func(scr string) bool {
 		return hasFields(lineWith(scr, " e2e-patcher "), "ConfigMap", ns, "cfg", "updated", "e2e-patcher", "data")
@@ -47,6 +49,9 @@ func TestUIChanges(t *testing.T) {
 		if strings.Contains(r, " cfg ") && strings.Contains(r, " created ") {
 			t.Errorf("the first list showed as a change: %q", r)
 		}
+		if strings.Contains(r, " Lease ") {
+			t.Errorf("a lease in the feed (leases are left out but for kind=leases): %q", r)
+		}
 	}
 
 	s.typeText("/e2e-patcher")
@@ -56,6 +61,21 @@ func TestUIChanges(t *testing.T) {
 	// the configmaps table below keeps the row's versions: the feed's change is told on the row of its version
 	s.waitUntil("cfg's history names e2e-patcher", func(scr string) bool {
 		return strings.Contains(scr, "history "+ns+"/cfg") && strings.Contains(lineWith(scr, " e2e-patcher "), "updated: data")
+	})
+
+	// kind=leases watches the leases alone
+	s.keys("Escape") // the history
+	s.waitFor("changes("+ns+")", "</e2e-patcher>")
+	s.keys("Escape") // the filter
+	s.waitGone("</e2e-patcher>")
+	s.keys("Escape") // the feed
+	s.waitFor("configmaps(" + ns + ")")
+	s.typeText(":changes kind=leases")
+	s.keys("Enter")
+	s.waitFor("changes("+ns+")[0 of max 2000]", "1 objects watched")
+	kubectl(t, "-n", ns, "patch", "lease", "lock", "--field-manager=e2e-elector", "--type=merge", "-p", `{"spec":{"holderIdentity":"two"}}`)
+	s.waitUntil("lock updated by e2e-elector", func(scr string) bool {
+		return hasFields(lineWith(scr, " e2e-elector "), "Lease", ns, "lock", "updated", "e2e-elector", "spec")
 	})
 }
 

@@ -86,3 +86,14 @@ func (a *App) openChangeHistory(c changes.Change, feed func() []history.FeedChan
 		return history.WithFeed(a.historyOf(res, row), feed())
 	}))
 }
+
+// changesCandidates are what Tab offers after `:changes `: the namespaces, "all", and each context as an
+// @-word ("@prod"; "@*" for every one).
+func (a *App) changesCandidates() []string {
+	out := append([]string{"all"}, a.namespaces.names()...)
+	out = append(out, "@*")
+	for _, name := range a.cluster.Info().Contexts {
+		out = append(out, "@"+name)
+	}
+	return out
+}

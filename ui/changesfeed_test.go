@@ -109,6 +109,16 @@ func TestChangesCommandOverClusters(t *testing.T) {
 	}
 	h.command("changes @nope")
 	h.eventually(`no context "nope" in the kubeconfig (contexts: admin, viewer)`)
+	for _, tt := range []struct{ line, want string }{
+		{"changes @v", "changes @viewer"}, {"changes @", "changes @"}, {"changes sh", "changes shop"},
+		{"changes al", "changes all"},
+	} {
+		var line string
+		h.quietly(func() { line, _ = h.app.completeCommand(tt.line) })
+		if line != tt.want {
+			t.Errorf("Tab on %q: %q, want %q", tt.line, line, tt.want)
+		}
+	}
 
 	h.command("changes @admin,@viewer shop kind=pods")
 	h.eventually(`changes stub ["shop" "kind=pods"] over ["admin" "viewer"]`)

@@ -57,7 +57,7 @@ func (a *App) barCommands() []prompt.Command {
 	}
 	if a.opts.Screens.Changes != nil { // a screen of its own package (TableScreens)
 		cmds = append(cmds, prompt.Command{Names: []string{"changes"}, Args: true,
-			ArgCandidates: func() []string { return a.namespaces.names() }, Run: a.openChanges})
+			ArgCandidates: a.changesCandidates, Run: a.openChanges})
 	}
 	return append(cmds, []prompt.Command{
 		{Names: []string{"apply"}, Args: true, Rest: true, Run: a.runApply},

@@ -85,27 +85,45 @@ func (q query) matches(c changes.Change) bool {
 	case q.op != "" && q.op != c.Op.String():
 		return false
 	case q.kind != "":
-		k := c.Kind
-		return strings.EqualFold(q.kind, k.Kind) || strings.EqualFold(q.kind, k.GVR.Resource) || strings.EqualFold(q.kind, k.Name())
+		return names(q.kind, c.Kind)
 	}
 	return true
 }
 
+// names tells whether kind= value name names k: its kind ("ConfigMap"), resource ("configmaps") or resource
+// and group ("deployments.apps"), in any case.
+func names(name string, k tree.Kind) bool {
+	return strings.EqualFold(name, k.Kind) || strings.EqualFold(name, k.GVR.Resource) || strings.EqualFold(name, k.Name())
+}
+
+// quiet tells whether the feed leaves r out unless kind= names it. Events (core and events.k8s.io) are the
+// cluster's own record of what happened, created by the thousand; leases (coordination.k8s.io) are renewed
+// every few seconds by every node's heartbeat and every leader election. Either would push every other change
+// out of the feed.
+func quiet(r discovery.Resource) bool {
+	return r.Name == "events" && (r.Group == "" || r.Group == "events.k8s.io") ||
+		r.Name == "leases" && r.Group == "coordination.k8s.io"
+}
+
 // feedKinds are the kinds the feed watches: every resource the catalog says can be listed and watched, each
-// once. Events (core and events.k8s.io) are left out: they are the cluster's own record of what happened,
-// created by the thousand, and would push every other change out of the feed.
-func feedKinds(resources []discovery.Resource) []tree.Kind {
+// once, but the quiet ones; with kind= (q.kind), only the kinds it names, quiet ones too. A kind= that names
+// none of them is an error.
+func feedKinds(resources []discovery.Resource, q query) ([]tree.Kind, error) {
 	seen := map[tree.Kind]bool{}
 	var kinds []tree.Kind
 	for _, r := range resources {
-		if !r.Has("list") || !r.Has("watch") || r.Name == "events" && (r.Group == "" || r.Group == "events.k8s.io") {
+		k := tree.Kind{GVR: r.GVR(), Kind: r.Kind, Namespaced: r.Namespaced}
+		switch {
+		case !r.Has("list") || !r.Has("watch") || seen[k]:
+			continue
+		case q.kind != "" && !names(q.kind, k), q.kind == "" && quiet(r):
 			continue
 		}
-		k := tree.Kind{GVR: r.GVR(), Kind: r.Kind, Namespaced: r.Namespaced}
-		if !seen[k] {
-			seen[k] = true
-			kinds = append(kinds, k)
-		}
+		seen[k] = true
+		kinds = append(kinds, k)
 	}
-	return kinds
+	if q.kind != "" && len(kinds) == 0 {
+		return nil, fmt.Errorf("kind=%s: no kind of that name can be listed and watched", q.kind)
+	}
+	return kinds, nil
 }

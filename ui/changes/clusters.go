@@ -47,12 +47,12 @@ func (p *part) set(word string, err error, wake chan<- struct{}) {
 	signal(wake)
 }
 
-// follow connects p (when it has no source yet), builds and starts its source over namespaces, then wakes
-// the view after each of its notifications, until ctx ends.
-func (p *part) follow(ctx context.Context, connect func(context.Context, string) (cluster.Interface, error), namespaces []string, wake chan<- struct{}) {
+// follow connects p (when it has no source yet), builds and starts its source of q's kinds over q's
+// namespaces, then wakes the view after each of its notifications, until ctx ends.
+func (p *part) follow(ctx context.Context, connect func(context.Context, string) (cluster.Interface, error), q query, wake chan<- struct{}) {
 	_, src := p.source()
 	if src == nil {
-		if src = p.connectAndWatch(ctx, connect, namespaces, wake); src == nil {
+		if src = p.connectAndWatch(ctx, connect, q, wake); src == nil {
 			return
 		}
 	}
@@ -68,13 +68,17 @@ func (p *part) follow(ctx context.Context, connect func(context.Context, string)
 
 // connectAndWatch connects p, trying again while its cluster is unreachable, and builds and starts its
 // source: nil when none could be built (said in p's word) or ctx ended.
-func (p *part) connectAndWatch(ctx context.Context, connect func(context.Context, string) (cluster.Interface, error), namespaces []string, wake chan<- struct{}) cluster.ChangeSource {
+func (p *part) connectAndWatch(ctx context.Context, connect func(context.Context, string) (cluster.Interface, error), q query, wake chan<- struct{}) cluster.ChangeSource {
 	conn := union.ConnectRetrying(ctx, func(ctx context.Context) (cluster.Interface, error) { return connect(ctx, p.context) },
 		func(err error) { p.set("unreachable", err, wake) })
 	if conn == nil {
 		return nil
 	}
-	src, err := conn.NewChangeSource(feedKinds(conn.Catalog().Resources()), namespaces)
+	kinds, err := feedKinds(conn.Catalog().Resources(), q)
+	var src cluster.ChangeSource
+	if err == nil {
+		src, err = conn.NewChangeSource(kinds, q.namespaces)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	defer signal(wake)

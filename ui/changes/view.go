@@ -59,7 +59,11 @@ func New(nav ui.Navigator, feed ui.ChangesFeed) (ui.Screen, error) {
 			v.parts = append(v.parts, &part{context: name, word: "connecting"})
 		}
 	} else {
-		src, err := nav.Cluster().NewChangeSource(feedKinds(nav.Cluster().Catalog().Resources()), q.namespaces)
+		kinds, err := feedKinds(nav.Cluster().Catalog().Resources(), q)
+		if err != nil {
+			return nil, fmt.Errorf("changes: %w", err)
+		}
+		src, err := nav.Cluster().NewChangeSource(kinds, q.namespaces)
 		if err != nil {
 			return nil, fmt.Errorf("changes: %w", err)
 		}
@@ -94,7 +98,7 @@ func (v *View) Activate() {
 			if _, src := p.source(); src != nil {
 				src.Start(ctx)
 			}
-			v.nav.Go(func() { p.follow(ctx, v.feed.Connect, v.q.namespaces, v.wake) })
+			v.nav.Go(func() { p.follow(ctx, v.feed.Connect, v.q, v.wake) })
 		}
 		v.nav.Go(func() { v.loop(ctx) })
 		v.ticks = v.nav.EveryTickWhileOnTop(v, v.render)
