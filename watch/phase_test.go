@@ -9,7 +9,8 @@ import (
 
 // TestNextPhase covers every (phase, event) pair of the Source state machine, before and after the first list.
 func TestNextPhase(t *testing.T) {
-	phases := [...]Phase{Listing, Synced, Reconnecting, Forbidden, NotFound, MethodNotSupported, Unauthorized, BadRequest, Stopped}
+	phases := [...]Phase{Listing, Synced, Reconnecting, Forbidden, NotFound, MethodNotSupported, Unauthorized,
+		BadRequest, Stopped}
 	const __ = Phase(-1) // the event changes nothing (ok false)
 	either := []bool{false, true}
 	ev := func(k eventKind, c apierr.Class) event { return event{kind: k, class: c} }

@@ -55,51 +55,64 @@ func place(source string, index, item int) string {
 }
 
 // Items reads every document of srcs as the objects to apply, in order: each must parse (YAML, --- between
-// documents, or JSON) and be an object, or a list whose items are (kind List or FooList with an items
-// array, as kubectl apply flattens them); each object must name apiVersion, kind and metadata.name, of a kind one of resources
-// serves (its group and kind; the document's version is the one sent), and not repeat an object before it.
-// A namespaced object without a namespace gets namespace (the view's); a cluster-scoped one loses its.
-// Empty documents are skipped and not counted. The error is the first document that cannot be applied,
-// one line ("FILE: document 3: …", and how many more there are): then nothing is to be applied.
+// documents, or JSON) and be an object, or a list of them (kind List or FooList with an items array, which
+// kubectl apply flattens too). Each object must name apiVersion, kind and metadata.name, be of a kind one of
+// resources serves (its group and kind; the document's version is the one sent), and not repeat an object
+// before it. A namespaced object without a namespace gets namespace (the view's); a cluster-scoped one loses
+// its. Empty documents are skipped and not counted. The error is the first object that cannot be applied,
+// one line ("FILE: document 3: …", "document 1, item 2: …", and how many more there are): then nothing is to
+// be applied.
 func Items(srcs []Source, resources []discovery.Resource, namespace string) ([]Item, error) {
-	var items []Item
-	var errs []error
-	seen := map[string]string{}
+	r := reading{resources: resources, namespace: namespace, seen: map[string]string{}}
 	for _, src := range srcs {
 		for i, doc := range Documents(src.Data) {
 			for _, o := range flatten(doc) {
-				it, err := o.obj, o.err
-				var x Item
-				if err == nil {
-					x, err = item(it, resources, namespace)
-				}
-				here := place(src.Name, i+1, o.item)
-				if err == nil {
-					key := x.GVR.GroupResource().String() + " " + x.Obj.GetNamespace() + "/" + x.Obj.GetName()
-					if before, ok := seen[key]; ok {
-						err = fmt.Errorf("%s again (%s)", x.What(), before)
-					} else {
-						seen[key] = here
-					}
-				}
-				if err != nil {
-					errs = append(errs, fmt.Errorf("%s: %s", here, apierr.OneLine(err.Error())))
-					continue
-				}
-				x.Source, x.Index, x.Item = src.Name, i+1, o.item
-				items = append(items, x)
+				r.read(src.Name, i+1, o)
 			}
 		}
 	}
 	switch {
-	case len(errs) == 1:
-		return nil, errs[0]
-	case len(errs) > 1:
-		return nil, fmt.Errorf("%w (and %d more)", errs[0], len(errs)-1)
-	case len(items) == 0:
+	case len(r.errs) == 1:
+		return nil, r.errs[0]
+	case len(r.errs) > 1:
+		return nil, fmt.Errorf("%w (and %d more)", r.errs[0], len(r.errs)-1)
+	case len(r.items) == 0:
 		return nil, errors.New("no object in it")
 	}
-	return items, nil
+	return r.items, nil
+}
+
+// reading is Items under way: the objects read so far, the errors, and where each object was first seen.
+type reading struct {
+	resources []discovery.Resource
+	namespace string
+	items     []Item
+	errs      []error
+	seen      map[string]string // "group/resource ns/name" → its place
+}
+
+// read checks o, the index-th document of source (or one of its list's items), and keeps it as an item or
+// its error.
+func (r *reading) read(source string, index int, o listed) {
+	here := place(source, index, o.item)
+	it, err := Item{}, o.err
+	if err == nil {
+		it, err = item(o.obj, r.resources, r.namespace)
+	}
+	if err == nil {
+		key := it.GVR.GroupResource().String() + " " + it.Obj.GetNamespace() + "/" + it.Obj.GetName()
+		if before, ok := r.seen[key]; ok {
+			err = fmt.Errorf("%s again (%s)", it.What(), before)
+		} else {
+			r.seen[key] = here
+		}
+	}
+	if err != nil {
+		r.errs = append(r.errs, fmt.Errorf("%s: %s", here, apierr.OneLine(err.Error())))
+		return
+	}
+	it.Source, it.Index, it.Item = source, index, o.item
+	r.items = append(r.items, it)
 }
 
 // listed is one object of a document (item 0), or the item-th of its list's items (from 1), or why it is
