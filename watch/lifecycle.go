@@ -196,8 +196,8 @@ func (p *phased) disconnected(err error) {
 }
 
 // watchError records a failed list or watch request. A terminal error (Forbidden, NotFound,
-// MethodNotSupported, Unauthorized) stops the source's goroutines; anything else leaves the reflector to back
-// off and relist.
+// MethodNotSupported, Unauthorized, BadRequest) stops the source's goroutines; anything else leaves the
+// reflector to back off and relist.
 func (p *phased) watchError(err error) {
 	p.transition(event{kind: evWatchError, class: apierr.Classify(err)}, err)
 }

@@ -16,8 +16,8 @@ import (
 // Start, Stop, Done and Notify are its Lifecycle's: Start starts the reflector (and, for a view listed without
 // objects, the metadata fill) and returns at once; they stop when the Start context ends, when Stop is called,
 // or on a terminal error. Stop waits for them, then releases the rows (later snapshots are empty); a terminal
-// state (Forbidden, NotFound, MethodNotSupported, Unauthorized) is kept, any other becomes Stopped. Notify
-// receives whenever rows, columns or state changed.
+// state (Forbidden, NotFound, MethodNotSupported, Unauthorized, BadRequest) is kept, any other becomes Stopped.
+// Notify receives whenever rows, columns or state changed.
 type Source struct {
 	phased
 	spec   Spec
