@@ -69,8 +69,8 @@ func TestUIClustersTable(t *testing.T) {
 	s.typeText("web")
 	s.keys("Enter")
 	s.waitFor("</web>")
-	s.keys("Down", "C-d")
-	s.waitFor("context second: Delete pods web?")
+	s.keys("Down")
+	s.keysUntilUID("C-d", "context second: Delete pods web?")
 	s.keys("Right", "Enter")
 	waitForSeen(t, 60*time.Second, "the second cluster's web deleted", func() (bool, string) {
 		out := kubectl(t, "--context", "second", "-n", ns, "get", "pods", "--no-headers")

@@ -26,7 +26,7 @@ func TestUIMarkedDelete(t *testing.T) {
 	s.waitFor("1 marked")
 	s.keys("Down", "Down", "C-Space") // the range from cm-a, marked last, to cm-c
 	s.waitFor("3 marked")
-	s.keys("C-d")
+	s.keysUntilUID("C-d", "Delete 3 configmaps?")
 	s.waitFor("Delete 3 configmaps?", ns+"/cm-a", ns+"/cm-b", ns+"/cm-c")
 	if scr := s.screen(); strings.Contains(scr, ns+"/cm-d") {
 		t.Fatalf("the question lists the unmarked cm-d:\n%s", scr)

@@ -76,8 +76,7 @@ spec:
 	s.typeText("/^" + node + "$")
 	s.keys("Enter")
 	s.waitFor("nodes[1]")
-	s.keys("C")
-	s.waitFor("Cordon node " + node + "?")
+	s.typeUntilUID("C", "Cordon node "+node+"?")
 	s.keys("Tab", "Enter")
 	s.waitFor("cordoned node "+node, "SchedulingDisabled")
 	if got := kubectl(t, "get", "node", node, "-o", "jsonpath={.spec.unschedulable}"); got != "true" {

@@ -21,8 +21,7 @@ func TestUIWorkloadVerbs(t *testing.T) {
 
 	s := startUI(t, "-n", ns, "cronjobs")
 	s.waitFor("cronjobs("+ns+")[1]", "nightly")
-	s.keys("T")
-	s.waitFor("Trigger cronjob nightly?")
+	s.typeUntilUID("T", "Trigger cronjob nightly?")
 	s.keys("Tab", "Enter")
 	s.waitFor("triggered cronjob " + ns + "/nightly: job nightly-manual-")
 	owner := kubectl(t, "-n", ns, "get", "jobs", "-o",
@@ -62,8 +61,7 @@ func TestUIWorkloadVerbs(t *testing.T) {
 	s.typeText(":deploy")
 	s.keys("Enter")
 	s.waitFor("deployments("+ns+")[1]", "web")
-	s.keys("I")
-	s.waitFor("image of container nginx of deployments web: nginx")
+	s.typeUntilUID("I", "image of container nginx of deployments web: nginx")
 	s.keys("C-u")
 	s.typeText("nginx:1.27")
 	s.keys("Enter")
@@ -84,7 +82,7 @@ func TestUIWorkloadVerbs(t *testing.T) {
 	s.typeText("/" + pod)
 	s.keys("Enter")
 	s.waitFor("pods(" + ns + ")[1]")
-	s.keys("C-k")
+	s.keysUntilUID("C-k", "Kill pod "+pod+"?")
 	s.waitFor("Kill pod "+pod+"?", "grace period 0")
 	s.keys("Tab", "Enter")
 	s.waitFor("killed pod " + ns + "/" + pod)
@@ -112,8 +110,7 @@ func TestUILabelsAndAnnotations(t *testing.T) {
 
 	s := startUI(t, "-n", ns, "deployments")
 	s.waitFor("deployments("+ns+")[1]", "web")
-	s.keys("L")
-	s.waitFor("change which of web")
+	s.typeUntilUID("L", "change which of web")
 	s.keys("Enter") // labels
 	s.waitFor("labels of deployments web [app=web, old=yes]")
 	s.typeText("tier=front old-")
@@ -145,8 +142,7 @@ func TestUILabelsAndAnnotations(t *testing.T) {
 	s.waitFor("configmaps(" + ns + ")[2]")
 	s.keys("*")
 	s.waitFor("2 marked")
-	s.keys("L")
-	s.waitFor("change which of 2 configmaps")
+	s.keysUntilUID("L", "change which of 2 configmaps")
 	s.keys("Enter")
 	s.waitFor("labels of 2 configmaps")
 	s.typeText("batch=one")
