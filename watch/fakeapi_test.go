@@ -46,10 +46,6 @@ type fakeAPI struct {
 	pages     int
 	// misorderMetadata sends the objects of metadata lists (PartialObjectMetadataList, protobuf) in reverse.
 	misorderMetadata bool
-	// holdContinue holds the requests with a continue token until a whole list (no limit,
-	// resourceVersionMatch=NotOlderThan) has been asked for: pages that the server is slow to answer.
-	holdContinue bool
-	wholeSeen    chan struct{}
 	// skewWholeMetadata answers a metadata list not older than a version (no limit, no continue token) at a
 	// resourceVersion one past the Table's: as a server whose watch cache moved on between a pair's halves.
 	skewWholeMetadata bool
@@ -75,17 +71,14 @@ var fakeColumns = []metav1.TableColumnDefinition{
 }
 
 func newFakeAPI(t *testing.T) *fakeAPI {
-	f := &fakeAPI{rv: 100, pods: map[string]*fakePod{}, lists: map[string]int{}, wholeSeen: make(chan struct{}),
+	f := &fakeAPI{rv: 100, pods: map[string]*fakePod{}, lists: map[string]int{},
 		events: make(chan []byte, 100), expire: make(chan struct{}, 1)}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
 }
 
-// source returns a Source on f for namespace ("" for all namespaces), stopped when the test ends. Its first
-// list never takes a page for slow (slowPage: an hour): on a loaded machine a page took longer than the 300 ms
-// that would make the list ask for the rest whole, and the tests that count requests counted one more. Tests
-// of that fallback set slowPage themselves.
+// source returns a Source on f for namespace ("" for all namespaces), stopped when the test ends.
 func (f *fakeAPI) source(t *testing.T, namespace string) *Source {
 	t.Helper()
 	s, err := NewSource(&rest.Config{Host: f.srv.URL},
@@ -93,7 +86,6 @@ func (f *fakeAPI) source(t *testing.T, namespace string) *Source {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.slowPage = time.Hour
 	t.Cleanup(s.Stop)
 	return s
 }
@@ -162,23 +154,6 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
 	whole := after == "" && limit == 0 && r.URL.Query().Get("resourceVersionMatch") == "NotOlderThan"
 	rest := after != "" || whole
-	f.mu.Lock()
-	if whole {
-		select {
-		case <-f.wholeSeen:
-		default:
-			close(f.wholeSeen)
-		}
-	}
-	hold := after != "" && f.holdContinue
-	f.mu.Unlock()
-	if hold {
-		select {
-		case <-f.wholeSeen:
-		case <-r.Context().Done():
-			return
-		}
-	}
 	f.mu.Lock()
 	f.queries = append(f.queries, r.URL.Query())
 	f.lists[string(include)]++

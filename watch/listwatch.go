@@ -51,8 +51,6 @@ type tableListWatch struct {
 	noMetadataList atomic.Bool
 	// joinedPages counts the pages of the list in progress that were joined (requestPairedPage).
 	joinedPages atomic.Int32
-	// slowPage, if not 0, replaces the constant slowPage (tests).
-	slowPage time.Duration
 }
 
 // newTableClient returns a REST client whose errors decode to API status errors; requests set their own paths.
@@ -208,7 +206,7 @@ func (lw *tableListWatch) listMetadata(ctx context.Context, resourceVersion stri
 		for _, o := range rows {
 			each(o)
 		}
-	}, nil)
+	})
 	return err
 }
 

@@ -3,38 +3,31 @@ package watch
 import (
 	"context"
 	"errors"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// A view's first list arrives in pages so that its first rows are on screen long before the last: the server
-// prints a Table only once it has converted every row of the response (at 200k pods, over a second before the
-// first byte), but a page of firstPageRows comes back in tens of milliseconds. The rest follows in pages of
-// pageRows, each requested as soon as the previous one's continue token is read, so the server prints a page
-// while kscope decodes the one before. Every page of one list is the same consistent snapshot (the continue
-// token pins its resourceVersion); the rows are previewed page by page and handed to the informer as one list
-// at the end.
+// A view's first list arrives in two parts so that its first rows are on screen long before the last: the
+// server prints a Table only once it has converted every row of the response (at 200k pods, over a second
+// before the first byte), but a first page of firstPageRows comes back in tens of milliseconds. As soon as
+// that page's continue token is read, the rest is asked for as the whole list, not older than the first page
+// (its resourceVersion, resourceVersionMatch=NotOlderThan, no limit), which the server answers from its watch
+// cache on every version, without waiting again for the cache to catch up with etcd (the first page did).
+// The whole list replaces the page previewed.
 //
-// A server serves those pages from its watch cache only where it keeps a snapshot at or before the token's
-// resourceVersion (1.34 and later; a resource that nothing wrote to loses them at the next compaction);
-// otherwise each page is read from etcd: at 200k pods in one namespace the 20 pages of 10k took 7–12 s from
-// etcd and 1.2–1.6 s from the cache. When the second page keeps the list waiting longer than slowPage for its
-// first bytes, the pages are taken to come from etcd: they stop, and the rest is asked for as the whole list,
-// not older than the first page (its resourceVersion, resourceVersionMatch=NotOlderThan, no limit), which the
-// server answers from its watch cache on every version (1.5–2 s at 200k). The whole list replaces the pages
-// previewed.
+// The rest is not read in pages: a server serves continue pages from its watch cache only where it keeps a
+// snapshot at or before the token's resourceVersion (1.34 and later; a resource nothing wrote to since the
+// last compaction has none), and otherwise from etcd, page after page, each slower than the one before. At
+// 50k pods in one namespace of a quiet devcluster, launch to complete took 0.9–3.4 s in pages from etcd and
+// 0.9–1.2 s in pages from the cache, 0.7–1.2 s with the whole list in either state (2026-12-06). Timing the
+// second page to tell the two apart misjudged a loaded server, and cost that page.
 //
 // The whole list of rows with their metadata is asked for as a pair (pairedpage.go). The pair's two halves
 // must be one snapshot; when the server answered them at different resourceVersions (a write between the
-// two), the pages go on from the last continue token.
+// two), the rest is read in pages of pageRows from the first page's continue token, which pins one snapshot.
 const (
 	firstPageRows = 250
 	pageRows      = 10000
-	// slowPage is the longest the second page may take to its first bytes before the rest of the list is
-	// asked for whole: a watch cache serves 10k pods in about 0.1 s (at 200k in the namespace), etcd in
-	// 0.4–1.1 s.
-	slowPage = 300 * time.Millisecond
 )
 
 // previewer receives the rows of a first list while it arrives (see tableListWatch.preview).
@@ -57,9 +50,8 @@ type pageFunc func(rows []*rowObject, expected int, whole bool)
 // pageRequest is one page in flight: meta receives the page's list metadata as soon as it is decoded
 // (closed without a value when the request fails before), done the page once it is decoded.
 type pageRequest struct {
-	meta    chan wireMeta
-	done    chan page
-	started time.Time
+	meta chan wireMeta
+	done chan page
 }
 
 type page struct {
@@ -150,52 +142,38 @@ func goneKeys(before, after []*rowObject) []string {
 }
 
 // listPages lists the rows of opts and passes them to each as they arrive (see above): a first page of
-// firstPageRows, then pages of pageRows from its continue token, or, when the second page is slow, the whole
-// list not older than the first page. It returns the list metadata of the rows passed last, with no continue
-// token.
+// firstPageRows, then the rest as the whole list not older than the first page (in pages from its continue
+// token if the whole list comes as a pair of two snapshots). It returns the list metadata of the rows passed
+// last, with no continue token.
 func (lw *tableListWatch) listPages(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
 	st pageStats, each pageFunc) (*wireTable, error) {
+	rest, stopRest := context.WithCancel(ctx)
+	defer stopRest() // the rest, requested ahead of the first page's failure
 	opts.Limit, opts.Continue = firstPageRows, ""
-	return lw.listContinued(ctx, opts, include, st, continued{}, each, func(c continued, cont string) (*wireTable, error) {
-		return lw.listRest(ctx, opts, include, st, c, cont, each)
-	})
-}
-
-// waitMeta waits for the list metadata of r (ok false: r failed before it); with timed, for no longer than
-// lw's slowPage after r was requested (slow: it did not come).
-func (lw *tableListWatch) waitMeta(r *pageRequest, timed bool) (m wireMeta, ok, slow bool) {
-	if !timed {
-		m, ok = <-r.meta
-		return m, ok, false
+	first := lw.requestPage(ctx, opts, include, st) // (one Table: a pair without a continue token could be two snapshots)
+	var whole *pageRequest
+	if m, ok := <-first.meta; ok && m.Continue != "" {
+		w := opts
+		w.Limit, w.Continue = 0, ""
+		w.ResourceVersion, w.ResourceVersionMatch = m.ResourceVersion, metav1.ResourceVersionMatchNotOlderThan
+		whole = lw.requestRest(rest, w, include, st)
 	}
-	wait := lw.slowPage
-	if wait == 0 {
-		wait = slowPage
+	pg := <-first.done
+	if pg.err != nil {
+		return nil, pg.err
 	}
-	t := time.NewTimer(time.Until(r.started.Add(wait)))
-	defer t.Stop()
-	select {
-	case m, ok = <-r.meta:
-		return m, ok, false
-	case <-t.C:
-		return m, false, true
+	c := continued{first: pg.table, expected: announced(pg), listed: len(pg.rows)}
+	each(pg.rows, max(c.expected, c.listed), false)
+	if pg.table.Metadata.Continue == "" {
+		return listMetaOf(pg.table), nil
 	}
-}
-
-// listRest lists the rest of a list in pages that has come as far as c, whose next page (asked for with the
-// continue token cont) was slow: as the whole list not older than c's first page, passed to each as a whole;
-// if the whole list comes as a pair of two snapshots, in pages again from cont.
-func (lw *tableListWatch) listRest(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
-	st pageStats, c continued, cont string, each pageFunc) (*wireTable, error) {
-	whole := opts
-	whole.Limit, whole.Continue = 0, ""
-	whole.ResourceVersion, whole.ResourceVersionMatch = c.first.Metadata.ResourceVersion, metav1.ResourceVersionMatchNotOlderThan
-	w := <-lw.requestRest(ctx, whole, include, st).done
-	if !errors.Is(w.err, errPairVersions) {
-		return wholeList(w, each)
+	if whole != nil {
+		if w := <-whole.done; !errors.Is(w.err, errPairVersions) {
+			return wholeList(w, each)
+		}
 	}
-	opts.Limit, opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = pageRows, cont, "", ""
-	return lw.listContinued(ctx, opts, include, st, c, each, nil)
+	opts.Limit, opts.Continue = pageRows, pg.table.Metadata.Continue
+	return lw.listContinued(ctx, opts, include, st, c, each)
 }
 
 // wholeList passes the rows of w, a whole list, to each, and returns its list metadata.
@@ -219,28 +197,18 @@ type continued struct {
 // allows (the first page of a list from the start as one Table: a pair without a continue token could be two
 // snapshots). It returns the list metadata of c's first page with no continue token. Its pages are each held
 // only until each returns (the metadata fill lists this way: the rows it completes are already held).
-//
-// With slow set, a second page (the first after the start) that keeps the list waiting longer than slowPage
-// for its first bytes ends the pages: slow lists the rest, given how far the list came and the continue token
-// that page was asked for with. Only the second page is timed: the server answers it while kscope has only the
-// first to decode, and a later page slowed by the machine's load would cost the pages already read.
 func (lw *tableListWatch) listContinued(ctx context.Context, opts metav1.ListOptions, include metav1.IncludeObjectPolicy,
-	st pageStats, c continued, each pageFunc, slow func(c continued, cont string) (*wireTable, error)) (*wireTable, error) {
+	st pageStats, c continued, each pageFunc) (*wireTable, error) {
 	pages, stopPages := context.WithCancel(ctx)
-	defer stopPages() // a page requested ahead of a failure or of the switch to slow
+	defer stopPages() // a page requested ahead of a failure
 	var cur *pageRequest
 	if opts.Continue != "" {
 		cur = lw.requestRest(pages, opts, include, st)
 	} else {
 		cur = lw.requestPage(pages, opts, include, st)
 	}
-	cont := opts.Continue // the continue token cur was asked for with
-	for n := 0; cur != nil; n++ {
-		m, ok, late := lw.waitMeta(cur, slow != nil && n == 1)
-		if late {
-			stopPages()
-			return slow(c, cont)
-		}
+	for cur != nil {
+		m, ok := <-cur.meta
 		var next *pageRequest
 		if ok && m.Continue != "" {
 			opts.Limit, opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = pageRows, m.Continue, "", ""
@@ -255,7 +223,7 @@ func (lw *tableListWatch) listContinued(ctx context.Context, opts metav1.ListOpt
 		}
 		c.listed += len(pg.rows)
 		each(pg.rows, max(c.expected, c.listed), false)
-		cur, cont = next, opts.Continue
+		cur = next
 	}
 	return listMetaOf(c.first), nil
 }
@@ -279,7 +247,7 @@ func (lw *tableListWatch) requestPage(ctx context.Context, opts metav1.ListOptio
 // startPage runs list, which reads one page, on a goroutine of its own: the page's list metadata (the first
 // value list passes to onMeta) goes to the request's meta as soon as it is read, the page to done.
 func (lw *tableListWatch) startPage(list func(onMeta func(wireMeta)) (*wireTable, []*rowObject, error)) *pageRequest {
-	r := &pageRequest{meta: make(chan wireMeta, 1), done: make(chan page, 1), started: time.Now()}
+	r := &pageRequest{meta: make(chan wireMeta, 1), done: make(chan page, 1)}
 	lw.spec.Go.Go(func() {
 		sent := false
 		onMeta := func(m wireMeta) {

@@ -35,7 +35,7 @@ func waitSource(t *testing.T, src *Source, what string, cond func() bool) {
 
 // TestSourceFirstListInPages: the first page of the first list is on show (as listed rows, with the count the
 // server announced) while the rest is still held by the server; once the rest arrives the source is synced
-// with every row, and none of them is reported as a change.
+// with every row, and none of them is reported as a change. The rest is one request (all namespaces: a pair).
 func TestSourceFirstListInPages(t *testing.T) {
 	for _, ns := range []string{"a", ""} {
 		t.Run("namespace="+ns, func(t *testing.T) {
@@ -44,8 +44,7 @@ func TestSourceFirstListInPages(t *testing.T) {
 			f.pageGate = make(chan struct{})
 			f.fillGate = make(chan struct{}) // (the fill's pages are not the first list's)
 			src := f.source(t, ns)
-			src.slowPage = time.Hour // (pages, however long the gate holds them)
-			src.Changes()            // keep the change feed from the start
+			src.Changes() // keep the change feed from the start
 			src.Start(context.Background())
 			waitSource(t, src, "first page", func() bool { return src.Len() == firstPageRows })
 			if st := src.State(); st.Phase != Listing || st.Expected != 600 {
@@ -63,13 +62,13 @@ func TestSourceFirstListInPages(t *testing.T) {
 			if cs := src.Changes(); !cs.Empty() {
 				t.Errorf("the first list reported as changes: %d added, %d updated", len(cs.Added), len(cs.Updated))
 			}
-			// All namespaces: the later page is asked for as rows without objects and a metadata list, joined.
+			// All namespaces: the rest is asked for as rows without objects and a metadata list, joined.
 			wantPages, wantJoined := 1, 0
 			if ns == "" {
 				wantPages, wantJoined = 2, 1
 			}
 			if f.pages != wantPages {
-				t.Errorf("%d requests for later pages, want %d (250 rows, then the other 350 in one page)", f.pages, wantPages)
+				t.Errorf("%d requests for the rest, want %d (250 rows, then the other 350 at once)", f.pages, wantPages)
 			}
 			if got := src.Pulse().FirstList.JoinedPages; got != wantJoined {
 				t.Errorf("%d joined pages, want %d", got, wantJoined)
@@ -104,7 +103,7 @@ func TestSourceJoinedPageMismatch(t *testing.T) {
 	}
 }
 
-// TestSourceFirstListPageFails: when a later page of the first list fails, the rows already shown go (the
+// TestSourceFirstListPageFails: when the rest of the first list fails, the rows already shown go (the
 // informer holds none of them and lists again), so a pod deleted before that new list is not left on
 // screen; the new list's rows are the server's.
 func TestSourceFirstListPageFails(t *testing.T) {
@@ -112,7 +111,6 @@ func TestSourceFirstListPageFails(t *testing.T) {
 	fakePods(f, "a", 600)
 	f.pageGate, f.pageFails = make(chan struct{}), 1
 	src := f.source(t, "a")
-	src.slowPage = time.Hour
 	src.Start(context.Background())
 	waitSource(t, src, "first page", func() bool { return src.Len() == firstPageRows })
 	f.mu.Lock()
@@ -124,6 +122,6 @@ func TestSourceFirstListPageFails(t *testing.T) {
 		t.Fatalf("a pod deleted before the second list is still shown: %+v", r)
 	}
 	if f.pages < 2 {
-		t.Errorf("%d requests for later pages, want the failed one and the next", f.pages)
+		t.Errorf("%d requests for the rest, want the failed one and the next", f.pages)
 	}
 }

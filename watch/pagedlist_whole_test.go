@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // wholeQueries returns the indexes in f.queries of the requests for a whole list not older than a version.
@@ -21,43 +20,45 @@ func wholeQueries(f *fakeAPI) []int {
 	return at
 }
 
-// TestSourceSlowPageListsWhole: while the pages after the first come quickly, the first list is read in
-// pages; once one keeps the list waiting (a server reading them from etcd), the rest is asked for whole, not
-// older than the first page (its resourceVersion, resourceVersionMatch=NotOlderThan, no limit, no continue
-// token), and the table is complete without that page.
-func TestSourceSlowPageListsWhole(t *testing.T) {
+// TestSourceFirstListRestWhole: a list longer than its first page asks for the rest at once, as the whole list
+// not older than the first page (its resourceVersion, resourceVersionMatch=NotOlderThan, no limit, no
+// continue token), never in continue pages; a list that fits its first page asks for nothing more.
+func TestSourceFirstListRestWhole(t *testing.T) {
 	for _, ns := range []string{"a", ""} {
-		for _, slow := range []bool{false, true} {
-			t.Run(fmt.Sprintf("namespace=%s,slow=%v", ns, slow), func(t *testing.T) {
+		for _, pods := range []int{600, 100} {
+			t.Run(fmt.Sprintf("namespace=%s,pods=%d", ns, pods), func(t *testing.T) {
 				f := newFakeAPI(t)
-				fakePods(f, "a", 600)
+				fakePods(f, "a", pods)
 				head := f.resourceVersion()
 				f.fillGate = make(chan struct{}) // (the fill's lists are not the first list's)
 				src := f.source(t, ns)
-				src.slowPage = time.Hour
-				if slow {
-					f.holdContinue, src.slowPage = true, time.Millisecond
-				}
 				src.Start(context.Background())
-				waitSource(t, src, "synced table", func() bool { return src.State().Phase == Synced && src.Len() == 600 })
+				waitSource(t, src, "synced table", func() bool { return src.State().Phase == Synced && src.Len() == pods })
 				at := wholeQueries(f)
-				if !slow {
-					if len(at) != 0 {
-						t.Fatalf("pages that came quickly, yet the whole list was asked for")
-					}
-					return
-				}
-				if len(at) != 2 && !(ns == "a" && len(at) == 1) { // (all namespaces: a pair)
-					t.Fatalf("%d requests for the whole list", len(at))
-				}
 				f.mu.Lock()
-				q := f.queries[at[0]]
-				f.mu.Unlock()
-				if q.Get("resourceVersion") != head {
-					t.Errorf("whole list asked for with resourceVersion %q, want the first page's %q", q.Get("resourceVersion"), head)
+				defer f.mu.Unlock()
+				for _, q := range f.queries {
+					if q.Has("continue") {
+						t.Fatalf("the first list asked for a continue page: %v", q)
+					}
 				}
-				if ns == "" && src.Pulse().FirstList.JoinedPages != 1 {
-					t.Errorf("%d joined pages, want 1 (the whole list as a pair)", src.Pulse().FirstList.JoinedPages)
+				want := 0
+				if pods > firstPageRows {
+					want = 1
+					if ns == "" {
+						want = 2 // (a pair)
+					}
+				}
+				if len(at) != want {
+					t.Fatalf("%d requests for the whole list, want %d", len(at), want)
+				}
+				for _, i := range at {
+					if q := f.queries[i]; q.Get("resourceVersion") != head {
+						t.Errorf("whole list asked for with resourceVersion %q, want the first page's %q", q.Get("resourceVersion"), head)
+					}
+				}
+				if joined := src.Pulse().FirstList.JoinedPages; ns == "" && want > 0 && joined != 1 {
+					t.Errorf("%d joined pages, want 1 (the whole list as a pair)", joined)
 				}
 			})
 		}
@@ -72,9 +73,8 @@ func TestSourceFirstListWholeReplacesFirstPage(t *testing.T) {
 		t.Run("namespace="+ns, func(t *testing.T) {
 			f := newFakeAPI(t)
 			fakePods(f, "a", 600)
-			f.pageGate, f.holdContinue = make(chan struct{}), true
+			f.pageGate = make(chan struct{})
 			src := f.source(t, ns)
-			src.slowPage = time.Millisecond
 			src.Start(context.Background())
 			waitSource(t, src, "first page", func() bool { return src.Len() == firstPageRows })
 			f.mu.Lock()
@@ -104,15 +104,14 @@ func TestSourceFirstListWholeReplacesFirstPage(t *testing.T) {
 }
 
 // TestSourceWholePairOfTwoVersions: when the server answers the whole list's two halves at different
-// resourceVersions, no row is joined to metadata of another snapshot: the pages go on from the continue token
-// of the slow page (as pairs again, which that token pins to one snapshot), and every row carries its own
-// metadata.
+// resourceVersions, no row is joined to metadata of another snapshot: the rest is read in pages from the first
+// page's continue token (as pairs again, which that token pins to one snapshot), and every row carries its
+// own metadata.
 func TestSourceWholePairOfTwoVersions(t *testing.T) {
 	f := newFakeAPI(t)
 	fillFakePods(f, "a", 600)
-	f.skewWholeMetadata, f.holdContinue = true, true
+	f.skewWholeMetadata = true
 	src := f.source(t, "")
-	src.slowPage = time.Millisecond
 	src.Start(context.Background())
 	waitSource(t, src, "synced table", func() bool { return src.State().Phase == Synced && src.Len() == 600 })
 	if ok, why := filledOwnMetadata(src); !ok {
@@ -130,8 +129,8 @@ func TestSourceWholePairOfTwoVersions(t *testing.T) {
 		}
 	}
 	f.mu.Unlock()
-	if resumed < 2 { // (the slow page's own pair, given up, may come in late too)
-		t.Errorf("%d requests from the slow page's token after the refused pair, want a pair", resumed)
+	if resumed != 2 {
+		t.Errorf("%d requests from the first page's token after the refused pair, want a pair", resumed)
 	}
 	if got := src.Pulse().FirstList.JoinedPages; got != 1 {
 		t.Errorf("%d joined pages, want 1 (the refused pair not counted, the resumed pair joined)", got)

@@ -3,7 +3,6 @@ package watch
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
@@ -26,8 +25,6 @@ type Source struct {
 	store  *rowStore
 	snaps  snapshotter
 	pulse  *pulseRecorder
-	// slowPage, if not 0, replaces the constant slowPage for the first list (tests set it before Start).
-	slowPage time.Duration
 
 	// Guarded by the Lifecycle's mu:
 	note   string // State.Note
@@ -74,7 +71,7 @@ func (s *Source) run(ctx context.Context, spawn func(func())) {
 	// across all namespaces the list synced in a median 2.2 s and the watch-list in 3.7 s (1.6–5.4 s), for the
 	// same peak RSS. The watch decoder still keeps the initial-events-end bookmark, should that change.
 	lw := &tableListWatch{client: s.client, spec: s.spec, conv: s.conv, noWatchList: true,
-		connected: s.connected, disconnected: s.disconnected, pulse: s.pulse, slowPage: s.slowPage}
+		connected: s.connected, disconnected: s.disconnected, pulse: s.pulse}
 	lw.preview = s
 	s.pulse.started()
 	var fill *metadataFill
