@@ -61,9 +61,14 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags, start sp
 	if err != nil {
 		return nil, err
 	}
-	if info.ServerVersion, err = serverVersion(ctx, cfg); err != nil {
-		return nil, err
-	}
+	// The version request (the check that the server answers) runs beside the catalog's load, which reads
+	// kubectl's discovery cache from disk when it is fresh.
+	version := make(chan error, 1)
+	start.Go(func() {
+		var err error
+		info.ServerVersion, err = serverVersion(ctx, cfg)
+		version <- err
+	})
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client: %w", err)
@@ -80,8 +85,12 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags, start sp
 	catalog.Spawn(start)
 	loadCtx, cancelLoad := context.WithTimeout(ctx, connectTimeout)
 	defer cancelLoad()
-	if err := catalog.Load(loadCtx); err != nil {
-		return nil, DescribeServerError(cfg.Host, err)
+	loadErr := catalog.Load(loadCtx)
+	if err := <-version; err != nil {
+		return nil, err
+	}
+	if loadErr != nil {
+		return nil, DescribeServerError(cfg.Host, loadErr)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	c := &Cluster{info: info, cfg: cfg, dyn: dyn, auth: auth, core: core, catalog: catalog, cancel: cancel, done: make(chan struct{}),
