@@ -61,14 +61,9 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags, start sp
 	if err != nil {
 		return nil, err
 	}
-	// The version request (the check that the server answers) runs beside the catalog's load, which reads
-	// kubectl's discovery cache from disk when it is fresh.
-	version := make(chan error, 1)
-	start.Go(func() {
-		var err error
-		info.ServerVersion, err = serverVersion(ctx, cfg)
-		version <- err
-	})
+	if info.ServerVersion, err = serverVersion(ctx, cfg); err != nil {
+		return nil, err
+	}
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client: %w", err)
@@ -85,12 +80,8 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags, start sp
 	catalog.Spawn(start)
 	loadCtx, cancelLoad := context.WithTimeout(ctx, connectTimeout)
 	defer cancelLoad()
-	loadErr := catalog.Load(loadCtx)
-	if err := <-version; err != nil {
-		return nil, err
-	}
-	if loadErr != nil {
-		return nil, DescribeServerError(cfg.Host, loadErr)
+	if err := catalog.Load(loadCtx); err != nil {
+		return nil, DescribeServerError(cfg.Host, err)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	c := &Cluster{info: info, cfg: cfg, dyn: dyn, auth: auth, core: core, catalog: catalog, cancel: cancel, done: make(chan struct{}),

@@ -301,21 +301,17 @@ func (a *App) attach(c cluster.Interface) {
 	if info.AllNamespaces {
 		a.namespace = ""
 	}
-	start := a.namespace
-	if start != "" {
-		a.addFavorite(start)
+	if a.namespace != "" {
+		a.addFavorite(a.namespace)
+		a.warnIfNamespaceMissing(a.namespace)
 	}
+	a.namespaces = a.watchNamespaceNames()
 	resources := picker.New(pickerHost{a})
 	a.unsubscribe = c.Catalog().Subscribe(func() { a.tv.QueueUpdateDraw(resources.Reload) })
 	a.push(resources)
 	if a.opts.Resource != "" {
 		a.openStart(c.Catalog())
 	}
-	// After the first view's list is on its way: the server answers these while it prints that list.
-	if start != "" {
-		a.warnIfNamespaceMissing(start)
-	}
-	a.namespaces = a.watchNamespaceNames()
 }
 
 // shownApp is the App of the screen on top: a member's, for a screen opened on a row of another cluster,
