@@ -9,10 +9,10 @@
 // their metadata with a second list behind the first table (in pages: a Table with metadata first, then pairs of a
 // None Table and a protobuf metadata list from the same continue token, joined by name); such a view's relist keeps
 // the metadata already filled in and reports only rows whose cells or metadata changed. A view's first list comes
-// in pages, the first of 250 rows shown at once; when a later page is slow (a server reading it from etcd rather
-// than its watch cache), the rest comes as the whole list not older than the first page, which the server answers
-// from its watch cache (all-namespaces views ask for it as a pair, joined only when both halves are of one
-// resourceVersion, else the pages go on). Watches always carry metadata. Snapshots are cached per query and
+// in two parts: a first page of 250 rows shown at once, then the rest as the whole list not older than that page,
+// which the server answers from its watch cache in every state (continue pages it may read from etcd);
+// all-namespaces views ask for it as a pair, joined only when both halves are of one resourceVersion, else the
+// rest comes in pages from the first page's continue token. Watches always carry metadata. Snapshots are cached per query and
 // patched from a change log, so one change at 50k rows costs a binary search and a copy rather than a sort.
 //
 // A Source also keeps the versions of the rows that changed after its first list (Versions): the row each

@@ -18,9 +18,10 @@ import (
 // The rest is not read in pages: a server serves continue pages from its watch cache only where it keeps a
 // snapshot at or before the token's resourceVersion (1.34 and later; a resource nothing wrote to since the
 // last compaction has none), and otherwise from etcd, page after page, each slower than the one before. At
-// 50k pods in one namespace of a quiet devcluster, launch to complete took 0.9–3.4 s in pages from etcd and
-// 0.9–1.2 s in pages from the cache, 0.7–1.2 s with the whole list in either state (2026-12-06). Timing the
-// second page to tell the two apart misjudged a loaded server, and cost that page.
+// 50k pods in one namespace of the devcluster (load 0.5–1.9), launch to the informer holding every row took
+// 1.1–3.4 s in pages from etcd, 0.9–1.2 s in pages from the cache and 0.7–1.2 s with the whole list in either
+// state (2026-12-06, bench/results). A 300 ms timer on the second page, meant to tell the two apart, did not:
+// from etcd that page came in under it, and the later pages were the slow ones.
 //
 // The whole list of rows with their metadata is asked for as a pair (pairedpage.go). The pair's two halves
 // must be one snapshot; when the server answered them at different resourceVersions (a write between the
