@@ -71,6 +71,9 @@ type App struct {
 	// versions keeps the full versions of the objects of this App's cluster shown in YAML views (history):
 	// a cluster's own, so that a same-named object of another cluster never shows in its history.
 	versions *history.Book
+	// plugins are plugins.yaml's and the contexts' plugins acting through this App (its cluster's context,
+	// connection and children's kubeconfig); a member's share the session's reading and background runs.
+	plugins *plugins.Set
 }
 
 // session is what every App value of one UI shares: the terminal, the stack, the settings and the state
@@ -108,7 +111,6 @@ type session struct {
 	history     viewHistory     // the resources opened from the top ([ ] -)
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
 	hotkeysFirst, hotkeys []keymap.Binding
-	plugins               *plugins.Set // plugins.yaml's and the contexts', their keys read; background runs
 	remaps                keyRemaps    // keys.yaml
 	theme                 *theme.Theme // the skin's colors, else kscope's
 
@@ -262,7 +264,7 @@ func (a *App) stopUI() {
 // shutdown closes every view and the connection.
 func (a *App) shutdown() {
 	a.cancel()
-	a.plugins.Wait()
+	a.home.plugins.Wait()
 	a.detach()
 	a.members.closeAll()
 }

@@ -142,6 +142,7 @@ func (a *App) memberApp(c cluster.Interface, name string) *App {
 		m.versions = a.home.versions // the same cluster's
 	}
 	m.verbs = verbs.New(verbHost{m})
+	m.plugins = a.home.plugins.On(pluginHost{m})
 	a.memberApps[c] = m
 	return m
 }

@@ -43,20 +43,33 @@ func (a *App) suspend(fn func()) bool {
 // read-only mode: its own read-only proxy); ChildKubeconfig is its path.
 type childKubeconfig interface{ ChildKubeconfig() string }
 
-// childEnv is the environment of a process kscope starts (plugin, editor): kscope's own, with KUBECONFIG
-// set to the kubeconfig children get (the connection's own, else Options.Kubeconfig) when there is one, and vars added. Values are
-// passed as data: nothing here is parsed by a shell. Safe for any goroutine.
+// childEnv is the environment of a process kscope starts (plugin, editor) on a's cluster: kscope's own, with
+// KUBECONFIG set to the kubeconfig children of that cluster get (childKubeconfig) when there is one, and
+// vars added (but a KUBECONFIG among them, which never replaces that one). Values are passed as data:
+// nothing here is parsed by a shell. Safe for any goroutine.
 func (a *App) childEnv(vars map[string]string) []string {
 	env := os.Environ()
-	if own, ok := a.cluster.(childKubeconfig); ok && own.ChildKubeconfig() != "" {
-		env = append(env, "KUBECONFIG="+own.ChildKubeconfig())
-	} else if a.opts.Kubeconfig != "" {
-		env = append(env, "KUBECONFIG="+a.opts.Kubeconfig)
+	kubeconfig := a.childKubeconfig()
+	if kubeconfig != "" {
+		env = append(env, "KUBECONFIG="+kubeconfig)
 	}
 	for k, v := range vars {
+		if k == "KUBECONFIG" && kubeconfig != "" {
+			continue // this App's cluster's, never another's a variable would carry
+		}
 		env = append(env, k+"="+v)
 	}
 	return env
+}
+
+// childKubeconfig is the kubeconfig of the children acting on a's cluster: the connection's own (a member's
+// in read-only mode: its read-only proxy), else Options.Kubeconfig ("" for kscope's own environment's).
+// Safe for any goroutine.
+func (a *App) childKubeconfig() string {
+	if own, ok := a.cluster.(childKubeconfig); ok && own.ChildKubeconfig() != "" {
+		return own.ChildKubeconfig()
+	}
+	return a.opts.Kubeconfig
 }
 
 // childCommand is exec.Command with childEnv(vars) as its environment.

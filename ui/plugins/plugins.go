@@ -19,11 +19,17 @@ type key struct {
 	key    keymap.Binding
 }
 
-// Set is the configured plugins: plugins.yaml's and its folders' (global), with each context's plugins
-// file over them (read the first time a context's keys are needed), and the background runs. UI
-// goroutine only, but Wait.
+// Set is the configured plugins as they act through one host (one cluster's App): plugins.yaml's and its
+// folders' (global), with each context's plugins file over them (read the first time a context's keys are
+// needed), and the background runs. The Sets On returns share all of that but the host. UI goroutine only,
+// but Runs and Wait.
 type Set struct {
-	h         Host
+	h Host
+	*shared
+}
+
+// shared is what every Set of one session shares: the plugins read, the contexts' files read, the runs.
+type shared struct {
 	global    []key
 	byContext map[string][]key // cluster + "\x00" + context → its plugins
 	// perContext reads a context's plugins file (nil: none are read).
@@ -35,10 +41,17 @@ type Set struct {
 // context's plugins file (its plugins replace the global ones of the same name). Those that cannot be
 // read are left out and said in bad.
 func New(h Host, global []config.Plugin, perContext func(cluster, context string) ([]config.Plugin, error)) (s *Set, bad []string) {
-	s = &Set{h: h, perContext: perContext}
+	s = &Set{h: h, shared: &shared{perContext: perContext}}
 	s.global, bad = parse(global)
 	return s, bad
 }
+
+// On returns the plugins of s acting through h, the host of another cluster of the session (a row's, in a
+// table of several clusters): the plugins of h's context (its plugins file over the global ones), run with
+// h's connection variables and h's children's environment (its kubeconfig, its read-only proxy), asking
+// through h (whose questions name its context). The background runs are counted with s's: Wait waits for
+// both. UI goroutine only.
+func (s *Set) On(h Host) *Set { return &Set{h: h, shared: s.shared} }
 
 // Subject is a screen whose selection the configured plugins act on (a table, a logs view of one pod): a
 // screen that implements it gets, among its keys, those of the plugins whose scopes name it. UI goroutine
