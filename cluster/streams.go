@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"time"
+
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // Streams are the long-lived connections into a pod: a container's log, a command run in a container, a
@@ -89,6 +91,9 @@ type TerminalSize struct {
 // value.
 type PortForwardRequest struct {
 	Namespace, Pod string
+	// UID, when set, is the pod's UID: a pod of that name with another UID (re-created) is refused, and the
+	// forward ends once the pod of that name has another one.
+	UID types.UID
 	// Address is the local address listened on ("127.0.0.1").
 	Address string
 	// LocalPort is the local port (0: any free one); PodPort the pod's.

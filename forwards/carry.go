@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"kscope/cluster"
+	"kscope/spawn"
 )
 
 // loopback is where a pod's forward listens, for the forward's connections only.
@@ -40,11 +41,12 @@ type upstream struct {
 	conns  map[net.Conn]struct{}
 }
 
-// open forwards a loopback port to port of pod, until ctx ends or the upstream is closed.
+// open forwards a loopback port to port of pod (that pod: by its UID too), until ctx ends or the upstream is
+// closed.
 func (f *Forwarder) open(ctx context.Context, pod *corev1.Pod, port int) (*upstream, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	local, ended, err := f.c.PortForward(ctx, cluster.PortForwardRequest{Namespace: pod.Namespace, Pod: pod.Name,
-		Address: loopback, PodPort: port})
+		UID: pod.UID, Address: loopback, PodPort: port})
 	if err != nil {
 		cancel()
 		return nil, err
@@ -118,10 +120,10 @@ func (f *Forwarder) accept(ctx context.Context, stop context.CancelCauseFunc) {
 			return
 		}
 		f.wg.Add(1)
-		go func() {
+		f.spawn.Go(func() {
 			defer f.wg.Done()
 			f.carry(ctx, conn)
-		}()
+		})
 	}
 }
 
@@ -145,7 +147,7 @@ func (f *Forwarder) carry(ctx context.Context, conn net.Conn) {
 		dialer := net.Dialer{Timeout: dialTimeout}
 		out, err := dialer.DialContext(ctx, "tcp", up.addr)
 		if err == nil && up.track(conn, out) {
-			pipe(conn, out)
+			pipe(f.spawn, conn, out)
 			up.untrack(conn, out)
 			return
 		}
@@ -165,16 +167,17 @@ func (f *Forwarder) carry(ctx context.Context, conn net.Conn) {
 }
 
 // pipe copies a to b and b to a until both ends are done (a side's end of stream is passed on as a half
-// close); a copy that fails closes both at once. Both are closed when it returns.
-func pipe(a, b net.Conn) {
+// close), one way on a goroutine started with start; a copy that fails closes both at once. Both are closed
+// when it returns.
+func pipe(start spawn.Func, a, b net.Conn) {
 	closeBoth := func() { _, _ = a.Close(), b.Close() }
 	done := make(chan struct{})
-	go func() {
+	start.Go(func() {
 		defer close(done)
 		if copyHalf(b, a) != nil {
 			closeBoth()
 		}
-	}()
+	})
 	if copyHalf(a, b) != nil {
 		closeBoth()
 	}

@@ -22,11 +22,14 @@ import (
 	"kscope/cluster"
 )
 
-// fakeCluster is the narrow Cluster of the tests: pods by name in namespace shop (every one selected by the
-// service web and the deployment web, in the order they were added), the service web (port 80 → target port
-// http), and forwards that really listen on loopback and answer as their pod: a line "POD:PORT", then each
-// line sent back. Deleting a pod ends its forwards, as kube's does; the connections through them stay open (the
-// Forwarder must close them).
+// fakeCluster is the narrow Cluster of the tests: pods by name in namespace shop (every one found for the
+// service web and any workload, as their selectors would, in the order they were added; by default labelled
+// app=web and made by the ReplicaSet web-7d9 of the Deployment web), the objects Get reads (the service web,
+// port 80 → target port http, selecting app=web; the deployment web, its ReplicaSet web-7d9, the StatefulSet
+// db; each with a UID), and forwards that really listen on loopback and answer as their pod: a line
+// "POD:PORT", then each line sent back. A forward asked for a UID the pod of that name lacks is refused.
+// Deleting a pod ends its forwards, as kube's does; the connections through them stay open (the Forwarder
+// must close them).
 type fakeCluster struct {
 	t  *testing.T
 	wg sync.WaitGroup
@@ -41,6 +44,10 @@ type fakeCluster struct {
 	refuse error
 	// endAtOnce makes every forward end as soon as it starts.
 	endAtOnce bool
+	// objects are what Get reads, by "resource/name".
+	objects map[string]*unstructured.Unstructured
+	// panicOnPods, when set, is what PodsFor panics with (a bug on a forward's goroutine).
+	panicOnPods any
 }
 
 type fakeForward struct {
@@ -49,11 +56,60 @@ type fakeForward struct {
 }
 
 func newFake(t *testing.T) *fakeCluster {
-	return &fakeCluster{t: t, live: map[string][]*fakeForward{}}
+	c := &fakeCluster{t: t, live: map[string][]*fakeForward{}, objects: map[string]*unstructured.Unstructured{}}
+	c.put("services", "web", "uid-svc-web", nil, map[string]any{"selector": map[string]any{"app": "web"},
+		"ports": []any{map[string]any{"name": "http", "port": int64(80), "targetPort": "http"}}})
+	c.put("deployments", "web", "uid-deploy-web", nil, nil)
+	c.put("replicasets", "web-7d9", "uid-rs-web-7d9", ownedBy("Deployment", "web", "uid-deploy-web"), nil)
+	c.put("statefulsets", "db", "uid-sts-db", nil, nil)
+	return c
 }
 
-// addPod adds (or replaces) a running pod with container port http = port; ready says its Ready condition.
-func (c *fakeCluster) addPod(name string, port int32, ready bool) *corev1.Pod {
+// put stores (or re-creates) the object resource/name that Get reads, with uid, its controller owner (nil:
+// none) and spec.
+func (c *fakeCluster) put(resource, name, uid string, owner *metav1.OwnerReference, spec map[string]any) {
+	u := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": name, "namespace": "shop"}}}
+	if spec != nil {
+		u.Object["spec"] = spec
+	}
+	u.SetAPIVersion("apps/v1")
+	if resource == "services" {
+		u.SetAPIVersion("v1")
+	}
+	u.SetUID(types.UID(uid))
+	if owner != nil {
+		u.SetOwnerReferences([]metav1.OwnerReference{*owner})
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.objects[resource+"/"+name] = u
+}
+
+// ownedBy is a controller owner reference to the apps/v1 object kind name of uid.
+func ownedBy(kind, name, uid string) *metav1.OwnerReference {
+	yes := true
+	return &metav1.OwnerReference{APIVersion: "apps/v1", Kind: kind, Name: name, UID: types.UID(uid), Controller: &yes}
+}
+
+// podOption changes a pod addPod makes.
+type podOption func(*corev1.Pod)
+
+// controlledBy makes the pod's controller owner ref (nil: none).
+func controlledBy(ref *metav1.OwnerReference) podOption {
+	return func(p *corev1.Pod) {
+		p.OwnerReferences = nil
+		if ref != nil {
+			p.OwnerReferences = []metav1.OwnerReference{*ref}
+		}
+	}
+}
+
+// labelled gives the pod these labels instead of app=web.
+func labelled(l map[string]string) podOption { return func(p *corev1.Pod) { p.Labels = l } }
+
+// addPod adds (or replaces: another UID) a running pod with container port http = port, labelled app=web and
+// made by the ReplicaSet web-7d9 unless opts say otherwise; ready says its Ready condition.
+func (c *fakeCluster) addPod(name string, port int32, ready bool, opts ...podOption) *corev1.Pod {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.uids++
@@ -66,6 +122,10 @@ func (c *fakeCluster) addPod(name string, port int32, ready bool) *corev1.Pod {
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web",
 			Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: port}}}}},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: cond}}}}
+	pod.OwnerReferences = []metav1.OwnerReference{*ownedBy("ReplicaSet", "web-7d9", "uid-rs-web-7d9")}
+	for _, o := range opts {
+		o(pod)
+	}
 	c.pods = slices.DeleteFunc(c.pods, func(p *corev1.Pod) bool { return p.Name == name })
 	c.pods = append(c.pods, pod)
 	return pod.DeepCopy()
@@ -94,6 +154,9 @@ func (c *fakeCluster) started() []cluster.PortForwardRequest {
 func (c *fakeCluster) PodsFor(_ context.Context, gvr schema.GroupVersionResource, ns, name string) ([]corev1.Pod, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.panicOnPods != nil {
+		panic(c.panicOnPods)
+	}
 	var out []corev1.Pod
 	for _, p := range c.pods {
 		if ns == "shop" && (gvr != podsGVR || p.Name == name) {
@@ -104,13 +167,13 @@ func (c *fakeCluster) PodsFor(_ context.Context, gvr schema.GroupVersionResource
 }
 
 func (c *fakeCluster) Get(_ context.Context, gvr schema.GroupVersionResource, ns, name string) (*unstructured.Unstructured, error) {
-	if gvr != servicesGVR || ns != "shop" || name != "web" {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	u, ok := c.objects[gvr.Resource+"/"+name]
+	if !ok || ns != "shop" {
 		return nil, fmt.Errorf("%s %s/%s not found", gvr.Resource, ns, name)
 	}
-	return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Service",
-		"metadata": map[string]any{"name": "web", "namespace": "shop"},
-		"spec": map[string]any{"selector": map[string]any{"app": "web"},
-			"ports": []any{map[string]any{"name": "http", "port": int64(80), "targetPort": "http"}}}}}, nil
+	return u.DeepCopy(), nil
 }
 
 // PortForward listens on a loopback port and answers as the pod until the pod is deleted or ctx ends.
@@ -121,8 +184,12 @@ func (c *fakeCluster) PortForward(ctx context.Context, req cluster.PortForwardRe
 	if c.refuse != nil {
 		return 0, nil, c.refuse
 	}
-	if !slices.ContainsFunc(c.pods, func(p *corev1.Pod) bool { return p.Name == req.Pod }) {
+	i := slices.IndexFunc(c.pods, func(p *corev1.Pod) bool { return p.Name == req.Pod })
+	if i < 0 {
 		return 0, nil, fmt.Errorf("port-forward shop/%s:%d: pod not found", req.Pod, req.PodPort)
+	}
+	if req.UID != "" && c.pods[i].UID != req.UID {
+		return 0, nil, fmt.Errorf("port-forward shop/%s:%d: pod shop/%s was re-created (uid changed)", req.Pod, req.PodPort, req.Pod)
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(req.Address, "0"))
 	if err != nil {
@@ -174,8 +241,6 @@ func (c *fakeCluster) serve(ln net.Listener, who string) {
 		}()
 	}
 }
-
-var servicesGVR = schema.GroupVersionResource{Version: "v1", Resource: "services"}
 
 // fastTiming is the timing of the tests: short waits.
 func fastTiming() timing {

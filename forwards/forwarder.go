@@ -14,11 +14,13 @@ import (
 	"k8s.io/utils/clock"
 
 	"kscope/cluster"
+	"kscope/spawn"
 )
 
 // Cluster is what a forward asks of the cluster (cluster.Interface has it): the pods of what it forwards,
-// the service whose target ports it looks up, and a forward to one pod's port, through which every request
-// goes (so that read-only mode refuses each one at the transport).
+// the object it forwards (its UID, a service's selector and target ports, a Deployment's ReplicaSets), and a
+// forward to one pod's port, through which every request goes (so that read-only mode refuses each one at
+// the transport).
 type Cluster interface {
 	PodsFor(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) ([]corev1.Pod, error)
 	Get(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, error)
@@ -36,6 +38,9 @@ type Request struct {
 	LocalPort int
 	// Clock dates the statuses (nil: the system's clock).
 	Clock clock.PassiveClock
+	// Go starts each goroutine of the forward: the session's supervisor (spawn.Supervisor.Func), so that a
+	// panic in one stops the UI and restores the terminal. Nil: plain goroutines (tests, tools).
+	Go spawn.Func
 }
 
 // timing is how long a forward waits: between attempts to reach a pod (minBackoff, doubling up to
@@ -52,14 +57,20 @@ func defaultTiming() timing {
 }
 
 // Forwarder is a forward that survives its pod: it owns the local listener for its whole life and carries
-// each connection to the pod of the moment, through a forward of cluster.Streams to that pod on a loopback
-// port. When the pod goes (deleted, being deleted, no longer running, the stream to it lost) the connections
-// through it are closed and the forward finds the next pod (a ready pod of the service's or the workload's
-// selector; for a pod, the pod of that name once it runs again), trying again with a backoff; a connection
-// accepted meanwhile waits for it, at most 30 s. It runs until ctx ends. Safe for concurrent use.
+// each connection to the pod of the moment, through a forward of cluster.Streams to that pod (by name and
+// UID) on a loopback port. When the pod goes (deleted, being deleted, no longer running, the stream to it
+// lost) the connections through it are closed and the forward finds the next pod, trying again with a
+// backoff; a connection accepted meanwhile waits for it, at most 30 s. The next pod is only one of what was
+// chosen at the start (see pin): a ready pod the workload owns, or that the service (the same one, by UID)
+// selects; for a pod, the pod of that name once it runs again, when it is the same pod or its controller
+// made it. When what was chosen was replaced (a UID changed) or a pod without a controller is gone, the
+// forward ends, saying why, rather than go to a pod the user did not choose. It runs until ctx ends. Each of
+// its goroutines is started through Request.Go. Safe for concurrent use.
 type Forwarder struct {
 	c      Cluster
 	target Target
+	pin    pin
+	spawn  spawn.Func
 	clock  clock.PassiveClock
 	timing timing
 	ln     net.Listener
@@ -75,8 +86,10 @@ type Forwarder struct {
 }
 
 // Start listens on req's address and port and forwards to req.Pod, returning once both are done; the forward
-// then runs in the background until ctx ends. A forward that cannot start (the address in use, the pod not
-// running, read-only mode) returns the error and leaves nothing running.
+// then runs in the background until ctx ends. It records what it follows for its whole life: req.Pod (its UID
+// and its controller's) for a pod; the UID of the workload or the service, read now, otherwise. A forward
+// that cannot start (the address in use, the pod not running or not one of the workload's or the service's,
+// read-only mode) returns the error and leaves nothing running.
 func Start(ctx context.Context, c Cluster, req Request) (*Forwarder, error) {
 	return start(ctx, c, req, defaultTiming())
 }
@@ -87,9 +100,17 @@ func start(ctx context.Context, c Cluster, req Request, tm timing) (*Forwarder, 
 	if err != nil {
 		return nil, fmt.Errorf("port-forward %s: unable to listen on port %d: %w", what, req.LocalPort, err)
 	}
-	f := &Forwarder{c: c, target: req.Target, clock: req.Clock, timing: tm, ln: ln, changed: make(chan struct{}, 1)}
+	f := &Forwarder{c: c, target: req.Target, spawn: req.Go, clock: req.Clock, timing: tm, ln: ln,
+		changed: make(chan struct{}, 1)}
 	if f.clock == nil {
 		f.clock = clock.RealClock{}
+	}
+	reads, cancel := context.WithTimeout(ctx, tm.attempt)
+	f.pin, err = pinTo(reads, c, req.Target, req.Pod)
+	cancel()
+	if err != nil {
+		_ = ln.Close()
+		return nil, fmt.Errorf("port-forward %s: %w", what, err)
 	}
 	run, stop := context.WithCancelCause(ctx)
 	up, err := f.open(run, req.Pod, req.PodPort)
@@ -100,19 +121,21 @@ func start(ctx context.Context, c Cluster, req Request, tm timing) (*Forwarder, 
 	}
 	f.forwarding(up, 0)
 	f.wg.Add(1)
-	go f.accept(run, stop)
-	go f.run(ctx, run, up)
+	f.spawn.Go(func() { f.accept(run, stop) })
+	f.spawn.Go(func() { f.run(ctx, run, stop, up) })
 	return f, nil
 }
 
 // Local is the address the forward listens on (127.0.0.1:8080).
 func (f *Forwarder) Local() string { return f.ln.Addr().String() }
 
-// Status is how the forward stands now.
+// Status is how the forward stands now, with what it follows.
 func (f *Forwarder) Status() Status {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.status
+	st := f.status
+	st.Follows = f.pin.follows()
+	return st
 }
 
 // Changed receives (coalesced) after the status changed; it is closed once the forward is over (Status then
@@ -120,8 +143,9 @@ func (f *Forwarder) Status() Status {
 func (f *Forwarder) Changed() <-chan struct{} { return f.changed }
 
 // run follows the pod of the moment until it goes, then finds the next, until ctx (the caller's) or run (also
-// ended by a failed listener) ends; then it closes everything and reports the end.
-func (f *Forwarder) run(ctx, run context.Context, up *upstream) {
+// ended by a failed listener, or by stop when what the forward follows was replaced) ends; then it closes
+// everything and reports the end.
+func (f *Forwarder) run(ctx, run context.Context, stop context.CancelCauseFunc, up *upstream) {
 	bo := backoff{min: f.timing.minBackoff, max: f.timing.maxBackoff}
 	moves := 0
 	for up != nil {
@@ -137,7 +161,7 @@ func (f *Forwarder) run(ctx, run context.Context, up *upstream) {
 		} else if !bo.wait(run) { // a pod lost soon after it was reached: no loop of attempts
 			break
 		}
-		next := f.reconnect(run, &bo, moves)
+		next := f.reconnect(run, stop, &bo, moves)
 		if next != nil && next.uid != up.uid {
 			moves++
 		}
@@ -158,14 +182,19 @@ func (f *Forwarder) run(ctx, run context.Context, up *upstream) {
 }
 
 // reconnect reaches the next pod, trying again after each failure (the status says why) with bo's backoff; nil
-// once ctx ends.
-func (f *Forwarder) reconnect(ctx context.Context, bo *backoff, moves int) *upstream {
+// once ctx ends, or once what the forward follows was replaced (then it ends the forward through stop, for
+// that reason).
+func (f *Forwarder) reconnect(ctx context.Context, stop context.CancelCauseFunc, bo *backoff, moves int) *upstream {
 	for {
 		up, err := f.attempt(ctx)
 		if err == nil {
 			return up
 		}
 		if ctx.Err() != nil {
+			return nil
+		}
+		if stopping(err) {
+			stop(err)
 			return nil
 		}
 		f.mu.Lock()
@@ -182,7 +211,7 @@ func (f *Forwarder) reconnect(ctx context.Context, bo *backoff, moves int) *upst
 func (f *Forwarder) attempt(ctx context.Context) (*upstream, error) {
 	reads, cancel := context.WithTimeout(ctx, f.timing.attempt)
 	defer cancel()
-	pod, port, err := f.target.resolve(reads, f.c)
+	pod, port, err := f.pin.resolve(reads, f.c)
 	if err != nil {
 		return nil, err
 	}

@@ -11,14 +11,10 @@ import (
 	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
-var (
-	deploymentsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
-	t0             = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-)
+var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // startTest starts a forward of target on first's port podPort; the returned stop ends it, waits for its end
 // and for the fake's goroutines, and checks that no goroutine is left.
@@ -116,13 +112,13 @@ func TestForwardGoesToAnotherPod(t *testing.T) {
 	}
 }
 
-// TestForwardWaitsForPodOfSameName: a pod's forward whose pod is deleted waits for a pod of that name (its
-// status says so, and since when); a connection made meanwhile waits too, and reaches the new pod once it runs;
-// the new pod (another UID) counts as a move.
+// TestForwardWaitsForPodOfSameName: a forward of a StatefulSet's pod whose pod is deleted waits for a pod of
+// that name (its status says so, and since when); a connection made meanwhile waits too, and reaches the new
+// pod its set made once it runs; the new pod (another UID) counts as a move.
 func TestForwardWaitsForPodOfSameName(t *testing.T) {
 	c := newFake(t)
-	first := c.addPod("db-0", 5432, true)
-	c.addPod("db-1", 5432, true) // another pod of the set: a pod's forward does not go there
+	first := c.addPod("db-0", 5432, true, ofStatefulS)
+	c.addPod("db-1", 5432, true, ofStatefulS) // another pod of the set: a pod's forward does not go there
 	fw, stop := startTest(t, c, Target{GVR: podsGVR, Kind: "pod", Namespace: "shop", Name: "db-0",
 		Port: Port{Name: "http", Number: 5432}}, first, 5432)
 	defer stop()
@@ -154,7 +150,7 @@ func TestForwardWaitsForPodOfSameName(t *testing.T) {
 		t.Fatalf("a connection during the wait got %q before the pod came back", h)
 	case <-time.After(100 * time.Millisecond):
 	}
-	c.addPod("db-0", 5433, true) // its http port is another number now
+	c.addPod("db-0", 5433, true, ofStatefulS) // re-created by its set; its http port is another number now
 	if h := <-hellos; h != "db-0:5433" {
 		t.Errorf("the waiting connection reached %q, want db-0:5433", h)
 	}

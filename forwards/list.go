@@ -43,6 +43,10 @@ func (f *Forward) State() string {
 // Moves is the MOVES column: how many times the forward went on to another pod.
 func (f *Forward) Moves() int { return f.status.Moves }
 
+// Follows is the FOLLOWS column: what the forward follows for its whole life, as its Forwarder last reported
+// it ("pods of deployment web (uid 3f2a9c1e…)"; "" before any report).
+func (f *Forward) Follows() string { return f.status.Follows }
+
 // List is the forwards of a session, in the order they started, and who wants to know when they change.
 // The zero value is an empty list. UI goroutine only: its watchers run on the goroutine that changed it.
 type List struct {

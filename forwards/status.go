@@ -13,7 +13,8 @@ const (
 	Forwarding Phase = iota + 1
 	// Reconnecting: a forward of a service or a workload lost its pod and looks for another ready one.
 	Reconnecting
-	// Waiting: a forward of a pod lost it and waits for a pod of that name to run (a StatefulSet's).
+	// Waiting: a forward of a pod lost it and waits for a pod of that name to run (its controller's, a
+	// StatefulSet's).
 	Waiting
 	// Over: the forward ended (stopped, or for a reason that trying again does not change).
 	Over
@@ -32,6 +33,9 @@ type Status struct {
 	Why string
 	// Moves counts the times it went on to another pod than the one before.
 	Moves int
+	// Follows is what the forward follows for its whole life, as the FOLLOWS column of :pf says it ("pods of
+	// deployment web (uid 3f2a9c1e…)"); see Forwarder.
+	Follows string
 }
 
 // String says how the forward stands, as the STATE column of :pf: "forwarding to web-1:8080", "reconnecting

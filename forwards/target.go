@@ -15,8 +15,8 @@ import (
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
 // Target is what a forward reaches: an object (a pod, a service, a workload) and the port on its pods. A
-// forward of a pod stays on the pod of that name; a forward of anything else goes to one of its ready pods.
-// A plain value.
+// forward of a pod stays on the pod of that name (the one chosen, or one its controller re-created); a forward
+// of anything else goes to one of its ready pods (see pin for which pods are its). A plain value.
 type Target struct {
 	// GVR, Namespace and Name name the object; Kind is its singular name (pod, service, deployment).
 	GVR             schema.GroupVersionResource
@@ -91,22 +91,18 @@ func (t Target) podPort(svc *corev1.Service, pod *corev1.Pod) (int, error) {
 	return t.Port.Number, nil
 }
 
-// resolve finds the pod a forward of t goes to now and its port: the first eligible pod (the most active) whose
-// port is found.
-func (t Target) resolve(ctx context.Context, c Cluster) (*corev1.Pod, int, error) {
-	pods, err := c.PodsFor(ctx, t.GVR, t.Namespace, t.Name)
+// resolve finds the pod a forward pinned by p goes to now and its port: the first eligible pod (the most
+// active) of those p allows whose port is found. A stopError when what p follows was replaced or is gone for
+// good.
+func (p pin) resolve(ctx context.Context, c Cluster) (*corev1.Pod, int, error) {
+	t := p.target
+	pods, svc, err := p.candidates(ctx, c)
 	if err != nil {
 		return nil, 0, err
 	}
-	var svc *corev1.Service
-	if t.Port.Service != 0 {
-		u, err := c.Get(ctx, t.GVR, t.Namespace, t.Name)
-		if err != nil {
-			return nil, 0, err
-		}
-		if svc, err = ReadService(u); err != nil {
-			return nil, 0, err
-		}
+	if t.Port.Service != 0 && svc == nil {
+		return nil, 0, fmt.Errorf("%s %s/%s is not a service: it has no service port %d", t.Kind, t.Namespace, t.Name,
+			t.Port.Service)
 	}
 	var portErr error
 	for i := range pods {

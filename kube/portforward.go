@@ -134,9 +134,10 @@ func (c *Cluster) podSelector(ctx context.Context, gvr schema.GroupVersionResour
 }
 
 // PortForward implements cluster.Streams as `kubectl port-forward` does: SPDY tunnelled over a WebSocket,
-// falling back to plain SPDY when the server cannot upgrade to WebSocket. It also watches the pod: once it
-// is being deleted, is deleted or is no longer running the forward ends with that reason (the stream to a
-// pod that is gone may stay open). Safe for concurrent use.
+// falling back to plain SPDY when the server cannot upgrade to WebSocket. A request with a UID is refused
+// when the pod of that name has another one (it was re-created), before any stream is opened. It also
+// watches the pod: once it is being deleted, is deleted, has another UID or is no longer running the forward
+// ends with that reason (the stream to a pod that is gone may stay open). Safe for concurrent use.
 func (c *Cluster) PortForward(ctx context.Context, req cluster.PortForwardRequest) (int, <-chan error, error) {
 	what := fmt.Sprintf("%s/%s:%d", req.Namespace, req.Pod, req.PodPort)
 	core, err := corev1client.NewForConfig(c.cfg)
@@ -148,6 +149,9 @@ func (c *Cluster) PortForward(ctx context.Context, req cluster.PortForwardReques
 	cancelGet()
 	if err != nil {
 		return 0, nil, fmt.Errorf("port-forward %s: %w", what, DescribeServerError(c.cfg.Host, err))
+	}
+	if req.UID != "" && pod.UID != req.UID {
+		return 0, nil, fmt.Errorf("port-forward %s: pod %s/%s was re-created (uid changed)", what, req.Namespace, req.Pod)
 	}
 	if pod.Status.Phase != corev1.PodRunning {
 		return 0, nil, fmt.Errorf("port-forward %s: the pod is %s, not running", what, pod.Status.Phase)

@@ -13,8 +13,9 @@ import (
 
 // View lists the port-forwards started in this session (`:portforwards`, `:pf`): local address, target, since
 // when (the local time it started), state (forwarding to which pod, reconnecting or waiting for a pod since
-// when and why, stopped or ended) and how many times it moved to another pod; ctrl-d stops one. It follows the
-// list's changes while open. UI goroutine only.
+// when and why, stopped or ended and why), how many times it moved to another pod and what it follows (the
+// pods it may ever go to: "pods of deployment web (uid …)"); ctrl-d stops one. It follows the list's changes
+// while open. UI goroutine only.
 type View struct {
 	ui.BaseScreen
 	nav     ui.Navigator
@@ -62,7 +63,7 @@ func (v *View) render() {
 	row, _ := v.table.GetSelection()
 	v.table.Clear()
 	v.table.SetTitle(fmt.Sprintf(" %sportforwards%s[%d] ", theme.Title, theme.Counter, len(items)))
-	for c, title := range []string{"LOCAL", "TARGET", "SINCE", "STATE", "MOVES"} {
+	for c, title := range []string{"LOCAL", "TARGET", "SINCE", "STATE", "MOVES", "FOLLOWS"} {
 		v.table.SetCell(0, c, tview.NewTableCell(title).SetStyle(theme.Header).SetSelectable(false).SetExpansion(1))
 	}
 	for i, f := range items {
@@ -73,7 +74,8 @@ func (v *View) render() {
 		case f.InGap():
 			color = theme.RowFlash
 		}
-		cells := []string{f.Local, "→ " + f.Target, f.Since.Format("15:04:05"), f.State(), strconv.Itoa(f.Moves())}
+		cells := []string{f.Local, "→ " + f.Target, f.Since.Format("15:04:05"), f.State(), strconv.Itoa(f.Moves()),
+			f.Follows()}
 		for c, text := range cells {
 			v.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)).SetTextColor(color).SetExpansion(1))
 		}

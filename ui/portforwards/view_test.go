@@ -10,8 +10,8 @@ import (
 	"kscope/ui/navtest"
 )
 
-// TestViewListsAndStops: the view lists every forward (local, target, since, state, moves; an ended one with
-// why, one in a gap since when and why), follows the list while open, counts the active ones; ctrl-d asks (from, to) and stops the selected one only
+// TestViewListsAndStops: the view lists every forward (local, target, since, state, moves, what it follows; an
+// ended one with why, one in a gap since when and why), follows the list while open, counts the active ones; ctrl-d asks (from, to) and stops the selected one only
 // when the user picks Stop; with nothing listed it says so. Its keys are the family's in keymap.Keys.
 func TestViewListsAndStops(t *testing.T) {
 	nav := navtest.New(t, nil)
@@ -22,10 +22,12 @@ func TestViewListsAndStops(t *testing.T) {
 		return list.Add(local, target, at, func() { stopped[local] = true })
 	}
 	first := add("127.0.0.1:8080", "shop/web-abc:8080")
-	list.Report(first, forwards.Status{Phase: forwards.Forwarding, Pod: "web-abc", Port: 8080})
+	list.Report(first, forwards.Status{Phase: forwards.Forwarding, Pod: "web-abc", Port: 8080,
+		Follows: "pod web-abc of replicaset web-7d9 (uid 3f2a9c1e…)"})
 	v := New(nav, &list).(*View)
 	nav.Push(v)
-	want := []string{"LOCAL TARGET SINCE STATE MOVES", "127.0.0.1:8080 → shop/web-abc:8080 12:00:00 forwarding to web-abc:8080 0"}
+	want := []string{"LOCAL TARGET SINCE STATE MOVES FOLLOWS",
+		"127.0.0.1:8080 → shop/web-abc:8080 12:00:00 forwarding to web-abc:8080 0 pod web-abc of replicaset web-7d9 (uid 3f2a9c1e…)"}
 	if got := navtest.TableRows(v.table); !equal(got, want) {
 		t.Errorf("rows %q, want %q", got, want)
 	}
@@ -34,12 +36,13 @@ func TestViewListsAndStops(t *testing.T) {
 	}
 
 	ended := add("127.0.0.1:9090", "shop/web-abc:9090")
-	list.End(ended, "listening on 127.0.0.1:9090: too many open files")
-	want = append(want, "127.0.0.1:9090 → shop/web-abc:9090 12:00:00 ended: listening on 127.0.0.1:9090: too many open files 0")
+	list.Report(ended, forwards.Status{Phase: forwards.Forwarding, Pod: "web-abc", Port: 9090, Follows: "pod web-abc only (uid 77aa01bc…)"})
+	list.End(ended, "pod shop/web-abc was re-created (uid changed), and it had no controller")
+	want = append(want, "127.0.0.1:9090 → shop/web-abc:9090 12:00:00 ended: pod shop/web-abc was re-created (uid changed), and it had no controller 0 pod web-abc only (uid 77aa01bc…)")
 	moving := add("127.0.0.1:8000", "service shop/web:80")
 	list.Report(moving, forwards.Status{Phase: forwards.Reconnecting, Since: at.Add(time.Minute),
-		Why: "pod shop/web-abc was deleted", Moves: 2})
-	want = append(want, "127.0.0.1:8000 → service shop/web:80 12:00:00 reconnecting since 12:01:00 (pod shop/web-abc was deleted) 2")
+		Why: "pod shop/web-abc was deleted", Moves: 2, Follows: "pods selected by service web (uid 5b6c7d8e…)"})
+	want = append(want, "127.0.0.1:8000 → service shop/web:80 12:00:00 reconnecting since 12:01:00 (pod shop/web-abc was deleted) 2 pods selected by service web (uid 5b6c7d8e…)")
 	if got := navtest.TableRows(v.table); !equal(got, want) {
 		t.Errorf("after a change, rows %q, want %q", got, want)
 	}
