@@ -94,7 +94,8 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags, start sp
 }
 
 // loadConfig reads the kubeconfig: the REST config, and what the header shows (the context, flags' --context
-// or the current one; its cluster, user and namespace; the server; every context's name, sorted).
+// or the current one; its cluster, user and namespace; the user and groups impersonated; the server; every
+// context's name, sorted).
 func loadConfig(flags *genericclioptions.ConfigFlags) (cluster.Info, *rest.Config, error) {
 	loader := flags.ToRawKubeConfigLoader()
 	raw, err := loader.RawConfig()
@@ -109,7 +110,8 @@ func loadConfig(flags *genericclioptions.ConfigFlags) (cluster.Info, *rest.Confi
 	if err != nil {
 		return cluster.Info{}, nil, DescribeConfigError(err)
 	}
-	info := cluster.Info{Context: raw.CurrentContext, Server: cfg.Host, Namespace: ns}
+	info := cluster.Info{Context: raw.CurrentContext, Server: cfg.Host, Namespace: ns,
+		As: cfg.Impersonate.UserName, AsGroups: cfg.Impersonate.Groups}
 	if flags.Context != nil && *flags.Context != "" {
 		info.Context = *flags.Context
 	}
@@ -145,7 +147,7 @@ func (c *Cluster) SetAllNamespaces(all bool) {
 	c.info.AllNamespaces = all
 }
 
-// Info implements cluster.Interface. The Contexts slice is shared and must not be modified.
+// Info implements cluster.Interface. The Contexts and AsGroups slices are shared and must not be modified.
 func (c *Cluster) Info() cluster.Info {
 	c.mu.Lock()
 	defer c.mu.Unlock()

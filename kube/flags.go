@@ -15,27 +15,53 @@ func NewConfigFlags() *genericclioptions.ConfigFlags {
 }
 
 // ContextFlags returns new connection flags for kubeconfig context name that keep f's kubeconfig, cache
-// directory, timeout, TLS and impersonation flags and its config wrapper (so read-only stays read-only) but
-// drop those that override the context's own settings (namespace, cluster, user, server). f is not modified.
+// directory, timeout and impersonation flags (impersonation only narrows what the user may do) and its config
+// wrapper (so read-only stays read-only), but drop those that override the context's own settings (namespace,
+// cluster, user, server). --insecure-skip-tls-verify is kept only when name is f's start context (f's --context,
+// else the kubeconfig's current context as f first loaded it): another context keeps its own certificate
+// checks, and so does every context when the start context cannot be told. f is not modified. Safe for
+// concurrent use if f is not being modified.
 func ContextFlags(f *genericclioptions.ConfigFlags, name string) *genericclioptions.ConfigFlags {
 	n := NewConfigFlags()
-	n.KubeConfig, n.CacheDir, n.Timeout, n.Insecure = f.KubeConfig, f.CacheDir, f.Timeout, f.Insecure
+	n.KubeConfig, n.CacheDir, n.Timeout = f.KubeConfig, f.CacheDir, f.Timeout
 	n.Impersonate, n.ImpersonateUID, n.ImpersonateGroup = f.Impersonate, f.ImpersonateUID, f.ImpersonateGroup
+	if f.Insecure != nil && *f.Insecure && name == startContext(f) {
+		n.Insecure = f.Insecure
+	}
 	n.WrapConfigFn = f.WrapConfigFn
 	n.Context = &name
 	return n
 }
 
+// startContext returns the context f connects to: its --context, else the kubeconfig's current context as f's
+// loader read it first (kubeconfig flags keep what they loaded), or "" when the kubeconfig cannot be read.
+func startContext(f *genericclioptions.ConfigFlags) string {
+	if f.Context != nil && *f.Context != "" {
+		return *f.Context
+	}
+	raw, err := f.ToRawKubeConfigLoader().RawConfig()
+	if err != nil {
+		return ""
+	}
+	return raw.CurrentContext
+}
+
 // NoTerminalInput keeps exec credential plugins (kubeconfig users[].exec: EKS, GKE, AKS, OIDC helpers) of the
 // clients built from flags off the terminal, which the UI owns: client-go then never hands them its standard
 // input, and a plugin that must ask the user fails with a message instead of reading the keys meant for the
-// UI. It chains after flags' WrapConfigFn; ContextFlags keeps it.
+// UI. It chains after flags' WrapConfigFn; ContextFlags keeps it. The config given to the wrapper is not
+// modified, so clients may be built from one config on several goroutines at once.
 func NoTerminalInput(flags *genericclioptions.ConfigFlags) {
 	wrapConfig(flags, func(c *rest.Config) *rest.Config {
 		if c.ExecProvider != nil {
-			c = rest.CopyConfig(c)
-			c.ExecProvider.StdinUnavailable = true
-			c.ExecProvider.StdinUnavailableMessage = "kscope's terminal UI is running; log in with kubectl first"
+			// rest.CopyConfig shares the ExecProvider pointer with c (and writes into it): c's copy of the
+			// plugin's settings is changed instead, on a shallow copy of c, so c is only read.
+			exec := *c.ExecProvider
+			exec.StdinUnavailable = true
+			exec.StdinUnavailableMessage = "kscope's terminal UI is running; log in with kubectl first"
+			own := *c
+			own.ExecProvider = &exec
+			c = rest.CopyConfig(&own)
 		}
 		return c
 	})

@@ -10,8 +10,8 @@ import (
 	"kscope/ui/theme"
 )
 
-// Header is the two lines at the top: the connection (context, cluster, user, server and kscope versions,
-// read-only mark), then the namespace, the numbered namespaces (0 all, 1–9 the favourites) and the
+// Header is the two lines at the top: the connection (context, cluster, user and whom it impersonates, server
+// and kscope versions, read-only mark), then the namespace, the numbered namespaces (0 all, 1–9 the favourites) and the
 // breadcrumbs of the view stack. UI goroutine only.
 type Header struct {
 	view  *tview.TextView
@@ -42,7 +42,7 @@ func (h *Header) Set(info cluster.Info, namespace string, numbered []string, ver
 		return th.InfoLabel + label + ":[-] " + th.InfoValue + tview.Escape(value) + theme.Reset(th.InfoValue)
 	}
 	line1 := ro + strings.Join([]string{field("Context", info.Context), field("Cluster", info.Cluster),
-		field("User", info.User), field("K8s", server), field("kscope", version)}, "  ")
+		field("User", userShown(info)), field("K8s", server), field("kscope", version)}, "  ")
 	parts := make([]string, len(crumbs))
 	for i, c := range crumbs {
 		color := th.Crumb
@@ -58,4 +58,17 @@ func (h *Header) Set(info cluster.Info, namespace string, numbered []string, ver
 	}
 	line2 := field("Namespace", ns) + " (" + strings.Join(nums, " ") + ")  " + strings.Join(parts, " ")
 	h.view.SetText(line1 + "\n" + line2)
+}
+
+// userShown returns the kubeconfig user of info, followed by the user and groups it impersonates, if any
+// ("admin as alice (groups devs, ops)").
+func userShown(info cluster.Info) string {
+	user := info.User
+	if info.As != "" {
+		user += " as " + info.As
+	}
+	if len(info.AsGroups) > 0 {
+		user += " (groups " + strings.Join(info.AsGroups, ", ") + ")"
+	}
+	return user
 }
