@@ -69,13 +69,17 @@ func (t *Table) shownTable() (header []string, rows [][]string) {
 }
 
 // encodeTable writes the table as CSV (a header line, then the rows) or as a JSON array of objects whose keys
-// are the column names, in the table's order.
+// are the column names, in the table's order. The cells are the cluster's data: in CSV, a cell a spreadsheet
+// would read as a formula is written as text (csvText); JSON has the cells as they are.
 func encodeTable(format string, header []string, rows [][]string) ([]byte, error) {
 	var b bytes.Buffer
 	if format == ".csv" {
 		w := csv.NewWriter(&b)
-		_ = w.Write(header)
-		_ = w.WriteAll(rows) // (flushes; errors come from the writer only)
+		_ = w.Write(csvText(header))
+		for _, row := range rows {
+			_ = w.Write(csvText(row))
+		}
+		w.Flush() // (errors come from the writer only)
 		return b.Bytes(), w.Error()
 	}
 	b.WriteString("[")
@@ -98,4 +102,18 @@ func encodeTable(format string, header []string, rows [][]string) ([]byte, error
 	}
 	b.WriteString("\n]\n")
 	return b.Bytes(), nil
+}
+
+// csvText returns cells with each one that begins with '=', '+', '-', '@', a tab or a carriage return
+// prefixed with a single quote, which a spreadsheet shows as text rather than running the cell as a formula
+// (OWASP's CSV injection). cells is not modified.
+func csvText(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		if c != "" && strings.ContainsRune("=+-@\t\r", rune(c[0])) {
+			c = "'" + c
+		}
+		out[i] = c
+	}
+	return out
 }
