@@ -80,7 +80,7 @@ func (h *tableHost) Bindings() []keymap.Binding {
 	}
 	keys = append(keys,
 		keymap.Keys.Table.Copy.Bind(h.withSelected(func(_ discovery.Resource, row *watch.Row) {
-			a.CopyToClipboard("name "+row.Name, row.Name)
+			a.copyName(row.Name)
 		})),
 	)
 	keys = append(keys, a.markedObjectBindings(t.Subject, h.marked, t.Scope, h.access)...)

@@ -138,7 +138,11 @@ func (s *Set) runMarked(name string, rows []markedRow) {
 			}
 		}
 		if len(fg) < len(rows) {
-			h.Message(fmt.Sprintf("running plugin %s on %d rows …", name, len(rows)-len(fg)))
+			n, at := len(rows)-len(fg), ""
+			if n > cap(s.runs.slots) {
+				at = fmt.Sprintf(", %d at a time", cap(s.runs.slots))
+			}
+			h.Message(fmt.Sprintf("running plugin %s on %d rows%s …", name, n, at))
 			for _, r := range rows {
 				if r.p.Background {
 					r.set.runBackground(r.p, r.vars, r.args)

@@ -1,10 +1,14 @@
 package plugins
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"kscope/config"
 )
@@ -72,5 +76,57 @@ func TestPluginOnMarkedRows(t *testing.T) {
 	normal[0].Run()
 	if !strings.HasPrefix(h.line, "error: plugin check: exit status 1") {
 		t.Errorf("no marks, the selected row b: line %q", h.line)
+	}
+}
+
+// goHost is the fake host whose Go runs fn on a goroutine of its own, as the app's does; Update runs fn
+// under a lock.
+type goHost struct {
+	*fakeHost
+	mu sync.Mutex
+}
+
+func (h *goHost) Go(fn func())     { go fn() }
+func (h *goHost) Update(fn func()) { h.mu.Lock(); defer h.mu.Unlock(); fn() }
+
+// TestBackgroundPluginsOnMarkedRowsTakeTurns: a background plugin on more marked rows than MaxBackground
+// runs at most MaxBackground at once (each run writes how many were running when it started), and every
+// row runs.
+func TestBackgroundPluginsOnMarkedRowsTakeTurns(t *testing.T) {
+	dir := t.TempDir()
+	p := config.Plugin{Name: "slow", ShortCut: "Shift-K", Scopes: []string{"po"}, Command: "sh", Background: true,
+		Args: []string{"-c", "mkdir " + dir + "/$NAME.run; ls " + dir + " | grep -c '[.]run$' > " + dir + "/$NAME.count; sleep 1; rmdir " + dir + "/$NAME.run"}}
+	h := &goHost{fakeHost: &fakeHost{}}
+	s, _ := New(h, []config.Plugin{p}, nil)
+	var rows []string
+	for i := range 3 * MaxBackground {
+		rows = append(rows, fmt.Sprintf("r%02d", i))
+	}
+	_, normal := s.Bindings(markedSubject{subject{"web-1"}, rows})
+	normal[0].Run()
+	h.mu.Lock()
+	if want := fmt.Sprintf("running plugin slow on %d rows, %d at a time …", len(rows), MaxBackground); h.line != want {
+		t.Errorf("line %q, want %q", h.line, want)
+	}
+	h.mu.Unlock()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if _, running := s.Runs(); running == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the runs did not end in a minute")
+		}
+	}
+	most := 0
+	for _, r := range rows {
+		data, err := os.ReadFile(filepath.Join(dir, r+".count"))
+		if err != nil {
+			t.Fatalf("row %s did not run: %v", r, err)
+		}
+		n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		most = max(most, n)
+	}
+	if most > MaxBackground || most < 2 {
+		t.Fatalf("at most %d ran at once, want 2..%d", most, MaxBackground)
 	}
 }

@@ -41,7 +41,7 @@ type shared struct {
 // context's plugins file (its plugins replace the global ones of the same name). Those that cannot be
 // read are left out and said in bad.
 func New(h Host, global []config.Plugin, perContext func(cluster, context string) ([]config.Plugin, error)) (s *Set, bad []string) {
-	s = &Set{h: h, shared: &shared{perContext: perContext}}
+	s = &Set{h: h, shared: &shared{perContext: perContext, runs: runs{slots: make(chan struct{}, MaxBackground)}}}
 	s.global, bad = parse(global)
 	return s, bad
 }

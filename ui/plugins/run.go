@@ -18,10 +18,16 @@ const maxPluginOutput = 64 << 10
 // pluginQuitWait bounds how long quitting waits for the background plugins it stopped to be gone.
 const pluginQuitWait = 3 * time.Second
 
-// runs counts the background plugins started and still running, so that quitting stops and waits
-// for them. Safe for concurrent use.
+// MaxBackground is how many background plugins run at once in a session: a plugin run on many marked rows
+// starts this many, and each of the others when one ends (quitting drops those not started).
+const MaxBackground = 8
+
+// runs counts the background plugins started and still running (or waiting for their turn), so that
+// quitting stops and waits for them, and holds their turns (slots: at most cap(slots) at once). Safe for
+// concurrent use.
 type runs struct {
 	wg               sync.WaitGroup
+	slots            chan struct{}
 	mu               sync.Mutex
 	started, running int
 }
@@ -105,9 +111,9 @@ func command(h Host, vars map[string]string, name string, args ...string) *exec.
 	return cmd
 }
 
-// runBackground runs p with args and the variables vars in its environment, off the UI goroutine: under
-// the app's context (quitting kills it and everything it started, and Wait waits for that), its output
-// kept up to maxPluginOutput. How it ended is said on the prompt line. UI goroutine only.
+// runBackground runs p with args and the variables vars in its environment, off the UI goroutine, once
+// one of the session's MaxBackground turns is free: under the app's context (quitting kills it and
+// everything it started, and Wait waits for that), its output kept up to maxPluginOutput. How it ended is said on the prompt line. UI goroutine only.
 func (s *Set) runBackground(p config.Plugin, vars map[string]string, args []string) {
 	h := s.h
 	ctx := h.Context()
@@ -121,6 +127,12 @@ func (s *Set) runBackground(p config.Plugin, vars map[string]string, args []stri
 	mark := h.RefusalMark()
 	h.Go(func() {
 		defer s.runs.end()
+		select {
+		case s.runs.slots <- struct{}{}: // its turn
+		case <-ctx.Done():
+			return // quitting before its turn: never started
+		}
+		defer func() { <-s.runs.slots }()
 		err := cmd.Run()
 		if ctx.Err() != nil {
 			return // quitting: nobody to tell
