@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+
+	"kscope/ui/apply"
 )
 
 // webManifest writes deployment shop/web with 3 replicas (the fixture has 2) and returns its path.
@@ -126,5 +128,26 @@ func TestNewFromTheSelectedObject(t *testing.T) {
 	}
 	if got := applies(h.cluster); len(got) != 0 {
 		t.Errorf("an unchanged copy applied: %q", got)
+	}
+}
+
+// TestApplyRefusesAFileOverTheLimit: `:apply` of a file larger than the limit is read off the UI goroutine
+// and refused in one line naming the limit; the apply screen of the read closes, and nothing is sent.
+func TestApplyRefusesAFileOverTheLimit(t *testing.T) {
+	h := start(t, 120, 35, func(o *Options) { o.Resource = "deployments" })
+	path := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, apply.MaxBytes+1); err != nil { // a hole: no disk used
+		t.Fatal(err)
+	}
+	var table Screen
+	h.quietly(func() { table = h.app.top() })
+	h.command("apply " + path)
+	want := "apply " + path + ": refused: more than 16 MiB (the limit of :apply)"
+	h.until(want, func() bool { return shows(h, want) && h.app.top() == table })
+	if got := applies(h.cluster); len(got) != 0 {
+		t.Errorf("a refused read was dry-run: %q", got)
 	}
 }

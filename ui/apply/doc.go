@@ -9,7 +9,12 @@
 // manager owns is a conflict, named with that manager; force (force=true) is offered only on a further
 // request, again dry-run first and confirmed.
 //
+// `:apply PATH` reads off the UI goroutine (Host.Go), behind an apply screen saying what it reads, and esc
+// there (or quitting) cancels the read: the path is opened non-blocking and checked after the open, so that
+// a FIFO, a device or a socket is refused unread, and at most MaxFiles files and MaxBytes bytes in all are
+// read (Limits); each refusal is one line.
+//
 // ui registers it with one call each (the command and the key); the package never imports ui: its View has
-// the methods of ui.Screen, and Host is what it asks of the app. UI goroutine only, but for the requests,
-// which run on goroutines of their own (Host.Go).
+// the methods of ui.Screen, and Host is what it asks of the app. UI goroutine only, but for the requests
+// and the read of a path, which run on goroutines of their own (Host.Go).
 package apply

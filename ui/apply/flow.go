@@ -47,7 +47,7 @@ type Screen interface {
 }
 
 // Usage is the command's help, for its messages.
-const Usage = "usage: :apply FILE|DIR (its *.yaml, *.yml, *.json) or :apply - (write them in $EDITOR; no piped input in a terminal UI)"
+const Usage = "usage: :apply FILE|DIR (its *.yaml, *.yml, *.json; " + Limits + ") or :apply - (write them in $EDITOR; no piped input in a terminal UI)"
 
 // newHeader is the comment above the empty document `:apply -` opens.
 const newHeader = `# Write the objects to apply: YAML (--- between documents) or JSON. Lines beginning with '#' are
@@ -61,8 +61,8 @@ const copyHeader = `# A new object from %s: change what the copy needs (its name
 # on the server and shows the diff before anything is written.
 `
 
-// Command is `:apply ARGS`: a path (a file, or a folder's manifests) or "-" (the editor), dry-run, then the
-// view of what it would do.
+// Command is `:apply ARGS`: a path (a file, or a folder's manifests, read off the UI goroutine within
+// Limits; esc cancels) or "-" (the editor), dry-run, then the view of what it would do.
 func Command(h Host, args []string) {
 	if h.ReadOnly() {
 		h.Errorf("read-only mode: refusing to apply")
@@ -79,12 +79,7 @@ func Command(h Host, args []string) {
 		}
 		return
 	}
-	srcs, err := ReadPath(homePath(args[0]))
-	if err != nil {
-		h.Errorf("apply %s: %s", args[0], err)
-		return
-	}
-	start(h, args[0], srcs, "")
+	readThen(h, args[0], homePath(args[0]), func(srcs []Source) { start(h, args[0], srcs, "") })
 }
 
 // homePath is path with a leading "~/" (or "~" alone) standing for the user's home folder, as a shell reads

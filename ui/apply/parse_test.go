@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -116,7 +117,7 @@ func TestReadPath(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "sub.yaml"), 0o700); err != nil { // a folder: not read
 		t.Fatal(err)
 	}
-	srcs, err := ReadPath(dir)
+	srcs, err := ReadPath(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,16 +126,16 @@ func TestReadPath(t *testing.T) {
 		got = append(got, s.Name+"="+string(s.Data))
 	}
 	if want := []string{"a.yaml=a", "b.yml=b", "c.JSON=c"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("ReadPath(dir) = %q, want %q", got, want)
+		t.Errorf("ReadPath(context.Background(), dir) = %q, want %q", got, want)
 	}
 	one := filepath.Join(dir, "a.yaml")
-	if srcs, err := ReadPath(one); err != nil || len(srcs) != 1 || srcs[0].Name != one {
+	if srcs, err := ReadPath(context.Background(), one); err != nil || len(srcs) != 1 || srcs[0].Name != one {
 		t.Errorf("ReadPath(file) = %v, %v", srcs, err)
 	}
-	if _, err := ReadPath(filepath.Join(dir, "missing.yaml")); err == nil {
+	if _, err := ReadPath(context.Background(), filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("a missing file read")
 	}
-	if _, err := ReadPath(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no .yaml, .yml or .json file") {
+	if _, err := ReadPath(context.Background(), t.TempDir()); err == nil || !strings.Contains(err.Error(), "no .yaml, .yml or .json file") {
 		t.Errorf("an empty folder: %v", err)
 	}
 }
