@@ -61,7 +61,7 @@ func TestUIDebugPod(t *testing.T) {
 	parallel(t)
 	if data, err := os.ReadFile(filepath.Join(env.cache, "state", "kwok.yaml")); err != nil ||
 		!strings.Contains(string(data), "pod-ephemeral-containers-running") {
-		t.Skip("the devcluster's kwok predates its ephemeral-containers stage (no ephemeral container ever runs): `devcluster up` restarts kwok with it")
+		t.Fatal("the devcluster's kwok runs without its ephemeral-containers stage (no ephemeral container would ever run): `devcluster up` restarts kwok with it")
 	}
 	ns := testNamespace(t)
 	pod := streamsPod(t, ns)

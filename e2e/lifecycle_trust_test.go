@@ -125,7 +125,7 @@ func TestLifecycleTerminalLostInShell(t *testing.T) {
 		t.Fatalf("tmux kill-session: %v\n%s", err, out)
 	}
 	deadline := time.Now().Add(uiScreenTimeout)
-	for running(pid) { // the process has not exited
+	for running(t, pid) { // the process has not exited
 		if time.Now().After(deadline) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatalf("kscope (pid %d) still runs %s after its terminal went away", pid, uiScreenTimeout)

@@ -131,7 +131,7 @@ args: [-c, 'printf "%%s" "$(printenv NAME)" > %s']
 	s.waitFor("KSCOPE-EXIT=0")
 	deadline := time.Now().Add(10 * time.Second)
 	for _, pid := range pids {
-		for processAlive(pid) {
+		for running(t, pid) {
 			if time.Now().After(deadline) {
 				t.Fatalf("the background plugin's process %d outlived kscope", pid)
 			}
@@ -165,14 +165,4 @@ func waitPids(t *testing.T, path string) []int {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// processAlive tells whether process pid runs (a zombie does not).
-func processAlive(pid int) bool {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	_, rest, _ := strings.Cut(string(data), ") ")
-	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
 }

@@ -47,6 +47,9 @@ func startTmuxBinary(t *testing.T, binary, after string, args ...string) *tmuxUI
 func startTmuxEnv(t *testing.T, environ []string, binary, after string, args ...string) *tmuxUI {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" { // .ci/run installs it: a missing tmux there is a broken CI, not a skip
+			t.Fatal("tmux is not installed")
+		}
 		t.Skip("tmux is not installed")
 	}
 	s := &tmuxUI{t: t, name: "kscope-" + strings.ToLower(sanitize(t.Name())) + "-" + randomSuffix()}
@@ -71,7 +74,7 @@ func startTmuxEnv(t *testing.T, environ []string, binary, after string, args ...
 		}
 		pid := s.panePID()
 		_ = exec.Command("tmux", "kill-session", "-t", s.name).Run()
-		waitExited(pid) // kscope writes its state.yaml as it ends: not into a folder being removed
+		waitExited(t, pid) // kscope writes its state.yaml as it ends: not into a folder being removed
 	})
 	return s
 }
@@ -95,20 +98,29 @@ func (s *tmuxUI) panePID() int {
 }
 
 // waitExited waits, 20 s at most, until process pid (0: none) has exited (gone, or a zombie).
-func waitExited(pid int) {
-	for deadline := time.Now().Add(20 * time.Second); pid > 0 && running(pid) && time.Now().Before(deadline); {
+func waitExited(t testing.TB, pid int) {
+	for deadline := time.Now().Add(20 * time.Second); pid > 0 && running(t, pid) && time.Now().Before(deadline); {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
 
-// running tells whether process pid exists and has not exited.
-func running(pid int) bool {
+// running tells whether process pid exists and has not exited (a zombie has): kill(pid, 0) says whether it
+// exists, its /proc stat whether it is a zombie. Without a /proc to tell, t fails: a process that exited
+// but was not reaped would otherwise count as running, or the check would say nothing.
+func running(t testing.TB, pid int) bool {
+	t.Helper()
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return syscall.Kill(pid, 0) == nil // no /proc: only whether it exists
+		if _, self := os.Stat("/proc/self/stat"); self != nil {
+			t.Fatalf("no /proc here: cannot tell whether process %d has exited", pid)
+		}
+		return false // it exited between the two looks
 	}
 	_, after, ok := strings.Cut(string(stat), ") ")
-	return ok && !strings.HasPrefix(after, "Z")
+	return ok && !strings.HasPrefix(after, "Z") && !strings.HasPrefix(after, "X")
 }
 
 func quoteAll(args []string) []string {

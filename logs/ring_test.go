@@ -129,19 +129,22 @@ func TestReadLineCutsAndSaysSo(t *testing.T) {
 	}
 }
 
-// TestRingKeepsItsByteBudget: long lines are kept within maxBytes, whatever the line capacity, the oldest
+// TestRingKeepsItsByteBudget: long lines are kept within ByteBudget (NewRing's), whatever the line capacity, the oldest
 // dropped first; a line longer than the whole budget is still kept alone (the newest is always shown); the
 // size counts what the ring holds.
 func TestRingKeepsItsByteBudget(t *testing.T) {
-	r := NewRing(5000)
-	r.maxBytes = 10_000
-	line := func(i int) Line { return Line{Text: fmt.Sprintf("%04d", i) + strings.Repeat("x", 996)} }
+	r := NewRing(5000) // the budget NewRing gives, ByteBudget: lines a tenth of it (and their overhead) long
+	if r.Budget() != ByteBudget {
+		t.Fatalf("budget %d, want ByteBudget (%d)", r.Budget(), ByteBudget)
+	}
+	body := strings.Repeat("x", ByteBudget/10-4)
+	line := func(i int) Line { return Line{Text: fmt.Sprintf("%04d", i) + body} }
 	for i := 1; i <= 100; i++ {
 		r.Push(line(i))
 	}
 	per := line(0).Size()
-	if r.Len() != 10_000/per || r.Size() != r.Len()*per || r.Size() > r.maxBytes {
-		t.Fatalf("kept %d lines of %d bytes (size %d), budget %d", r.Len(), per, r.Size(), r.maxBytes)
+	if r.Len() != ByteBudget/per || r.Len() != 9 || r.Size() != r.Len()*per || r.Size() > ByteBudget {
+		t.Fatalf("kept %d lines of %d bytes (size %d), budget %d", r.Len(), per, r.Size(), ByteBudget)
 	}
 	if got := ringLines(r); !strings.HasPrefix(got[len(got)-1], "0100") || r.Dropped() != int64(100-r.Len()) {
 		t.Fatalf("kept %d lines ending %q, dropped %d", len(got), got[len(got)-1][:4], r.Dropped())
@@ -150,8 +153,8 @@ func TestRingKeepsItsByteBudget(t *testing.T) {
 	if r.hits != 8 {
 		t.Fatalf("%d hits among %d lines, want 8 (0092 … 0099)", r.hits, r.Len())
 	}
-	r.Push(Line{Text: strings.Repeat("y", 20_000)})
-	if r.Len() != 1 || r.hits != 0 || r.Size() != 20_000+lineOverhead {
+	r.Push(Line{Text: strings.Repeat("y", ByteBudget+1)})
+	if r.Len() != 1 || r.hits != 0 || r.Size() != ByteBudget+1+lineOverhead {
 		t.Fatalf("after a line over the budget: %d lines, %d hits, size %d", r.Len(), r.hits, r.Size())
 	}
 	r.Clear()

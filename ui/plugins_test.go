@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -191,11 +192,11 @@ func TestBackgroundPluginStopsOnQuit(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.done <- nil // (for the harness's cleanup)
-	if alive(pids["pid"]) {
+	if alive(t, pids["pid"]) {
 		t.Errorf("the plugin (pid %d) outlived kscope", pids["pid"])
 	}
 	deadline := time.Now().Add(5 * time.Second) // the child was killed; init reaps it when it gets to it
-	for alive(pids["child"]) {
+	for alive(t, pids["child"]) {
 		if time.Now().After(deadline) {
 			t.Fatalf("what the plugin started (pid %d) outlived kscope", pids["child"])
 		}
@@ -203,11 +204,19 @@ func TestBackgroundPluginStopsOnQuit(t *testing.T) {
 	}
 }
 
-// alive tells whether process pid runs (a zombie does not).
-func alive(pid int) bool {
+// alive tells whether process pid runs (a zombie does not): kill(pid, 0) says whether it exists, its /proc
+// stat whether it is a zombie; without a /proc to tell, t fails rather than counting it gone.
+func alive(t *testing.T, pid int) bool {
+	t.Helper()
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return false
+		if _, self := os.Stat("/proc/self/stat"); self != nil {
+			t.Fatalf("no /proc here: cannot tell whether process %d has exited", pid)
+		}
+		return false // it exited between the two looks
 	}
 	_, rest, _ := strings.Cut(string(data), ") ")
 	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
