@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -19,12 +19,13 @@ type versionOptions struct {
 	flags   *genericclioptions.ConfigFlags
 	streams genericiooptions.IOStreams
 	client  bool
+	version string // kscope's
 	disc    discovery.DiscoveryInterface
 	host    string
 }
 
-func newVersionCommand(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &versionOptions{flags: flags, streams: streams}
+func newVersionCommand(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, version string) *cobra.Command {
+	o := &versionOptions{flags: flags, streams: streams, version: version}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the kscope version and the server version",
@@ -60,7 +61,7 @@ func (o *versionOptions) Complete() error {
 
 // Run prints the versions, one per line, like kubectl version.
 func (o *versionOptions) Run(_ context.Context) error {
-	fmt.Fprintf(o.streams.Out, "Client Version: %s\n", clientVersion())
+	fmt.Fprintf(o.streams.Out, "Client Version: %s\n", clientVersion(o.version))
 	if o.client {
 		return nil
 	}
@@ -73,7 +74,7 @@ func (o *versionOptions) Run(_ context.Context) error {
 }
 
 // clientVersion names kscope's version and the client-go it was built with.
-func clientVersion() string {
+func clientVersion(version string) string {
 	clientGo := "unknown"
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, dep := range info.Deps {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -52,6 +52,7 @@ type tuiOptions struct {
 	contexts      string // @CONTEXT[,@CONTEXT…] after RESOURCE: a table of several clusters
 	output        string
 	columns       []watch.ObjectColumn
+	version       string // kscope's, as the UI shows it
 	// changed tells whether a flag was given (config.yaml decides the others); files holds what the
 	// configuration files add.
 	changed func(name string) bool
@@ -59,8 +60,8 @@ type tuiOptions struct {
 }
 
 // addTUI makes root run the terminal UI, with its arguments and flags.
-func addTUI(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) {
-	o := &tuiOptions{flags: flags, streams: streams}
+func addTUI(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, version string) {
+	o := &tuiOptions{flags: flags, streams: streams, version: version}
 	o.changed = func(name string) bool { return root.Flags().Changed(name) }
 	root.Use = "kscope [RESOURCE [@CONTEXT[,@CONTEXT…]]]"
 	root.Args = cobra.MaximumNArgs(2)
@@ -232,7 +233,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		LogLines:   o.logLines,
 		Mouse:      o.mouse,
 		SaveDir:    o.saveDir,
-		Version:    version,
+		Version:    o.version,
 		Skin:       o.files.skin,
 		Keys:       o.files.keys,
 		LogTail:    o.files.logTail,
