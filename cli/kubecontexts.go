@@ -2,9 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"sort"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"kscope/cluster"
 	"kscope/config"
@@ -33,4 +36,53 @@ func kubeContexts(dirs config.Dirs, flags *genericclioptions.ConfigFlags, flagGi
 		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 		return out, nil
 	}
+}
+
+// kubeconfigPath is the kubeconfig the flags name, else $KUBECONFIG (what plugins get as $KUBECONFIG).
+func kubeconfigPath(flags *genericclioptions.ConfigFlags) string {
+	if flags.KubeConfig != nil && *flags.KubeConfig != "" {
+		return *flags.KubeConfig
+	}
+	return os.Getenv("KUBECONFIG")
+}
+
+// currentContext is the kubeconfig context kscope starts in (--context, else the current one) and its
+// cluster; empty when the kubeconfig cannot be read (connecting then says why).
+func currentContext(flags *genericclioptions.ConfigFlags) (cluster, context string) {
+	raw, err := rawKubeconfig(flags)
+	if err != nil {
+		return "", ""
+	}
+	context = raw.CurrentContext
+	if flags.Context != nil && *flags.Context != "" {
+		context = *flags.Context
+	}
+	if c, ok := raw.Contexts[context]; ok {
+		cluster = c.Cluster
+	}
+	return cluster, context
+}
+
+// rawKubeconfig reads the kubeconfig the flags name (else $KUBECONFIG's files, else ~/.kube/config) as
+// kubectl merges it. It does not use flags' own loader, which keeps the flags' values from its first use:
+// the namespace chosen here must reach it afterwards.
+func rawKubeconfig(flags *genericclioptions.ConfigFlags) (*clientcmdapi.Config, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	if flags.KubeConfig != nil && *flags.KubeConfig != "" {
+		rules.ExplicitPath = *flags.KubeConfig
+	}
+	return rules.Load()
+}
+
+// kubeconfigNamespace is the namespace the kubeconfig context names ("" for none).
+func kubeconfigNamespace(flags *genericclioptions.ConfigFlags) string {
+	raw, err := rawKubeconfig(flags)
+	if err != nil {
+		return ""
+	}
+	_, context := currentContext(flags)
+	if c, ok := raw.Contexts[context]; ok {
+		return c.Namespace
+	}
+	return ""
 }

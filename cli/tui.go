@@ -6,21 +6,16 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 
-	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/klog/v2"
 
-	"kscope/cluster"
 	"kscope/columns"
 	"kscope/config"
-	"kscope/kube"
 	"kscope/spawn"
 	"kscope/ui"
 	"kscope/ui/changes"
@@ -35,9 +30,6 @@ import (
 	"kscope/ui/versions"
 	"kscope/watch"
 )
-
-// tuiGCPercent is the UI's GOGC unless the environment sets one.
-const tuiGCPercent = 50
 
 // tuiOptions runs the terminal UI: `kscope [RESOURCE] [-n NS | -A] [--readonly]`.
 type tuiOptions struct {
@@ -130,74 +122,46 @@ func (o *tuiOptions) Validate() error {
 }
 
 // Run connects, resolves RESOURCE (an unknown one is an error before the screen changes) and runs the UI
-// until the user quits.
+// until the user quits; then it remembers where the session ended. Each step is a method of its own, in
+// the order the session needs them: the files' settings decide read-only before the children's access is
+// set up, standard error is captured before connecting (a credential plugin may write to it), RESOURCE is
+// checked before the screen changes.
 func (o *tuiOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// client-go logs (reflector warnings, unhandled errors) go through klog to stderr, the terminal the UI
-	// draws on; the UI shows connection state itself.
-	klog.SetLogger(logr.Discard())
-	if os.Getenv("GOGC") == "" {
-		// A table holds its rows for the session: with the default GOGC=100 the heap may grow to twice them
-		// before a collection, and the process keeps that memory. Half of them is the better trade for a
-		// terminal tool that is idle most of the time (at 50k rows: RSS measured in bench/results).
-		debug.SetGCPercent(tuiGCPercent)
-	}
-	dirs := config.DefaultDirs()
-	problems := o.applySettings(dirs) // before read-only is decided
-	// read-only: the children's kubeconfig and proxies
-	var children *childAccess
-	if o.readOnly {
-		kube.ReadOnly(o.flags) // every client refuses writes at its transport, whatever a key handler does
-		var err error
-		if children, err = newChildAccess(); err != nil {
-			return err
-		}
-		defer children.remove()
-	}
-	kube.NoTerminalInput(o.flags)
-	// What credential plugins and server warnings write to stderr would draw over the screen: it goes to the
-	// prompt line instead (and what the UI did not show, to stderr once the screen is given back).
-	sup := spawn.NewSupervisor() // starts every goroutine of the session: a panic on one stops the UI
-	capture, err := kube.CaptureStderr(sup.Func())
-	if err == nil {
-		defer capture.Restore()
-	}
-	conn, err := kube.Connect(ctx, o.flags, sup.Func())
-	if err != nil {
+	tuneProcess()
+	s := &tuiSession{dirs: config.DefaultDirs(), sup: spawn.NewSupervisor()}
+	defer s.release()
+	s.problems = o.applySettings(s.dirs) // before read-only is decided
+	if err := o.startChildren(s); err != nil {
 		return err
 	}
-	conn.SetAllNamespaces(o.allNamespaces)
-	if err := o.checkStart(ctx, conn); err != nil {
-		conn.Close()
+	s.captureStderr()
+	if err := o.connect(ctx, s); err != nil {
 		return err
 	}
-	var first cluster.Interface = conn
-	kubeconfig := kubeconfigPath(o.flags)
-	if children != nil {
-		if first, err = children.attach(conn, o.flags); err != nil {
-			conn.Close()
-			return err
-		}
-		kubeconfig = children.kubeconfig()
+	s.loadConfiguration()
+	app := o.newUI(s)
+	s.announce(app)
+	sig, err := runUI(app)
+	if line := s.saveState(app, err); line != "" {
+		defer fmt.Fprintln(o.streams.ErrOut, line) // once the terminal is given back
 	}
-	cfg, more := loadConfig(dirs)
-	problems = append(problems, more...)
-	start := o.resource
-	if start == "" {
-		start = o.files.startView
-	}
-	if o.contexts != "" {
-		start += " " + o.contexts // a command line (ui: Options.Resource)
-	}
+	return o.exitStatus(s, err, sig)
+}
+
+// newUI builds the UI of the session s started: its screens, the files' configuration, the connection it
+// starts on and how it connects to other contexts.
+func (o *tuiOptions) newUI(s *tuiSession) *ui.App {
 	var stderr ui.StderrHandover // children that take the terminal get its standard error, not the capture
-	if capture != nil {
-		stderr = capture
+	if s.capture != nil {
+		stderr = s.capture
 	}
-	app := ui.New(ui.Options{
+	dirs := s.dirs
+	return ui.New(ui.Options{
 		Screens: ui.TableScreens{ // the screens in packages of their own: one line each
 			Pulse:      pulse.New,
 			Forwards:   portforwards.New,
@@ -213,22 +177,22 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 			Changes:    changes.New,
 		},
 		Stderr:     stderr,
-		Supervisor: sup,
-		Aliases:    cfg.aliases,
+		Supervisor: s.sup,
+		Aliases:    s.cfg.aliases,
 		Favorites:  o.files.favorites,
-		HotKeys:    cfg.hotkeys,
-		Plugins:    cfg.plugins,
+		HotKeys:    s.cfg.hotkeys,
+		Plugins:    s.cfg.plugins,
 		// a context's plugins file (k9s's clusters/CLUSTER/CONTEXT/plugins.yaml), read when its keys are first needed
 		ContextPlugins: func(cluster, context string) ([]config.Plugin, error) {
 			p, _, err := config.LoadContextPlugins(dirs, cluster, context)
 			return p, err
 		},
-		Kubeconfig: kubeconfig,
-		Cluster:    first,
-		Resource:   start,
+		Kubeconfig: s.kubeconfig,
+		Cluster:    s.first,
+		Resource:   o.startView(),
 		Columns:    o.columns,
-		Views:      cfg.views,
-		Jumps:      cfg.jumps,
+		Views:      s.cfg.views,
+		Jumps:      s.cfg.jumps,
 		ReadOnly:   o.readOnly,
 		LogLines:   o.logLines,
 		Mouse:      o.mouse,
@@ -246,139 +210,7 @@ func (o *tuiOptions) Run(ctx context.Context) error {
 		// settled gives it back at once, for one collection on a goroutine of its own.
 		Settled:       debug.FreeOSMemory,
 		Contexts:      kubeContexts(dirs, o.flags, o.changed("readonly")),
-		Connect:       o.connector(dirs, sup.Func(), children, false),
-		ConnectMember: o.connector(dirs, sup.Func(), children, true),
+		Connect:       o.connector(dirs, s.sup.Func(), s.children, false),
+		ConnectMember: o.connector(dirs, s.sup.Func(), s.children, true),
 	})
-	if children != nil {
-		children.notify(app.ChildRefused) // a child's refused write, on the status line
-	}
-	for _, p := range problems {
-		app.Notice("config: " + p) // kscope starts anyway, without the file
-	}
-	if capture != nil {
-		capture.Deliver(app.Notice)
-	}
-	stopSignals := endOnSignals(app) // SIGTERM, SIGHUP, SIGINT: the UI stops and the terminal is restored
-	err = app.Run()
-	sig := stopSignals()
-	if context, resource, namespace := app.LastView(); err == nil {
-		if line := rememberLastView(dirs, context, resource, namespace, app.FavoriteNamespaces()); line != "" {
-			defer fmt.Fprintln(o.streams.ErrOut, line) // once the terminal is given back
-		}
-	}
-	if capture != nil {
-		capture.Deliver(nil)
-		capture.Restore()
-	}
-	var panicErr *ui.PanicError
-	if errors.As(err, &panicErr) {
-		fmt.Fprintf(o.streams.ErrOut, "%s\n", panicErr.Stack)
-		return &exitError{code: 2, err: err}
-	}
-	if sig != nil {
-		return signalExit(sig)
-	}
-	return err
-}
-
-// checkStart checks RESOURCE before the screen changes: conn's catalog must know it, unless it is shown in
-// other clusters (@CONTEXT), whose names the kubeconfig must have.
-func (o *tuiOptions) checkStart(ctx context.Context, conn *kube.Cluster) error {
-	if o.contexts != "" {
-		for _, name := range strings.Split(o.contexts, ",") {
-			name = strings.TrimPrefix(strings.TrimSpace(name), "@")
-			if name != "*" && !slices.Contains(conn.Info().Contexts, name) {
-				return fmt.Errorf("no context %q in the kubeconfig (contexts: %s)", name, strings.Join(conn.Info().Contexts, ", "))
-			}
-		}
-		return nil
-	}
-	if o.resource != "" {
-		if _, err := conn.Catalog().ResolveList(ctx, o.resource); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// connector connects to a kubeconfig context as the session's connection (`:ctx NAME`), or as a member
-// beside it (a table of several clusters): a context its files make read-only is refused unless kscope is
-// read-only; in read-only mode the children reach it through a proxy of its own, the session's kubeconfig
-// pointed at it, or (a member) a kubeconfig of its own.
-func (o *tuiOptions) connector(dirs config.Dirs, start spawn.Func, children *childAccess, member bool) func(context.Context, string) (cluster.Interface, error) {
-	return func(ctx context.Context, name string) (cluster.Interface, error) {
-		flags := kube.ContextFlags(o.flags, name)
-		if err := refuseReadOnlyContext(dirs, flags, o.readOnly, o.changed("readonly")); err != nil {
-			return nil, err
-		}
-		c, err := kube.Connect(ctx, flags, start)
-		if err != nil {
-			return nil, err // not a cluster.Interface holding a nil *kube.Cluster
-		}
-		if children == nil {
-			return c, nil
-		}
-		attach := children.attach
-		if member {
-			attach = children.member
-		}
-		pc, err := attach(c, flags)
-		if err != nil {
-			c.Close()
-			return nil, err
-		}
-		return pc, nil
-	}
-}
-
-// configured is what the configuration files give the UI.
-type configured struct {
-	aliases config.Aliases
-	hotkeys []config.HotKey
-	plugins []config.Plugin
-	views   columns.Views
-	jumps   []config.Jump
-}
-
-// loadConfig reads the aliases, hotkeys, plugins, views and jumps files; a file or a rule that cannot be used
-// is one line in problems.
-func loadConfig(dirs config.Dirs) (configured, []string) {
-	var c configured
-	var problems []string
-	note := func(err error) {
-		problems = append(problems, config.Lines(err)...)
-	}
-	var err error
-	c.aliases, _, err = config.LoadAliases(dirs)
-	note(err)
-	c.hotkeys, _, err = config.LoadHotKeys(dirs)
-	note(err)
-	c.plugins, _, err = config.LoadPlugins(dirs)
-	note(err)
-	c.views, _, err = loadViews(dirs)
-	note(err)
-	c.jumps, _, err = config.LoadJumps(dirs)
-	note(err)
-	return c, problems
-}
-
-// loadViews reads views.yaml and makes its entries ready; a bad entry is a problem of the file.
-func loadViews(dirs config.Dirs) (columns.Views, config.File, error) {
-	settings, f, err := config.LoadViews(dirs)
-	if err != nil {
-		return columns.Views{}, f, err
-	}
-	views, err := columns.NewViews(settings)
-	if err != nil {
-		return columns.Views{}, f, config.Problem{Path: f.Path, Text: err.Error()}
-	}
-	return views, f, nil
-}
-
-// kubeconfigPath is the kubeconfig the flags name, else $KUBECONFIG (what plugins get as $KUBECONFIG).
-func kubeconfigPath(flags *genericclioptions.ConfigFlags) string {
-	if flags.KubeConfig != nil && *flags.KubeConfig != "" {
-		return *flags.KubeConfig
-	}
-	return os.Getenv("KUBECONFIG")
 }
