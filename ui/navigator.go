@@ -61,7 +61,8 @@ type Navigator interface {
 	// ("the lines on screen"); or says why it could not.
 	CopyToClipboard(what, text string)
 	// SaveFile writes data to a new file (never one that exists: name, else name-2 …) in the user's save
-	// folder for kind ("logs", "tables"), private to the user, and returns its path.
+	// folder for kind ("logs", "tables"), private to the user, and returns its path; a folder someone else
+	// could have planted (a symbolic link, another user's, writable by others) is refused, nothing written.
 	SaveFile(kind, name string, data []byte) (path string, err error)
 
 	// Theme is the UI's colors (kscope's, or the skin's over them); not changed after start.

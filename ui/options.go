@@ -2,10 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"os/user"
-	"path/filepath"
 	"time"
 
 	"k8s.io/utils/clock"
@@ -77,8 +73,8 @@ type Options struct {
 	Mouse bool
 	// Clipboard puts text on the clipboard for `c` (default: an OSC 52 sequence to the terminal).
 	Clipboard ClipboardFunc
-	// SaveDir is where ctrl-s writes (logs under SaveDir/logs); default kscope-USER in the system's
-	// temporary folder.
+	// SaveDir is where ctrl-s writes (logs under SaveDir/logs); default DefaultSaveDir. SaveFile refuses a
+	// folder others could have planted (savedir.go).
 	SaveDir string
 	// Columns, when set, are the columns Resource opens with (`-o custom-columns`), computed from the objects.
 	Columns []watch.ObjectColumn
@@ -140,14 +136,4 @@ func (o *Options) defaults() {
 // logSettings are the options of the logs screen.
 func (o Options) logSettings() LogSettings {
 	return LogSettings{Lines: o.LogLines, Tail: o.LogTail, Wrap: o.LogWrap, Timestamps: o.LogTimestamps, Follow: o.LogFollow}
-}
-
-// DefaultSaveDir is where ctrl-s writes when Options.SaveDir is not set: kscope-USER in the system's
-// temporary folder (kscope-UID when the user has no name).
-func DefaultSaveDir() string {
-	name := fmt.Sprint(os.Getuid())
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		name = u.Username
-	}
-	return filepath.Join(os.TempDir(), "kscope-"+name)
 }
