@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-
-	"kscope/ui"
 )
 
 func TestInfoNamesEveryPath(t *testing.T) {
@@ -30,6 +28,7 @@ func TestInfoNamesEveryPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("XDG_DATA_HOME", filepath.Join(root, "data"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(root, "state"))
 	t.Setenv("K9S_SKIN", "")
 	kubeconfig := filepath.Join(root, "kubeconfig")
 	if err := os.WriteFile(kubeconfig, []byte("apiVersion: v1\nkind: Config\ncurrent-context: prod\ncontexts:\n- name: prod\n  context: {cluster: c1, user: u}\n"), 0o644); err != nil {
@@ -55,7 +54,7 @@ func TestInfoNamesEveryPath(t *testing.T) {
 		{"context prod", root + "/data/k9s/clusters/c1/prod/config.yaml", "read (k9s's file: kscope has none)"},
 		{"keys", root + "/kscope/keys.yaml", "unusable: " + root + "/kscope/keys.yaml: line 1: did not find expected node content"},
 		{"skin night", k9s + "/skins/night.yaml", "read (k9s's file: kscope has none)"},
-		{"saved logs and tables (ctrl-s)", ui.DefaultSaveDir(), "written (the default; --save-dir or config.yaml's screenDumpDir chooses another)"},
+		{"saved logs and tables (ctrl-s)", root + "/state/kscope", "written (the default; --save-dir or config.yaml's screenDumpDir chooses another)"},
 	}
 	var got [][]string
 	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {

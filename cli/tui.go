@@ -67,7 +67,7 @@ func addTUI(root *cobra.Command, flags *genericclioptions.ConfigFlags, streams g
 	root.Flags().BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "start in all namespaces")
 	root.Flags().BoolVar(&o.mouse, "mouse", false, "use the mouse: click selects, the wheel scrolls, a click on a header sorts")
 	root.Flags().IntVar(&o.logLines, "log-lines", 5000, "how many lines a logs view keeps (the oldest are dropped first)")
-	root.Flags().StringVar(&o.saveDir, "save-dir", "", "where ctrl-s saves (default: kscope-USER in the system's temporary folder)")
+	root.Flags().StringVar(&o.saveDir, "save-dir", "", "where ctrl-s saves (default: $XDG_STATE_HOME/kscope, else ~/.local/state/kscope)")
 	root.Flags().StringVarP(&o.output, "output", "o", "", "show RESOURCE with kubectl's custom columns: custom-columns=HEADER:JSONPATH,… or custom-columns-file=FILE")
 	root.Flags().BoolVar(&o.readOnly, "readonly", false, "refuse every change to the cluster at the transport: kscope's own requests (delete, edit, scale, restart, "+
 		"shell, port-forward) and those of the plugins and the editor it starts, which get a kubeconfig of kscope's that reaches "+
