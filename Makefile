@@ -69,7 +69,7 @@ lint:
 
 unit:
 	@mkdir -p $(TEST_LOGS)
-	set -o pipefail; $(GO) test -race -count=1 -json ./... | $(GO) run .ci/testtimes.go -save $(TEST_LOGS)/unit.json
+	set -o pipefail; $(GO) test -race -count=1 -timeout 20m -json ./... | $(GO) run .ci/testtimes.go -save $(TEST_LOGS)/unit.json
 
 ## fuzz: explore each fuzz target for FUZZTIME (e.g. make fuzz FUZZTIME=10m; a new input is minimized for at most
 ## 100 runs, so the time goes to exploring); `make unit` runs their committed
