@@ -151,3 +151,29 @@ func TestApplyRefusesAFileOverTheLimit(t *testing.T) {
 		t.Errorf("a refused read was dry-run: %q", got)
 	}
 }
+
+// TestApplyEscCancelsTheRead: esc on the apply screen of a read in progress (typed with the command, before
+// the read can answer) goes back, says that nothing is applied, and the read's answer is dropped: no dry
+// run, no view of one.
+func TestApplyEscCancelsTheRead(t *testing.T) {
+	h := start(t, 120, 35, func(o *Options) { o.Resource = "deployments" })
+	path := webManifest(t)
+	var table Screen
+	h.quietly(func() { table = h.app.top() })
+	h.ui(func() { // one turn of the UI goroutine: the read's answer comes after the esc
+		for _, r := range ":apply " + path {
+			h.deliver(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+		}
+		h.deliver(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone))
+		h.deliver(tcell.NewEventKey(tcell.KeyEscape, 0, tcell.ModNone))
+	})
+	want := "apply " + path + ": read cancelled, nothing applied"
+	h.until(want, func() bool { return shows(h, want) && h.app.top() == table && h.app.pending.Load() == 0 })
+	h.sync()
+	if got := applies(h.cluster); len(got) != 0 {
+		t.Errorf("a cancelled read was dry-run: %q", got)
+	}
+	if !shows(h, want) {
+		t.Errorf("the read's answer replaced %q", want)
+	}
+}
