@@ -86,3 +86,22 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestSaveFileRefusesAnotherUsersFolder: a save folder owned by another user is refused (giving a folder to
+// another user needs root: the test says so and is skipped otherwise).
+func TestSaveFileRefusesAnotherUsersFolder(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("giving the folder to another user needs root")
+	}
+	save := filepath.Join(t.TempDir(), "kscope")
+	must(t, os.Mkdir(save, 0o700))
+	must(t, os.Chown(save, 65534, 65534))
+	_, err := (&App{session: &session{opts: Options{SaveDir: save}}}).SaveFile("tables", "pods.csv", []byte("x"))
+	want := "the save folder " + save + " belongs to user id 65534, not to you (0); "
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("SaveFile: %v; want an error beginning %q", err, want)
+	}
+	if entries, _ := os.ReadDir(save); len(entries) > 0 {
+		t.Errorf("written in the folder: %v", entries)
+	}
+}
