@@ -460,9 +460,10 @@ func fixtureCluster() *fakeCluster {
 				row("", "shop", 40*24*time.Hour, "Active", "<age>")},
 		},
 		objects: map[string]*unstructured.Unstructured{
-			"pods/shop/web-7d9f-abcde": podObject(),
-			"secrets/shop/creds":       secretObject(),
-			"deployments/shop/web":     deploymentObject(),
+			"pods/shop/web-7d9f-abcde":  podObject(),
+			"secrets/shop/creds":        secretObject(),
+			"deployments/shop/web":      deploymentObject(),
+			"replicasets/shop/web-7d9f": replicaSetObject(), // the pods' controller, the deployment's
 		},
 		replicas: map[string]int32{"deployments/shop/web": 2},
 		denied:   map[string]bool{},
@@ -482,6 +483,19 @@ func deploymentObject() *unstructured.Unstructured {
 			"managedFields": []any{map[string]any{"manager": "kubectl", "operation": "Update"}}},
 		"spec":   map[string]any{"replicas": int64(2)},
 		"status": map[string]any{"replicas": int64(2)},
+	}}
+}
+
+// replicaSetObject is the deployment web's ReplicaSet, the controller of its pods (a port-forward of the
+// deployment follows the pods it owns through it).
+func replicaSetObject() *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "ReplicaSet",
+		"metadata": map[string]any{"name": "web-7d9f", "namespace": "shop", "uid": "uid-web-7d9f",
+			"labels": map[string]any{"app": "web"},
+			"ownerReferences": []any{map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+				"name": "web", "uid": "uid-web", "controller": true}}},
+		"spec": map[string]any{"replicas": int64(2)},
 	}}
 }
 
