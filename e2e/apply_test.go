@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -164,5 +165,39 @@ func TestApplyBadDocumentAppliesNothing(t *testing.T) {
 		if configMapExists(t, ns, name) {
 			t.Errorf("configmap %s was applied", name)
 		}
+	}
+}
+
+// TestApplyRefusesAFIFOAndADevice: `:apply` of a FIFO nobody writes to (through a symbolic link too) and of
+// /dev/zero is refused at once, in one line each, and kscope goes on answering: a manifest after them is
+// dry-run.
+func TestApplyRefusesAFIFOAndADevice(t *testing.T) {
+	parallel(t)
+	ns := testNamespace(t)
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "p.yaml")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(dir, "l.yaml")
+	if err := os.Symlink(pipe, linked); err != nil {
+		t.Fatal(err)
+	}
+	path := writeManifest(t, dir, "fresh.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fresh\ndata:\n  k: v\n")
+	s := startUI(t, "-n", ns, "configmaps")
+	s.waitFor("configmaps(" + ns + ")")
+	for _, c := range []struct{ path, why string }{
+		{pipe, "not a regular file (a FIFO)"}, {linked, "not a regular file (a FIFO)"},
+		{"/dev/zero", "not a regular file (a character device)"},
+	} {
+		s.typeText(":apply " + c.path)
+		s.keys("Enter")
+		s.waitFor("apply " + c.path + ": refused: " + c.why)
+	}
+	s.typeText(":apply " + path)
+	s.keys("Enter")
+	s.waitFor("1 to create", "create    configmaps "+ns+"/fresh")
+	if configMapExists(t, ns, "fresh") {
+		t.Fatal("the dry run wrote")
 	}
 }
