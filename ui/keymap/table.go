@@ -262,7 +262,7 @@ type KeyFamilies struct {
 	Rollouts   rolloutsKeys   `title:"Rollouts view (shift-r on a deployment, statefulset or daemonset)" screen:"ui/rollouts"`
 	Forwards   forwardsKeys   `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
 	Changes    changesKeys    `title:"Changes view (:changes)" screen:"ui/changes"`
-	Apply      applyKeys      `title:"Apply view (:apply, ctrl-n on a row): the server-side dry run's diff" screen:"ui/apply"`
+	Apply      applyKeys      `title:"Apply view (:apply PATH, ctrl-n on a row): the server-side dry run's diff; :apply reads regular files only, at most 1000 files and 16 MiB in all" screen:"ui/apply"`
 	Help       helpKeys       `title:"Help view"`
 }
 
