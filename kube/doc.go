@@ -9,6 +9,6 @@
 // the protobuf PodList and watch stream through kubeproto and keeps a 129-byte record of each pod (its key,
 // resourceVersion and four sums), never a Pod.
 //
-// The commands of the root package use it; ui, watch and discovery never import it, and it never imports ui:
+// The commands (package cli) use it; ui, watch and discovery never import it, and it never imports ui:
 // what it implements is declared in package cluster.
 package kube

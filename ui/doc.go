@@ -183,7 +183,7 @@
 //		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.Title(), t.Source())) }))
 //	}
 //
-// and the one line in the program (tui.go): `ui.TableScreens{Pulse: pulse.New, …}`. ui's own tests register
+// and the one line in the program (cli/tui.go): `ui.TableScreens{Pulse: pulse.New, …}`. ui's own tests register
 // stub screens in their harness (they cannot import a package that imports ui); the e2e tests run the real
 // ones. TestNoKeyBoundTwice checks that the keys collide with none of the view's or the global ones and that
 // every key bound is Keys's; the names keys.yaml may rebind (keymap.Names()) and README.md's key tables follow
