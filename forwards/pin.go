@@ -33,7 +33,8 @@ type pin struct {
 }
 
 // stopError is why a forward stops rather than tries again: what it follows is gone for good or was replaced
-// (its UID changed), and going on to another pod would be a move the user did not choose.
+// (its UID changed), and going on to another pod would be a move the user did not choose. It names the object
+// without its namespace (the forward's target, beside it in :pf, has it), short enough for :pf's STATE.
 type stopError struct{ why string }
 
 func (e *stopError) Error() string { return e.why }
@@ -106,7 +107,7 @@ func (p pin) candidates(ctx context.Context, c Cluster) ([]corev1.Pod, *corev1.S
 			return nil, nil, err
 		}
 		if u.GetUID() != p.uid {
-			return nil, nil, &stopError{fmt.Sprintf("%s %s/%s was re-created (uid changed)", t.Kind, t.Namespace, t.Name)}
+			return nil, nil, &stopError{fmt.Sprintf("%s %s was re-created (uid changed)", t.Kind, t.Name)}
 		}
 		if t.GVR == servicesGVR {
 			if svc, err = ReadService(u); err != nil {
@@ -140,8 +141,7 @@ func (p pin) samePod(pods []corev1.Pod) ([]corev1.Pod, error) {
 	t := p.target
 	if len(pods) == 0 {
 		if p.controller == nil {
-			return nil, &stopError{fmt.Sprintf("pod %s/%s was deleted, and it had no controller to re-create it",
-				t.Namespace, t.Name)}
+			return nil, &stopError{fmt.Sprintf("pod %s was deleted, and it had no controller to re-create it", t.Name)}
 		}
 		return nil, nil
 	}
@@ -150,11 +150,10 @@ func (p pin) samePod(pods []corev1.Pod) ([]corev1.Pod, error) {
 		return pods[:1], nil
 	}
 	if p.controller == nil {
-		return nil, &stopError{fmt.Sprintf("pod %s/%s was re-created (uid changed), and it had no controller",
-			t.Namespace, t.Name)}
+		return nil, &stopError{fmt.Sprintf("pod %s was re-created (uid changed), and it had no controller", t.Name)}
 	}
 	if c := metav1.GetControllerOf(pod); c == nil || c.UID != p.controller.UID {
-		return nil, &stopError{fmt.Sprintf("pod %s/%s was re-created outside %s %s (uid changed)", t.Namespace, t.Name,
+		return nil, &stopError{fmt.Sprintf("pod %s was re-created outside %s %s (uid changed)", t.Name,
 			strings.ToLower(p.controller.Kind), p.controller.Name)}
 	}
 	return pods[:1], nil

@@ -49,23 +49,23 @@ func TestPinRules(t *testing.T) {
 			then: func(*fakeCluster) {}, want: []string{"db-0"}},
 		{name: "a pod without a controller, deleted", target: dbPod, first: "db-0", firstOpts: []podOption{noControl},
 			then: func(c *fakeCluster) { c.deletePod("db-0") },
-			stop: "pod shop/db-0 was deleted, and it had no controller to re-create it"},
+			stop: "pod db-0 was deleted, and it had no controller to re-create it"},
 		{name: "a pod without a controller, re-created under its name", target: dbPod, first: "db-0",
 			firstOpts: []podOption{noControl}, then: func(c *fakeCluster) { c.addPod("db-0", 5432, true, noControl) },
-			stop: "pod shop/db-0 was re-created (uid changed), and it had no controller"},
+			stop: "pod db-0 was re-created (uid changed), and it had no controller"},
 		{name: "a StatefulSet's pod, re-created by it", target: dbPod, first: "db-0", firstOpts: []podOption{ofStatefulS},
 			then: func(c *fakeCluster) { c.addPod("db-0", 5432, true, ofStatefulS) }, want: []string{"db-0"}},
 		{name: "a StatefulSet's pod, gone: waits", target: dbPod, first: "db-0", firstOpts: []podOption{ofStatefulS},
 			then: func(c *fakeCluster) { c.deletePod("db-0") }, want: nil},
 		{name: "a StatefulSet's pod, re-created outside it", target: dbPod, first: "db-0", firstOpts: []podOption{ofStatefulS},
 			then: func(c *fakeCluster) { c.addPod("db-0", 5432, true, noControl) },
-			stop: "pod shop/db-0 was re-created outside statefulset db (uid changed)"},
+			stop: "pod db-0 was re-created outside statefulset db (uid changed)"},
 		{name: "a StatefulSet's pod, re-created by a new set of that name", target: dbPod, first: "db-0",
 			firstOpts: []podOption{ofStatefulS},
 			then: func(c *fakeCluster) {
 				c.addPod("db-0", 5432, true, controlledBy(ownedBy("StatefulSet", "db", "uid-sts-db-2")))
 			},
-			stop: "pod shop/db-0 was re-created outside statefulset db (uid changed)"},
+			stop: "pod db-0 was re-created outside statefulset db (uid changed)"},
 		{name: "a deployment: its ReplicaSet's pods only", target: webDeploy, first: "web-a",
 			then: func(c *fakeCluster) {
 				c.addPod("api-x", 8080, true, controlledBy(foreignRS)) // the deployment's labels, another owner
@@ -75,7 +75,7 @@ func TestPinRules(t *testing.T) {
 			}, want: []string{"web-a", "web-b"}},
 		{name: "a deployment re-created", target: webDeploy, first: "web-a",
 			then: func(c *fakeCluster) { c.put("deployments", "web", "uid-deploy-web-2", nil, nil) },
-			stop: "deployment shop/web was re-created (uid changed)"},
+			stop: "deployment web was re-created (uid changed)"},
 		{name: "a deployment whose ReplicaSet belongs to another deployment now", target: webDeploy, first: "web-a",
 			then: func(c *fakeCluster) {
 				c.put("replicasets", "web-7d9", "uid-rs-web-7d9", ownedBy("Deployment", "web", "uid-other"), nil)
@@ -94,7 +94,7 @@ func TestPinRules(t *testing.T) {
 			then: func(c *fakeCluster) {
 				c.put("services", "web", "uid-svc-web-2", nil, map[string]any{"selector": map[string]any{"app": "other"}})
 				c.addPod("other", 8080, true, noLabels)
-			}, stop: "service shop/web was re-created (uid changed)"},
+			}, stop: "service web was re-created (uid changed)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newFake(t)
@@ -195,7 +195,7 @@ func TestForwardStopsOnPodOutsideController(t *testing.T) {
 	waitStatus(t, fw, "waiting", func(st Status) bool { return st.Phase == Waiting })
 	c.addPod("db-0", 5432, true, noControl)
 	st := waitStatus(t, fw, "the end", func(st Status) bool { return st.Phase == Over })
-	if st.String() != "ended: pod shop/db-0 was re-created outside statefulset db (uid changed)" {
+	if st.String() != "ended: pod db-0 was re-created outside statefulset db (uid changed)" {
 		t.Errorf("status %+v (%s)", st, st)
 	}
 	if reqs := c.started(); len(reqs) != 1 {
@@ -238,7 +238,7 @@ func TestForwardSkipsForeignPods(t *testing.T) {
 	c.addPod("web-b", 8080, true)
 	c.deletePod("web-a")
 	st = waitStatus(t, fw, "the end", func(st Status) bool { return st.Phase == Over })
-	if st.Why != "service shop/web was re-created (uid changed)" || !strings.HasPrefix(st.Follows, "pods selected by service web") {
+	if st.Why != "service web was re-created (uid changed)" || !strings.HasPrefix(st.Follows, "pods selected by service web") {
 		t.Errorf("status %+v", st)
 	}
 }
