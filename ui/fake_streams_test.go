@@ -34,6 +34,8 @@ type fakeStreams struct {
 	attachInput  string
 	// forwardErr, when set, answers every PortForward.
 	forwardErr error
+	// forwardPanic, when set, makes every PortForward panic with it (on the forward's goroutine).
+	forwardPanic string
 	forwards   []*fakeForward
 }
 
@@ -154,6 +156,9 @@ func (c *fakeCluster) PortForward(ctx context.Context, req cluster.PortForwardRe
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if p := c.streams.forwardPanic; p != "" {
+		panic(p)
+	}
 	if err := c.streams.forwardErr; err != nil {
 		return 0, nil, err
 	}

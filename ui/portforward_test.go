@@ -274,3 +274,26 @@ func TestPortForwardFailuresAndMoves(t *testing.T) {
 		t.Errorf("the old context's forwards are still listed: %s", left)
 	}
 }
+
+// TestPanicInAPortForwardStopsUIWithError: a forward's goroutines start through the session's supervisor: a
+// panic in one (here its reconnect, once its stream ended) stops the UI and Run returns it; the process does
+// not crash with the terminal left raw.
+func TestPanicInAPortForwardStopsUIWithError(t *testing.T) {
+	h, _ := startShellTest(t, nil)
+	h.press(tcell.KeyRune, 'F')
+	h.eventually("(no declared ports) to pod port:")
+	h.typeText("8080\n")
+	h.eventually("from local port:")
+	h.replacePrompt("0")
+	h.press(tcell.KeyEnter, 0)
+	h.eventually("forwarding 127.0.0.1:")
+	fs := waitForwards(h, 1)
+	h.cluster.mu.Lock()
+	h.cluster.streams.forwardPanic = "bad stream"
+	h.cluster.mu.Unlock()
+	fs[0].end <- errors.New("lost connection to pod")
+	var perr *PanicError
+	if err := h.stopped("a panic in a port-forward"); !errors.As(err, &perr) || perr.Error() != "internal error: bad stream" {
+		t.Errorf("Run returned %v, want the panic", err)
+	}
+}

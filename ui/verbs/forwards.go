@@ -18,7 +18,7 @@ func (v *Verbs) forward(t forwards.Target, pod *corev1.Pod, local, podPort int) 
 	conn := v.Cluster()
 	ctx, cancel := context.WithCancel(v.Context())
 	req := forwards.Request{Target: t, Pod: pod, PodPort: podPort, Address: forwardAddress, LocalPort: local,
-		Clock: v.Clock()}
+		Clock: v.Clock(), Go: v.Go}
 	v.Go(func() {
 		fw, err := forwards.Start(ctx, conn, req)
 		v.Update(func() {
