@@ -36,7 +36,7 @@ type fakeStreams struct {
 	forwardErr error
 	// forwardPanic, when set, makes every PortForward panic with it (on the forward's goroutine).
 	forwardPanic string
-	forwards   []*fakeForward
+	forwards     []*fakeForward
 }
 
 // fakeForward is one running forward: ending it with end makes it fail with that error.
