@@ -63,10 +63,10 @@ func (a *App) runRoutedPlugin(t *livetable.Table, cr clusterRows, name string) {
 // each group through its cluster's App; the one question (when the plugin asks first) lists every row with
 // its context (pods web-1 @prod).
 func (a *App) runRoutedPluginMarked(t *livetable.Table, cr clusterRows, name string) {
-	filter := t.Query().Filter.String()
+	whats, envs := plugins.Table{Table: t}.PluginMarked() // one a row, in t.Marked()'s order
 	var groups []plugins.Group
 	index := map[*App]int{}
-	for _, row := range t.Marked() {
+	for k, row := range t.Marked() {
 		c, ctx, ok := cr.ClusterOf(row)
 		if !ok {
 			a.errorf("plugin %s not run: the cluster of %s is not connected", name, row.Name)
@@ -79,9 +79,8 @@ func (a *App) runRoutedPluginMarked(t *livetable.Table, cr clusterRows, name str
 			index[m] = i
 			groups = append(groups, plugins.Group{Set: m.plugins})
 		}
-		res, own := t.RowKind(row)
-		groups[i].Whats = append(groups[i].Whats, res.Name+" "+own.Name+" @"+ctx)
-		groups[i].Envs = append(groups[i].Envs, plugins.RowEnv(res, own, t.ShownCells(own), filter))
+		groups[i].Whats = append(groups[i].Whats, whats[k]+" @"+ctx)
+		groups[i].Envs = append(groups[i].Envs, envs[k])
 	}
 	a.home.plugins.StartMarked(name, groups)
 }

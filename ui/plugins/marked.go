@@ -53,7 +53,6 @@ func (s *Set) startMarked(p config.Plugin, whats []string, envs []map[string]str
 // in read-only mode; the inputs (the first group's plugin's) are asked once, for every row. UI goroutine
 // only.
 func (s *Set) StartMarked(name string, groups []Group) {
-	var first config.Plugin
 	plugins := make([]config.Plugin, len(groups))
 	for i, g := range groups {
 		p, ok := g.Set.plugin(name)
@@ -64,9 +63,6 @@ func (s *Set) StartMarked(name string, groups []Group) {
 		if p.Dangerous && g.Set.h.ReadOnly() {
 			s.h.Errorf("read-only mode: refusing plugin %s (it is marked dangerous)", name)
 			return
-		}
-		if i == 0 {
-			first = p
 		}
 		plugins[i] = p
 	}
@@ -82,6 +78,7 @@ func (s *Set) StartMarked(name string, groups []Group) {
 	if len(rows) == 0 {
 		return
 	}
+	first := plugins[0]
 	if len(first.Inputs) == 0 {
 		s.runMarked(name, rows)
 		return
