@@ -40,7 +40,7 @@ func TestUIDebugNode(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("Debug node kwok-node-0?")
 	s.keys("Tab", "Enter")
-	s.waitGone("nodes[1]") // the attachment has the terminal
+	s.waitFor("kscope: attached to") // the attachment has the terminal: the pod exists and runs
 	pod := kubectl(t, "-n", ns, "get", "pods", "-l", "app.kubernetes.io/managed-by=kscope-debug", "-o", "jsonpath={.items[*].metadata.name}")
 	if !strings.HasPrefix(pod, "node-debugger-kwok-node-0-") || strings.Contains(pod, " ") {
 		t.Fatalf("debug pods in %s: %q, want one node-debugger-kwok-node-0-xxxxx", ns, pod)
@@ -73,7 +73,8 @@ func TestUIDebugPod(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("Debug pod " + pod + "?")
 	s.keys("Tab", "Enter")
-	s.waitGone("pods(" + ns + ")[1]") // the attachment has the terminal
+	// The attachment has the terminal: the ephemeral container was added and its status says it runs.
+	s.waitFor("kscope: attached to")
 	got := kubectl(t, "-n", ns, "get", "pod", pod, "-o",
 		"jsonpath={.spec.ephemeralContainers[0].targetContainerName} {.spec.ephemeralContainers[0].image} "+
 			"{.status.ephemeralContainerStatuses[0].name} {.status.ephemeralContainerStatuses[0].state.running.startedAt}")

@@ -200,6 +200,10 @@ func (c *Cluster) Delete(ctx context.Context, gvr schema.GroupVersionResource, n
 	return nil
 }
 
-// Close stops the catalog's live refresh and returns at once (the refresh ends moments later). It is
-// idempotent.
-func (c *Cluster) Close() { c.cancel() }
+// Close stops the catalog's live refresh and waits until it has stopped: its reads in flight are cancelled,
+// so that takes moments, and after Close the connection writes nothing more to the discovery cache (a caller
+// may remove it). It is idempotent; it must not be called from a catalog subscriber.
+func (c *Cluster) Close() {
+	c.cancel()
+	<-c.done
+}

@@ -7,7 +7,6 @@ import (
 	"unicode"
 
 	xterm "golang.org/x/term"
-	"k8s.io/kubectl/pkg/util/term"
 
 	"kscope/cluster"
 )
@@ -28,7 +27,6 @@ type streamTerminal struct {
 // with its size changes forwarded, restored once fn returns (no read of stdin outlives fn). Call it with the
 // TUI suspended.
 func (v *Verbs) withTerminal(fn func(t streamTerminal) error) error {
-	tty := term.TTY{In: os.Stdin, Out: os.Stdout} // for its size; raw mode is set below
 	in, out := v.Terminal()
 	own := in == nil || out == nil
 	if own {
@@ -36,24 +34,17 @@ func (v *Verbs) withTerminal(fn func(t streamTerminal) error) error {
 		in, stop = shellInput()
 		defer stop() // after the stream: no read of stdin outlives it
 		out = os.Stdout
-	} else {
-		tty.In, tty.Out = in, out
 	}
 	t := streamTerminal{in: in, out: out}
-	if sizes := tty.MonitorSize(tty.GetSize()); sizes != nil {
-		t.sizes = func() *cluster.TerminalSize {
-			s := sizes.Next()
-			if s == nil {
-				return nil
-			}
-			return &cluster.TerminalSize{Width: s.Width, Height: s.Height}
-		}
+	if f, ok := out.(*os.File); ok {
+		sizes, stop := watchSize(f, v.Go)
+		defer stop() // ends the stream's size updates
+		t.sizes = sizes
 	}
-	// Raw mode set and restored here, not with tty.Safe: kubectl's interrupt handler there would end the
+	// Raw mode set and restored here, not with kubectl's tty.Safe: its interrupt handler would end the
 	// process (os.Exit) on SIGTERM or SIGHUP with the UI never finalised; kscope's own signal path
 	// (Signal) cancels v.Context() instead, which ends the stream, and the UI stops after it.
-	if own && tty.IsTerminalIn() {
-		fd := int(os.Stdin.Fd())
+	if fd := int(os.Stdin.Fd()); own && xterm.IsTerminal(fd) {
 		if state, err := xterm.MakeRaw(fd); err == nil {
 			defer func() { _ = xterm.Restore(fd, state) }()
 			t.raw = true
