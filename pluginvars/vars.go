@@ -3,6 +3,7 @@ package pluginvars
 import (
 	"fmt"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 )
@@ -39,11 +40,26 @@ func ownValue(name string) bool {
 	return strings.HasPrefix(name, "INPUT_") || name == "KUBECONFIG"
 }
 
+// inertPunctuation is the punctuation shellInert lets through on the system kscope runs on (punctuation).
+var inertPunctuation = punctuation(runtime.GOOS)
+
+// punctuation is the punctuation no shell of goos reads as code: . _ - : / @ , + = and, but on Windows, %.
+// On Windows a plugin's shell is cmd or PowerShell (its command names it, as in k9s's plugin files), and
+// cmd expands %NAME% to an environment variable's value before it parses the line: two values with a %
+// each would paste a variable kscope exported (any text from the cluster) into the command line as code.
+// Pure.
+func punctuation(goos string) string {
+	if goos == "windows" {
+		return "._-:/@,+="
+	}
+	return "._-:/@,+=%"
+}
+
 // shellInert returns the first character of v that could change how a POSIX shell (sh, bash, zsh) parses
-// an argument v is pasted into, whether unquoted, in single or in double quotes; ok when there is none.
-// Letters, digits and . _ - : / @ , + = % are inert; a value may not start with - (an option) or = (zsh's
-// path expansion), except "-" alone. Bytes beyond ASCII are refused (some locales' multibyte characters
-// end in a quote or backslash byte).
+// an argument v is pasted into, whether unquoted, in single or in double quotes, or cmd or PowerShell on
+// Windows; ok when there is none. Letters, digits and inertPunctuation are inert; a value may not start
+// with - (an option) or = (zsh's path expansion), except "-" alone. Bytes beyond ASCII are refused (some
+// locales' multibyte characters end in a quote or backslash byte).
 func shellInert(v string) (bad rune, ok bool) {
 	if v != "-" && (strings.HasPrefix(v, "-") || strings.HasPrefix(v, "=")) {
 		return rune(v[0]), false
@@ -52,7 +68,7 @@ func shellInert(v string) (bad rune, ok bool) {
 		c := v[i]
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case strings.IndexByte("._-:/@,+=%", c) >= 0:
+		case strings.IndexByte(inertPunctuation, c) >= 0:
 		default:
 			if c >= 0x80 {
 				r := []rune(v[i:])[0]
