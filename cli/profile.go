@@ -8,8 +8,8 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
+	"slices"
 	"sync"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -20,8 +20,9 @@ import (
 // `go tool pprof`, and an execution trace (--trace: every goroutine's timeline, its waits on the network, the
 // collections; for `go tool trace`). Profiles are written however the command ends: a normal return, an error, a panic the UI
 // recovered, or SIGTERM/SIGHUP/SIGINT (after which the signal is re-raised, so the exit status is the
-// signal's). While --memprofile is set, SIGUSR1 writes a snapshot of the live heap to FILE.1, FILE.2, …
-// Its methods are safe for concurrent use.
+// signal's). While --memprofile is set, SIGUSR1 writes a snapshot of the live heap to FILE.1, FILE.2, … on
+// Unix (snapshotSignals); Windows has no such signal, and there the heap profile is written on quit only
+// (profile_unix.go, profile_other.go). Its methods are safe for concurrent use.
 type profiling struct {
 	cpuPath   string
 	memPath   string
@@ -43,7 +44,7 @@ func addProfiling(root *cobra.Command) {
 	p := &profiling{}
 	root.PersistentFlags().StringVar(&p.cpuPath, "cpuprofile", "", "write a CPU profile of this run to FILE (go tool pprof)")
 	root.PersistentFlags().StringVar(&p.tracePath, "trace", "", "write an execution trace of this run to FILE (go tool trace)")
-	root.PersistentFlags().StringVar(&p.memPath, "memprofile", "", "write a heap profile at exit to FILE; SIGUSR1 writes the live heap to FILE.1, FILE.2, …")
+	root.PersistentFlags().StringVar(&p.memPath, "memprofile", "", memprofileUsage)
 	var wrap func(cmd *cobra.Command)
 	wrap = func(cmd *cobra.Command) {
 		if run := cmd.RunE; run != nil {
@@ -101,24 +102,31 @@ func (p *profiling) start() error {
 	p.running = true
 	p.signals = make(chan os.Signal, 1)
 	p.done = make(chan struct{})
-	sigs := []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT}
-	if p.memPath != "" {
-		sigs = append(sigs, syscall.SIGUSR1)
-	}
-	signal.Notify(p.signals, sigs...)
+	signal.Notify(p.signals, profileSignals(p.memPath != "")...)
 	go p.handleSignals(p.signals, p.done)
 	return nil
 }
 
-// handleSignals writes heap snapshots on SIGUSR1; on a terminating signal it writes the profiles and
-// re-raises the signal with its default action restored.
+// profileSignals are the signals a profiled run handles: those that end kscope (endSignals) and, when
+// snapshots is set (--memprofile), those that ask for a snapshot of the live heap (snapshotSignals, none on
+// Windows). Pure.
+func profileSignals(snapshots bool) []os.Signal {
+	sigs := slices.Clone(endSignals)
+	if snapshots {
+		sigs = append(sigs, snapshotSignals...)
+	}
+	return sigs
+}
+
+// handleSignals writes heap snapshots on a snapshot signal (SIGUSR1); on a terminating signal it writes the
+// profiles and re-raises the signal with its default action restored (reraise).
 func (p *profiling) handleSignals(signals <-chan os.Signal, done <-chan struct{}) {
 	for {
 		select {
 		case <-done:
 			return
 		case sig := <-signals:
-			if sig == syscall.SIGUSR1 {
+			if slices.Contains(snapshotSignals, sig) {
 				p.snapshot()
 				continue
 			}
@@ -126,9 +134,7 @@ func (p *profiling) handleSignals(signals <-chan os.Signal, done <-chan struct{}
 				fmt.Fprintf(os.Stderr, "error: %s\n", apierr.OneLine(err.Error()))
 			}
 			signal.Reset(sig)
-			if s, ok := sig.(syscall.Signal); ok {
-				_ = syscall.Kill(os.Getpid(), s)
-			}
+			reraise(sig)
 			return
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,15 +15,6 @@ import (
 )
 
 const benchRows = 50000
-
-// cpuTime returns the CPU time this process has used (user + system, all threads).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // reportCPU reports the CPU time per operation since start: on a shared machine it is steadier than wall time.
 func reportCPU(b *testing.B, start time.Duration) {

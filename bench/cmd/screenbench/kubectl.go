@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"syscall"
 	"time"
 )
 
@@ -45,9 +44,7 @@ func (b *bench) measureKubectl(all bool) Sample {
 		s.LaunchS = 0
 		return s
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		s.PeakRSSMB = float64(ru.Maxrss) / 1024
-	}
+	s.PeakRSSMB = peakRSSMB(cmd.ProcessState)
 	if lines < want*99/100 { // not the complete table: the run failed
 		s.Errors = append(s.Errors, fmt.Sprintf("kubectl printed %d lines, want %d", lines, want+1))
 		s.LaunchS = 0

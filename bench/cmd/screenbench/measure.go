@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,7 +36,7 @@ func (b *bench) measureTUI(t tool, extra []string) (s Sample) {
 	}
 	var err error
 	if len(extra) > 0 {
-		_ = syscall.Kill(pid, syscall.SIGUSR1) // live heap after settling
+		heapSnapshot(pid) // live heap after settling
 	}
 	if b.launchOnly {
 		return s
@@ -49,7 +48,7 @@ func (b *bench) measureTUI(t tool, extra []string) (s Sample) {
 		b.failf(&s, t, "churn cpu: %s", err)
 	}
 	if len(extra) > 0 {
-		_ = syscall.Kill(pid, syscall.SIGUSR1) // live heap after churn
+		heapSnapshot(pid) // live heap after churn
 	}
 	if err := b.changeLatency(&s); err != nil {
 		b.failf(&s, t, "change latency: %s", err)
