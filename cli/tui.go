@@ -18,12 +18,10 @@ import (
 	"kscope/config"
 	"kscope/spawn"
 	"kscope/ui"
-	"kscope/ui/changes"
 	"kscope/ui/containers"
 	"kscope/ui/contexts"
 	"kscope/ui/logview"
 	"kscope/ui/objectview"
-	"kscope/ui/portforwards"
 	"kscope/ui/pulse"
 	"kscope/ui/rollouts"
 	"kscope/ui/treeview"
@@ -164,7 +162,6 @@ func (o *tuiOptions) newUI(s *tuiSession) *ui.App {
 	return ui.New(ui.Options{
 		Screens: ui.TableScreens{ // the screens in packages of their own: one line each
 			Pulse:      pulse.New,
-			Forwards:   portforwards.New,
 			Contexts:   contexts.New,
 			History:    versions.NewHistory,
 			Blame:      versions.NewBlame,
@@ -174,8 +171,8 @@ func (o *tuiOptions) newUI(s *tuiSession) *ui.App {
 			Describe:   objectview.NewDescribeView,
 			Containers: containers.New,
 			Rollouts:   rollouts.New,
-			Changes:    changes.New,
 		},
+		Registered: registered(),
 		Stderr:     stderr,
 		Supervisor: s.sup,
 		Aliases:    s.cfg.aliases,

@@ -52,13 +52,7 @@ func (a *App) barCommands() []prompt.Command {
 		{Names: []string{"q", "quit", "q!"}, Run: func([]string) { a.quit() }},
 		{Names: []string{"help"}, Run: func([]string) { a.showHelp() }},
 	}
-	if a.opts.Screens.Forwards != nil { // a screen of its own package (TableScreens)
-		cmds = append(cmds, prompt.Command{Names: []string{"portforwards", "pf"}, Run: func([]string) { a.openPortForwards() }})
-	}
-	if a.opts.Screens.Changes != nil { // a screen of its own package (TableScreens)
-		cmds = append(cmds, prompt.Command{Names: []string{"changes"}, Args: true,
-			ArgCandidates: a.changesCandidates, Run: a.openChanges})
-	}
+	cmds = append(cmds, a.registeredCommands()...) // the registered screens' (ScreenSpec)
 	return append(cmds, []prompt.Command{
 		{Names: []string{"apply"}, Args: true, Rest: true, Run: a.runApply},
 		{Names: []string{"ns", "namespace"}, Args: true, ArgCandidates: func() []string { return a.namespaces.names() },
@@ -113,7 +107,7 @@ func (a *App) command(text string) {
 	case len(fields) == 2 && !strings.HasPrefix(fields[1], "-"):
 		a.openResolvedIn(a.cluster.Catalog(), fields[0], fields[1])
 	case len(fields) > 1:
-		a.errorf("unknown command %q: try :RESOURCE [NS[,NS…]], :ns [NAME], :ctx NAME, :pf or :q", text)
+		a.errorf("unknown command %q: try :RESOURCE [NS[,NS…]], :ns [NAME], :ctx NAME, :q (? lists every command)", text)
 	default:
 		a.openResolved(a.cluster.Catalog(), fields[0])
 	}
@@ -212,13 +206,6 @@ func (a *App) resourceForKind(apiVersion, kind string) (discovery.Resource, erro
 		}
 	}
 	return discovery.Resource{}, fmt.Errorf("no resource of kind %s in %s is served", kind, apiVersion)
-}
-
-// openPortForwards pushes the list of forwards (`:pf`), when the screen is registered (TableScreens).
-func (a *App) openPortForwards() {
-	if open := a.opts.Screens.Forwards; open != nil {
-		a.push(open(a, &a.forwards))
-	}
 }
 
 // expandAlias replaces an alias at the start of a command line with what it stands for (once: an alias

@@ -11,15 +11,17 @@
 // ui and its screens name them as package cluster does (cluster.Interface, cluster.RowSource, …).
 //
 // What the views show but do not draw lives in packages of its own, which never import ui: package logs (the
-// lines a logs view keeps, the followers that read them) and package history (the versions of objects, who
-// made them, their diffs). This package holds the views that draw them and what ties them to the App; some
-// screens live in packages of their own under ui/ (ui/pulse, ui/logview), registered in Options.Screens.
+// lines a logs view keeps, the followers that read them), package history (the versions of objects, who
+// made them, their diffs), package changes (the live feed's model). This package holds what ties them to the
+// App.
 //
-// Some screens live in packages of their own under ui/, which ui never imports: ui/pulse (`i`) and
-// ui/treeview (the relationship tree, `t`, over package tree). They implement Screen, ask the app only what
-// Navigator offers plus what their opener in TableScreens passes them (the tree gets the YAML view's opener
-// and the catalog's lookup of a kind), and the program registers them in Options.Screens; a key whose screen
-// is not registered is not bound. ui's tests register stubs.
+// Most screens live in packages of their own under ui/, which ui never imports. They implement Screen and ask
+// the app only what Navigator offers plus what they are opened with. A screen opened by a command declares
+// itself in its package (a ScreenSpec: its commands, Tab's words for them, its family of keys; registry.go)
+// and the program lists it in Options.Registered (cli/screens.go, one line): ui/portforwards (`:pf`) and
+// ui/changes (`:changes`). A screen opened from a row (ui/pulse `i`, ui/treeview `t`, ui/versions, ui/logview,
+// ui/objectview, ui/containers, ui/rollouts, ui/contexts) is a field of TableScreens (navigator.go) the
+// program fills (cli/tui.go); a key whose screen is not registered is not bound. ui's tests register stubs.
 //
 // # Layers
 //
@@ -43,11 +45,14 @@
 //     it imports ui/livetable (a table is a plugins.Subject), the one import within this layer;
 //     ui/picker, the start screen (the catalog's resources, filtered as typed); ui's pickerHost
 //     (pickerhost.go) is its host;
+//     ui/apply, the :apply screen (the server-side dry run's diff, then the apply); ui's applyHost
+//     (applyhost.go) is its host;
 //  3. ui, the core: App, the stack, the prompt and status lines, the dialogs, commands, the
-//     opening of screens (TableScreens), the terminal handed to a child (suspend.go);
+//     opening of screens (TableScreens, and the registered ScreenSpecs: registry.go), the terminal handed to a
+//     child (suspend.go);
 //  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
-//     ui/containers, ui/portforwards, ui/rollouts), which import ui (Screen, Navigator) and which ui never
-//     imports.
+//     ui/containers, ui/portforwards, ui/rollouts, ui/changes), which import ui (Screen, Navigator, Session,
+//     ScreenSpec) and which ui never imports.
 //
 // # Structure
 //
@@ -155,39 +160,37 @@
 //
 // # Adding a screen
 //
-// A new screen is a package of its own under ui/ (ui/pulse, ui/portforwards, ui/versions, ui/logview,
-// ui/objectview are the examples) plus one registration line. Its type embeds BaseScreen and implements Crumb, Primitive,
+// A new screen is a package of its own under ui/ (ui/portforwards and ui/changes are the examples of one a
+// command opens) plus one registration line. Its type embeds BaseScreen and implements Crumb, Primitive,
 // Activate, Close and Bindings (plus Status, Escape, Typed or NamespaceChanged where it needs them); it asks
 // the app only through the Navigator it is given (push, prompt and status lines, goroutines, the theme, the
-// clock, the cluster) and through the values of its constructor; it binds its keys from Keys:
+// clock, the cluster) and through the values it is opened with; its package declares it:
 //
-//	type View struct {
-//		ui.BaseScreen
-//		nav  ui.Navigator
-//		text *tview.TextView
+//	var keys = struct{ Stop keymap.KeyDef }{Stop: keymap.NewKey("stop", keymap.Key(tcell.KeyCtrlD, "ctrl-d"), "…")}
+//
+//	var Spec = ui.ScreenSpec{
+//		Keys:     keymap.Family{Title: "Port-forwards view (:pf)", Screen: "ui/portforwards", Defs: []keymap.KeyDef{keys.Stop}},
+//		Commands: []ui.Command{{Names: []string{"pf", "portforwards"}, Usage: "(port-forwards)",
+//			Run: func(s ui.Session, _ []string) { s.Push(New(s, s.Forwards())) }}},
 //	}
 //
-//	func New(nav ui.Navigator, label string, src cluster.RowSource) ui.Screen { … }
-//	func (v *View) Crumb() string              { return "pulse" }
-//	func (v *View) Primitive() tview.Primitive { return v.text }
-//	func (v *View) Bindings() []keymap.Binding {
-//		return []keymap.Binding{v.nav.HelpBinding(), v.nav.QuitBinding()}
-//	}
+// and the program lists `portforwards.Spec` in cli/screens.go. Its command joins the command bar (with its
+// aliases and Tab's words), its usage the `:` key's description, its keys the key table: the help, keys.yaml's
+// names (keymap.Names over KeyFamilies) and README.md's key tables (cli's TestREADMEKeys fails until
+// `go generate ./cli` rewrites them). What a command needs of the session beyond Navigator (the view's
+// namespace and clusters, connections to other contexts, the history screen, the forwards) is Session's. The
+// screen's own tests check it binds its family's keys (ui/navtest is the Navigator those tests use).
 //
-// The key that opens it is written once, in keymap.Keys (ui/keymap/table.go), in the family of the screen it is pressed
-// in; a family of keys that only the new screen binds is tagged with its package (`screen:"ui/pulse"`), and
-// the screen's own tests check it binds them (ui/navtest is the Navigator those tests use). The opener is a
-// field of TableScreens (navigator.go), bound where the key belongs only when the program registers it:
+// A screen a row opens is still a field of TableScreens, its key written in keymap.Keys (ui/keymap/table.go)
+// in the family of the screen it is pressed in, bound only when the program registers it:
 //
 //	if open := a.opts.Screens.Pulse; open != nil {
 //		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.Title(), t.Source())) }))
 //	}
 //
-// and the one line in the program (cli/tui.go): `ui.TableScreens{Pulse: pulse.New, …}`. ui's own tests register
-// stub screens in their harness (they cannot import a package that imports ui); the e2e tests run the real
-// ones. TestNoKeyBoundTwice checks that the keys collide with none of the view's or the global ones and that
-// every key bound is Keys's; the names keys.yaml may rebind (keymap.Names()) and README.md's key tables follow
-// from the table (TestREADMEKeys fails until `go generate ./ui/keymap` rewrites them).
+// ui's own tests register stub screens in their harness (they cannot import a package that imports ui); the
+// e2e tests run the real ones. TestNoKeyBoundTwice checks that the keys collide with none of the view's or the
+// global ones and that every key bound is Keys's.
 //
 // # Keys and colors from the configuration
 //

@@ -52,8 +52,9 @@ func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t, cluster: fixtureCluster(), clk: clocktesting.NewFakeClock(t0), done: make(chan error, 1)}
 	o := Options{Cluster: h.cluster, Version: "v0.1.0", Clock: h.clk, Tick: -1, MinRedraw: -1, Edit: unchangedEditor,
-		Screens: TableScreens{Pulse: stubPulse, Forwards: stubForwards, History: stubHistory, Blame: stubBlame, Logs: stubLogs,
-			Contexts: stubContexts, Tree: stubTree, YAML: stubYAML, Describe: stubDescribe, Rollouts: stubRollouts}}
+		Screens: TableScreens{Pulse: stubPulse, History: stubHistory, Blame: stubBlame, Logs: stubLogs,
+			Contexts: stubContexts, Tree: stubTree, YAML: stubYAML, Describe: stubDescribe, Rollouts: stubRollouts},
+		Registered: []ScreenSpec{stubForwards}}
 	if opts != nil {
 		opts(&o)
 	}

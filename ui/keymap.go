@@ -6,7 +6,7 @@ import "kscope/ui/keymap"
 // hotkeys (those that override the views' keys are found before them, and listed here too).
 func (a *App) globalBindings() []keymap.Binding {
 	return append(append([]keymap.Binding{
-		keymap.Keys.Global.Command.Bind(a.openCommandBar),
+		commandKey(a.opts.Registered).Bind(a.openCommandBar),
 		keymap.Keys.Global.Back.Bind(a.escape),
 		keymap.Keys.Global.Move.Bind(nil),
 		keymap.Keys.Global.Quit.Bind(a.quit),

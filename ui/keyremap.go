@@ -23,7 +23,8 @@ type keyRemaps struct {
 
 // newKeyRemaps reads keys.yaml's entries; one that names no binding or a key that cannot be read is left
 // out and said in bad.
-func newKeyRemaps(remaps []config.KeyRemap) (keyRemaps, []string) {
+// names are the names keys.yaml may use: keymap.Names of the whole key table (KeyFamilies).
+func newKeyRemaps(remaps []config.KeyRemap, names []string) (keyRemaps, []string) {
 	k := keyRemaps{to: map[string]keymap.Binding{}, warned: map[string]bool{}}
 	var bad []string
 	for _, r := range remaps {
@@ -31,7 +32,7 @@ func newKeyRemaps(remaps []config.KeyRemap) (keyRemaps, []string) {
 		switch {
 		case r.Name == keymap.Keys.Global.Move.Name:
 			bad = append(bad, "keys.yaml: move is the list's own keys (arrows, j k, pgup pgdn, g G): they cannot be rebound")
-		case !slices.Contains(keymap.Names(), r.Name):
+		case !slices.Contains(names, r.Name):
 			bad = append(bad, fmt.Sprintf("keys.yaml: no key is called %q (the names are the help's NAME column: describe, yaml, logs …)", r.Name))
 		case err != nil:
 			bad = append(bad, fmt.Sprintf("keys.yaml: %s: %s", r.Name, err))
@@ -89,7 +90,7 @@ func (a *App) readKeys() []string {
 	var bad, badPlugins, badRemaps []string
 	a.hotkeysFirst, a.hotkeys, bad = plugins.HotKeys(a.opts.HotKeys, a.command)
 	a.plugins, badPlugins = plugins.New(pluginHost{a}, a.opts.Plugins, a.opts.ContextPlugins)
-	a.remaps, badRemaps = newKeyRemaps(a.opts.Keys)
+	a.remaps, badRemaps = newKeyRemaps(a.opts.Keys, keymap.Names(KeyFamilies(a.opts.Registered)))
 	return append(append(bad, badPlugins...), badRemaps...)
 }
 

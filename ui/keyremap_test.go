@@ -46,7 +46,7 @@ func TestKeyRemapCollisions(t *testing.T) {
 			for n, k := range tt.remaps {
 				in = append(in, config.KeyRemap{Name: n, Key: k})
 			}
-			r, bad := newKeyRemaps(in)
+			r, bad := newKeyRemaps(in, keymap.Names(keymap.Keys.Families()))
 			if len(bad) > 0 {
 				t.Fatalf("bad: %v", bad)
 			}
@@ -72,7 +72,7 @@ func TestKeyRemapCollisions(t *testing.T) {
 
 // TestKeyRemapRefused: unknown names, the widget's keys and unreadable keys are one line each.
 func TestKeyRemapRefused(t *testing.T) {
-	r, bad := newKeyRemaps([]config.KeyRemap{{Name: "describe", Key: "Shift-D"}, {Name: "descrbe", Key: "x"}, {Name: "move", Key: "x"}, {Name: "yaml", Key: "Hyper-Y"}})
+	r, bad := newKeyRemaps([]config.KeyRemap{{Name: "describe", Key: "Shift-D"}, {Name: "descrbe", Key: "x"}, {Name: "move", Key: "x"}, {Name: "yaml", Key: "Hyper-Y"}}, keymap.Names(keymap.Keys.Families()))
 	want := []string{
 		`keys.yaml: no key is called "descrbe" (the names are the help's NAME column: describe, yaml, logs …)`,
 		"keys.yaml: move is the list's own keys (arrows, j k, pgup pgdn, g G): they cannot be rebound",
@@ -83,7 +83,7 @@ func TestKeyRemapRefused(t *testing.T) {
 	}
 }
 
-// TestBindingNamesKnown: every key of every view is in keymap.Names() (the names keys.yaml may use), and
+// TestBindingNamesKnown: every key of every view is in keymap.Names(keymap.Keys.Families()) (the names keys.yaml may use), and
 // every name there is some view's.
 func TestBindingNamesKnown(t *testing.T) {
 	h := start(t, 120, 30, func(o *Options) {
@@ -100,8 +100,8 @@ func TestBindingNamesKnown(t *testing.T) {
 					continue
 				}
 				seen[b.Name] = true
-				if !slices.Contains(keymap.Names(), b.Name) {
-					t.Errorf("%s: key %s %q is not in keymap.Names()", h.app.top().Crumb(), b.Label, b.Name)
+				if !slices.Contains(keymap.Names(keymap.Keys.Families()), b.Name) {
+					t.Errorf("%s: key %s %q is not in keymap.Names(keymap.Keys.Families())", h.app.top().Crumb(), b.Label, b.Name)
 				}
 			}
 		})
@@ -143,9 +143,9 @@ func TestBindingNamesKnown(t *testing.T) {
 			}
 		}
 	}
-	for _, n := range keymap.Names() {
+	for _, n := range keymap.Names(keymap.Keys.Families()) {
 		if !seen[n] && n != "back" && !elsewhere[n] {
-			t.Errorf("keymap.Names() has %q, which no view binds", n)
+			t.Errorf("keymap.Names(keymap.Keys.Families()) has %q, which no view binds", n)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"kscope/cluster"
 	"kscope/discovery"
-	"kscope/forwards"
 	"kscope/history"
 	"kscope/ui/keymap"
 	"kscope/ui/theme"
@@ -86,9 +85,6 @@ type TableScreens struct {
 	// Contexts opens the kubeconfig's contexts (`:ctx` without a name): list reads them (it may block: call it
 	// off the UI goroutine), use switches to one (UI goroutine).
 	Contexts func(nav Navigator, list func() ([]cluster.KubeContext, error), use func(name string)) Screen
-	// Forwards opens the port-forwards started in this session (`:pf`, `:portforwards`): list is the app's,
-	// changed on the UI goroutine.
-	Forwards func(nav Navigator, list *forwards.List) Screen
 	// History opens the versions kscope keeps of row (`h` in a table and in a YAML view): entries returns
 	// them, oldest first (history.Entries over the app's book and an open table's row versions), read again
 	// each time it is called; call it on the UI goroutine only.
@@ -119,9 +115,6 @@ type TableScreens struct {
 	// (keymap.Keys.Workload.Rollouts, in the tables and the views of one object): guard is what ui hands it to
 	// check the undo (read-only mode, the server's answer) before it asks.
 	Rollouts func(nav Navigator, res discovery.Resource, row *watch.Row, guard WriteGuard) Screen
-	// Changes opens the live feed of changes (`:changes`): feed is what ui hands it (ChangesFeed). An error
-	// (bad arguments, a source that could not be built) is shown on the prompt line instead of a screen.
-	Changes func(nav Navigator, feed ChangesFeed) (Screen, error)
 }
 
 // LogSettings are what Options say of a logs screen (config.yaml's logger section, --log-lines). A plain

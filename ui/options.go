@@ -32,6 +32,9 @@ type Options struct {
 	Resource string
 	// Screens are the screens in packages of their own that tables open (see TableScreens).
 	Screens TableScreens
+	// Registered are the screens in packages of their own that declare themselves (ScreenSpec): their
+	// commands join the command bar, their keys the key table.
+	Registered []ScreenSpec
 	// ReadOnly refuses every change to the cluster (delete, edit, scale, restart) without sending a request.
 	ReadOnly bool
 	// Edit opens an object's YAML in the user's editor for `e` (default: kubectl's editor, $KUBE_EDITOR,

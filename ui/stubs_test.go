@@ -6,14 +6,13 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/cluster"
-	"kscope/forwards"
 )
 
-// stubForwards is the tests' :pf screen (the real one, package ui/portforwards, imports ui): a line counting
-// the forwards.
-func stubForwards(nav Navigator, list *forwards.List) Screen {
-	return &stubScreen{nav: nav, text: tview.NewTextView().SetText(fmt.Sprintf("forwards stub of %d", len(list.Items())))}
-}
+// stubForwards is the tests' :pf screen, registered as the real one (package ui/portforwards, which imports
+// ui) declares itself: a line counting the session's forwards.
+var stubForwards = ScreenSpec{Commands: []Command{{Names: []string{"pf", "portforwards"}, Run: func(s Session, _ []string) {
+	s.Push(&stubScreen{nav: s, text: tview.NewTextView().SetText(fmt.Sprintf("forwards stub of %d", len(s.Forwards().Items())))})
+}}}}
 
 // stubContexts is the tests' contexts screen (the real one is package ui/contexts): a line counting the
 // contexts list gave.

@@ -13,7 +13,7 @@ import (
 )
 
 // A feed over several clusters (`:changes @prod,@stg`, or the clusters of the table on top) is one part per
-// cluster: its own connection (ui.ChangesFeed.Connect, the session's member connections), its own change
+// cluster: its own connection (Feed.Connect, the session's member connections), its own change
 // source and so its own ring of the latest changes.Capacity changes, so that a busy cluster never pushes a
 // quiet one's changes out. Each part connects and lists on a goroutine of its own: a cluster that is slow,
 // unreachable or refused never holds back or blanks the others; the status line has one word per cluster.

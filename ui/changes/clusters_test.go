@@ -12,7 +12,6 @@ import (
 	"kscope/cluster"
 	"kscope/history"
 	"kscope/tree"
-	"kscope/ui"
 	"kscope/ui/navtest"
 )
 
@@ -40,10 +39,13 @@ func TestViewFeedOverClusters(t *testing.T) {
 	var opened changes.Change
 	var feed func() []history.FeedChange
 	nav := navtest.New(t, nil)
-	s, err := New(nav, ui.ChangesFeed{Args: []string{"shop"}, Contexts: []string{"admin", "second", "gone", "broken"},
-		Connect: connect, History: func(changes.Change, func() []history.FeedChange) { t.Error("History, not HistoryIn") },
-		HistoryIn: func(c cluster.Interface, name string, ch changes.Change, f func() []history.FeedChange) {
+	s, err := New(nav, Feed{Args: []string{"shop"}, Contexts: []string{"admin", "second", "gone", "broken"},
+		Connect: connect, History: func(c cluster.Interface, name string, ch changes.Change, f func() []history.FeedChange) bool {
+			if c == nil {
+				t.Error("the history opened in the view's cluster, not the row's")
+			}
 			openedIn, openedName, opened, feed = c, name, ch, f
+			return true
 		}})
 	if err != nil {
 		t.Fatal(err)

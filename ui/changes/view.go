@@ -10,6 +10,7 @@ import (
 	"github.com/rivo/tview"
 
 	"kscope/changes"
+	"kscope/cluster"
 	"kscope/history"
 	"kscope/ui"
 	"kscope/ui/keymap"
@@ -24,7 +25,7 @@ var columns = []string{"TIME", "AGE", "KIND", "NAMESPACE", "NAME", "OP", "MANAGE
 type View struct {
 	ui.BaseScreen
 	nav   ui.Navigator
-	feed  ui.ChangesFeed
+	feed  Feed
 	q     query
 	parts []*part // one per cluster; the view's cluster alone: one, context ""
 	multi bool    // several clusters (feed.Contexts)
@@ -38,12 +39,12 @@ type View struct {
 	ticks      context.CancelFunc
 }
 
-// New returns the feed of changes (a ui.TableScreens opener) nav's cluster can watch, or, when feed names
+// New returns the feed of changes (Spec's command opens it) nav's cluster can watch, or, when feed names
 // Contexts, those clusters can (each connected by feed.Connect when the view first shows): in the
 // namespaces feed's words name (else the view's), keeping the changes their filters match. It returns an
 // error, and no screen, for words it does not understand or a source of nav's cluster that cannot be built.
 // UI goroutine.
-func New(nav ui.Navigator, feed ui.ChangesFeed) (ui.Screen, error) {
+func New(nav ui.Navigator, feed Feed) (ui.Screen, error) {
 	q, err := parseArgs(feed.Args, feed.Namespace)
 	if err != nil {
 		return nil, err
@@ -81,8 +82,8 @@ func (v *View) Primitive() tview.Primitive { return v.table }
 func (v *View) Bindings() []keymap.Binding {
 	return []keymap.Binding{
 		v.nav.HelpBinding(),
-		keymap.Keys.Changes.History.Bind(v.openHistory),
-		keymap.Keys.Changes.Filter.Bind(v.askFilter),
+		keys.History.Bind(v.openHistory),
+		keys.Filter.Bind(v.askFilter),
 		v.nav.QuitBinding(),
 	}
 }
@@ -186,12 +187,15 @@ func (v *View) openHistory() {
 		}
 		return changes.Feed(model.Of(e.Kind.GVR, e.Namespace, e.Name))
 	}
-	switch {
-	case !v.multi && v.feed.History != nil:
-		v.feed.History(e.Change, feed)
-	case v.multi && v.feed.HistoryIn != nil && conn != nil:
-		v.feed.HistoryIn(conn, p.context, e.Change, feed)
-	default:
+	var in cluster.Interface // the view's cluster
+	if v.multi {
+		if conn == nil {
+			v.nav.Errorf("%s is not connected", p.context)
+			return
+		}
+		in = conn
+	}
+	if v.feed.History == nil || !v.feed.History(in, p.context, e.Change, feed) {
 		v.nav.Errorf("no history view")
 	}
 }

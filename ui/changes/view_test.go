@@ -20,8 +20,6 @@ import (
 	"kscope/discovery"
 	"kscope/history"
 	"kscope/tree"
-	"kscope/ui"
-	"kscope/ui/keymap"
 	"kscope/ui/navtest"
 )
 
@@ -140,11 +138,17 @@ func TestViewFeed(t *testing.T) {
 	nav := navtest.New(t, c)
 	var opened changes.Change
 	var feed func() []history.FeedChange
-	s, err := New(nav, ui.ChangesFeed{Args: []string{"manager=", "x"}, Namespace: "shop"})
+	s, err := New(nav, Feed{Args: []string{"manager=", "x"}, Namespace: "shop"})
 	if err == nil || s != nil {
 		t.Fatalf("bad words opened %v (%v)", s, err)
 	}
-	s, err = New(nav, ui.ChangesFeed{Namespace: "shop", History: func(ch changes.Change, f func() []history.FeedChange) { opened, feed = ch, f }})
+	s, err = New(nav, Feed{Namespace: "shop", History: func(in cluster.Interface, _ string, ch changes.Change, f func() []history.FeedChange) bool {
+		if in != nil {
+			t.Error("the history of a feed of one cluster opened in another")
+		}
+		opened, feed = ch, f
+		return true
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +189,7 @@ func TestViewFeed(t *testing.T) {
 	nav.UI(func() {
 		v.table.Select(1, 0)
 		bindings := v.Bindings()
-		if len(bindings) != 4 || bindings[1].Name != keymap.Keys.Changes.History.Name || bindings[2].Name != keymap.Keys.Changes.Filter.Name {
+		if len(bindings) != 4 || bindings[1].Name != keys.History.Name || bindings[2].Name != keys.Filter.Name {
 			t.Errorf("bindings %+v", bindings)
 		}
 		v.openHistory()

@@ -8,8 +8,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-//go:generate go test -run TestREADMEKeys -update .
-
 // KeyDef is one of kscope's own keys in Keys: its name (the help's NAME column, what keys.yaml rebinds),
 // its default key, and what it does (the help's DESCRIPTION). The views build their bindings from it
 // (bind), so the table is the only place a key and its description are written.
@@ -21,10 +19,14 @@ type KeyDef struct {
 	Fixed bool
 }
 
-// newKey is the table's entry for the key k called name, doing what description says.
-func newKey(name string, k Binding, description string) KeyDef {
+// NewKey is the key table's entry for the key k called name, doing what description says: the core's
+// (Keys) and those a screen in a package of its own declares in its family.
+func NewKey(name string, k Binding, description string) KeyDef {
 	return KeyDef{Name: name, Key: k, Description: description}
 }
+
+// newKey is NewKey, as Keys writes it.
+func newKey(name string, k Binding, description string) KeyDef { return NewKey(name, k, description) }
 
 // fixed returns d that keys.yaml cannot rebind.
 func (d KeyDef) fixed() KeyDef {
@@ -37,13 +39,13 @@ func (d KeyDef) fixed() KeyDef {
 func (d KeyDef) Bind(run func()) Binding { return d.Key.Does(d.Name, d.Description, run) }
 
 // Keys is every key kscope binds itself (not the configured plugins and hotkeys), by the views they
-// belong to. README.md's key tables are generated from it (TestREADMEKeys), and keys.yaml may rebind
+// belong to. README.md's key tables are generated from it and the registered screens' families (cli's TestREADMEKeys), and keys.yaml may rebind
 // every name in it but the fixed ones (Names). A view decides which of its family's keys it
 // offers, and in which order (the help lists them so). Never written: it is read by the screens of every
 // package, which build their bindings with Bind.
 var Keys = KeyFamilies{
 	Global: globalKeys{
-		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [@CTX,@CTX…] [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), pf (port-forwards), changes [@CTX,@CTX…] [NS,NS…] (the live feed of changes), apply FILE|DIR|- (server-side, after a dry run's diff), q"),
+		Command: newKey("command", Char(':'), "command bar: a resource (pods, deploy, widgets.shop.example.com) [@CTX,@CTX…] [NS,NS…], ns [NAME], ctx [NAME] (alone: the contexts), apply FILE|DIR|- (server-side, after a dry run's diff), q"),
 		Back:    newKey("back", Key(tcell.KeyEscape, "esc"), "clear the filter or search, else go back"),
 		Move:    newKey("move", Binding{Label: "↑↓ j k pgup pgdn g G"}, "move the selection / scroll").fixed(),
 		Quit:    newKey("quit", Key(tcell.KeyCtrlC, "ctrl-c"), "quit kscope"),
@@ -186,13 +188,6 @@ var Keys = KeyFamilies{
 		Diff: newKey("revision diff", Key(tcell.KeyEnter, "enter"), "the selected revision's pod template against the current one"),
 		Undo: newKey("undo", Char('u'), "undo to the selected revision, as kubectl rollout undo --to-revision (asks first)"),
 	},
-	Forwards: forwardsKeys{
-		Stop: newKey("stop", Key(tcell.KeyCtrlD, "ctrl-d"), "stop the selected port-forward and free its port (asks first)"),
-	},
-	Changes: changesKeys{
-		History: newKey("change history", Key(tcell.KeyEnter, "enter"), "the history of the changed object: the versions kscope keeps of it, else the changes the feed saw"),
-		Filter:  newKey("filter", Char('/'), "show only the changes matching a regular expression (kind, name, manager, fields…; esc: all)"),
-	},
 	Apply: applyKeys{
 		Apply: newKey("apply", Char('a'), "apply the objects as the dry run shows them, server-side, field manager kscope (asks first)"),
 		Force: newKey("force", Shifted('F'), "on a conflict: dry-run again with force, taking the fields other managers own (asks first; then a to apply)"),
@@ -202,10 +197,11 @@ var Keys = KeyFamilies{
 	},
 }
 
-// Names are the names keys.yaml may rebind: Keys's, but the fixed ones, sorted, in a new slice each call.
-func Names() []string {
+// Names are the names keys.yaml may rebind among families' keys (Keys's families, and those of the screens
+// registered), but the fixed ones, sorted, in a new slice each call.
+func Names(families []Family) []string {
 	var names []string
-	for _, f := range Keys.Families() {
+	for _, f := range families {
 		for _, d := range f.Defs {
 			if !d.Fixed {
 				names = append(names, d.Name)
@@ -260,8 +256,6 @@ type KeyFamilies struct {
 	Contexts   contextsKeys   `title:"Contexts view (:ctx)" screen:"ui/contexts"`
 	Containers containersKeys `title:"Containers view (enter on a pod)" screen:"ui/containers"`
 	Rollouts   rolloutsKeys   `title:"Rollouts view (shift-r on a deployment, statefulset or daemonset)" screen:"ui/rollouts"`
-	Forwards   forwardsKeys   `title:"Port-forwards view (:pf)" screen:"ui/portforwards"`
-	Changes    changesKeys    `title:"Changes view (:changes)" screen:"ui/changes"`
 	Apply      applyKeys      `title:"Apply view (:apply PATH, ctrl-n on a row): the server-side dry run's diff; :apply reads regular files only, at most 1000 files and 16 MiB in all" screen:"ui/apply"`
 	Help       helpKeys       `title:"Help view"`
 }
@@ -345,12 +339,6 @@ type containersKeys struct{ Logs, PrevLogs, Shell, Attach, PortForward KeyDef }
 
 // rolloutsKeys are the rollouts view's: they act on the selected revision.
 type rolloutsKeys struct{ Diff, Undo KeyDef }
-
-// forwardsKeys are the port-forwards view's.
-type forwardsKeys struct{ Stop KeyDef }
-
-// changesKeys are the changes view's: they act on the selected change.
-type changesKeys struct{ History, Filter KeyDef }
 
 // applyKeys are the apply view's: they act on the objects its dry run shows.
 type applyKeys struct{ Apply, Force KeyDef }

@@ -24,7 +24,7 @@ type View struct {
 	unwatch func()
 }
 
-// New returns the view of list, the app's forwards; it registers in ui.TableScreens.Forwards.
+// New returns the view of list, the app's forwards (Spec's command opens it over Session.Forwards).
 func New(nav ui.Navigator, list *forwards.List) ui.Screen {
 	v := &View{nav: nav, list: list, table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
 	v.table.SetBorder(true)
@@ -48,7 +48,7 @@ func (v *View) Close() { v.unwatch() }
 func (v *View) Bindings() []keymap.Binding {
 	return []keymap.Binding{
 		v.nav.HelpBinding(),
-		keymap.Keys.Forwards.Stop.Bind(v.stopSelected),
+		keys.Stop.Bind(v.stopSelected),
 		v.nav.QuitBinding(),
 	}
 }

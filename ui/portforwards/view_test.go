@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"kscope/forwards"
-	"kscope/ui/keymap"
 	"kscope/ui/navtest"
 )
 
@@ -51,8 +50,8 @@ func TestViewListsAndStops(t *testing.T) {
 	}
 
 	bindings := v.Bindings()
-	if len(bindings) != 3 || bindings[1].Name != keymap.Keys.Forwards.Stop.Name || bindings[1].Label != keymap.Keys.Forwards.Stop.Key.Label {
-		t.Fatalf("bindings %+v: want help, %s, quit", bindings, keymap.Keys.Forwards.Stop.Name)
+	if len(bindings) != 3 || bindings[1].Name != keys.Stop.Name || bindings[1].Label != keys.Stop.Key.Label {
+		t.Fatalf("bindings %+v: want help, %s, quit", bindings, keys.Stop.Name)
 	}
 	v.table.Select(1, 0)
 	v.stopSelected()

@@ -1,0 +1,172 @@
+package ui
+
+import (
+	"context"
+	"strings"
+
+	"kscope/cluster"
+	"kscope/discovery"
+	"kscope/forwards"
+	"kscope/history"
+	"kscope/ui/keymap"
+	"kscope/ui/prompt"
+	"kscope/watch"
+)
+
+// ScreenSpec is what a screen in a package of its own declares of itself, in that package: the family of
+// its keys (shown by `?`, README's key tables and keys.yaml's names) and the commands of the command bar
+// that open it. The program lists the screens it registers in one place (Options.Registered, one line
+// each); the core names none of them. A plain value, not changed once registered.
+type ScreenSpec struct {
+	// Keys is the screen's family of the key table: its title, its package (Screen) and its keys.
+	Keys keymap.Family
+	// Commands are the command bar's commands that open the screen.
+	Commands []Command
+}
+
+// Command is one command of the command bar that a screen declares. Run and Candidates run on the UI
+// goroutine.
+type Command struct {
+	// Names are the command's words: the first is the one the help shows, the others its aliases. It has at
+	// least one.
+	Names []string
+	// Usage is what follows the name in the `:` key's description: its words and what it opens
+	// ("[NS,NS…] (the live feed of changes)").
+	Usage string
+	// Args tells whether it takes words after its name; Candidates, if set, is what Tab offers for them.
+	Args       bool
+	Candidates func(s Session) []string
+	// Run opens the screen (Session.Push) or says on the prompt line why it cannot; args are the words
+	// after the name.
+	Run func(s Session, args []string)
+}
+
+// Session is what a registered screen's command may ask of the app beyond Navigator: the view's namespace
+// and clusters, the session's connections and port-forwards, and the other screens it opens. *App
+// implements it; UI goroutine only, but for Connect.
+type Session interface {
+	Navigator
+	// Namespace is the view's namespace ("" = all); Namespaces the names Tab offers for one.
+	Namespace() string
+	Namespaces() []string
+	// Clusters reads the @-words of args (`@prod,@stg`, `@*`): the contexts they name and the other words;
+	// without any, the contexts of the table on top when it shows several clusters (nil: the view's cluster
+	// alone). An @-word naming no context of the kubeconfig is an error.
+	Clusters(args []string) (contexts, rest []string, err error)
+	// Connect connects to a context of the kubeconfig: the session's connection of it (the one the tables
+	// of several clusters use; the view's own for its context). It blocks: call it off the UI goroutine.
+	Connect(ctx context.Context, context string) (cluster.Interface, error)
+	// OpenHistory opens the history view of row, an object of res in conn's cluster (nil: the view's;
+	// context names conn's context): the versions kscope keeps of it, with extra's where none is kept
+	// (extra may be nil). It tells whether a history screen is registered (false: it opened none).
+	OpenHistory(conn cluster.Interface, context string, res discovery.Resource, row *watch.Row,
+		extra func() []history.FeedChange) bool
+	// Forwards is the session's port-forwards; changed on the UI goroutine.
+	Forwards() *forwards.List
+}
+
+var _ Session = (*App)(nil)
+
+// KeyFamilies is the whole key table as an app with screens registered shows it: keymap.Keys's families,
+// the `:` key's description naming the registered screens' commands, then each registered screen's family.
+// README's key tables are generated from it.
+func KeyFamilies(screens []ScreenSpec) []keymap.Family {
+	out := keymap.Keys.Families()
+	for i := range out[0].Defs {
+		if out[0].Defs[i].Name == keymap.Keys.Global.Command.Name {
+			out[0].Defs[i] = commandKey(screens)
+		}
+	}
+	for _, s := range screens {
+		out = append(out, s.Keys)
+	}
+	return out
+}
+
+// commandKey is the `:` key with the registered screens' commands in its description.
+func commandKey(screens []ScreenSpec) keymap.KeyDef {
+	d := keymap.Keys.Global.Command
+	var usages []string
+	for _, s := range screens {
+		for _, c := range s.Commands {
+			usages = append(usages, strings.TrimSpace(c.Names[0]+" "+c.Usage))
+		}
+	}
+	if len(usages) > 0 {
+		d.Description += ", " + strings.Join(usages, ", ")
+	}
+	return d
+}
+
+// registeredCommands are the command bar's commands of the registered screens.
+func (a *App) registeredCommands() []prompt.Command {
+	var out []prompt.Command
+	for _, s := range a.opts.Registered {
+		for _, c := range s.Commands {
+			cmd := prompt.Command{Names: c.Names, Args: c.Args, Run: func(args []string) { c.Run(a, args) }}
+			if c.Candidates != nil {
+				cmd.ArgCandidates = func() []string { return c.Candidates(a) }
+			}
+			out = append(out, cmd)
+		}
+	}
+	return out
+}
+
+// Namespace implements Session.
+func (a *App) Namespace() string { return a.namespace }
+
+// Namespaces implements Session.
+func (a *App) Namespaces() []string { return a.namespaces.names() }
+
+// Clusters implements Session.
+func (a *App) Clusters(args []string) (contexts, rest []string, err error) {
+	contexts, rest, found, err := a.contextWords(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !found {
+		contexts = a.viewContexts()
+	}
+	return contexts, rest, nil
+}
+
+// Connect implements Session.
+func (a *App) Connect(ctx context.Context, context string) (cluster.Interface, error) {
+	return a.connectMember(a.cluster)(ctx, context)
+}
+
+// OpenHistory implements Session.
+func (a *App) OpenHistory(conn cluster.Interface, context string, res discovery.Resource, row *watch.Row,
+	extra func() []history.FeedChange) bool {
+	if a.opts.Screens.History == nil {
+		return false
+	}
+	on := a
+	if conn != nil {
+		on = a.memberApp(conn, context)
+	}
+	on.push(on.opts.Screens.History(on, row, func() []history.Entry {
+		if extra == nil {
+			return on.historyOf(res, row)
+		}
+		return history.WithFeed(on.historyOf(res, row), extra())
+	}))
+	return true
+}
+
+// Forwards implements Session.
+func (a *App) Forwards() *forwards.List { return &a.forwards }
+
+// viewContexts are the contexts of the table on top when it shows several clusters (its source tells its
+// Contexts, as union.Clusters does); nil otherwise.
+func (a *App) viewContexts() []string {
+	t, ok := a.top().(interface{ Source() cluster.RowSource })
+	if !ok {
+		return nil
+	}
+	if s, ok := t.Source().(interface{ Contexts() []string }); ok {
+		return s.Contexts()
+	}
+	return nil
+}
