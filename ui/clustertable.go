@@ -14,9 +14,15 @@ import (
 	"kscope/watch"
 )
 
-// contextWords splits a command's words into the contexts its @-words name (`@prod,@stg`, `@*` for every
-// context of the kubeconfig) and the other words; found tells whether it had any.
+// contextWords is ContextWords over the kubeconfig's contexts.
 func (a *App) contextWords(fields []string) (contexts, rest []string, found bool, err error) {
+	return ContextWords(fields, a.cluster.Info().Contexts)
+}
+
+// ContextWords splits a command's words into the contexts its @-words name (`@prod,@stg`, `@*` for every one
+// of all, the kubeconfig's contexts) and the other words; found tells whether it had any. An @-word naming
+// no context of all is an error. Pure.
+func ContextWords(fields, all []string) (contexts, rest []string, found bool, err error) {
 	for _, f := range fields {
 		if !strings.HasPrefix(f, "@") {
 			rest = append(rest, f)
@@ -27,16 +33,16 @@ func (a *App) contextWords(fields []string) (contexts, rest []string, found bool
 			name = strings.TrimPrefix(strings.TrimSpace(name), "@")
 			switch {
 			case name == "*":
-				for _, c := range a.cluster.Info().Contexts {
+				for _, c := range all {
 					if !slices.Contains(contexts, c) {
 						contexts = append(contexts, c)
 					}
 				}
 			case name == "":
 				return nil, nil, true, fmt.Errorf("%q: a context name after each @", f)
-			case !slices.Contains(a.cluster.Info().Contexts, name):
+			case !slices.Contains(all, name):
 				return nil, nil, true, fmt.Errorf("no context %q in the kubeconfig (contexts: %s)", name,
-					strings.Join(a.cluster.Info().Contexts, ", "))
+					strings.Join(all, ", "))
 			case !slices.Contains(contexts, name):
 				contexts = append(contexts, name)
 			}

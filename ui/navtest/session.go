@@ -1,0 +1,98 @@
+package navtest
+
+import (
+	"context"
+	"errors"
+
+	"kscope/cluster"
+	"kscope/discovery"
+	"kscope/forwards"
+	"kscope/history"
+	"kscope/ui"
+	"kscope/watch"
+)
+
+// Session is a ui.Session over a Nav, for the tests of a registered screen's command: its answers are its
+// fields, set before the command runs, and the histories it was asked to open are recorded (Histories).
+// Safe for any goroutine as Nav is; the fields are read, never written, by its methods.
+type Session struct {
+	*Nav
+	// Ns is the view's namespace; Names the namespaces Tab offers.
+	Ns    string
+	Names []string
+	// Contexts are the kubeconfig's contexts an @-word may name; View those of the table on top (nil: one
+	// cluster).
+	Contexts, View []string
+	// Dial answers Connect (nil: every context fails to connect).
+	Dial func(ctx context.Context, name string) (cluster.Interface, error)
+	// NoHistory: no history screen is registered (OpenHistory opens none).
+	NoHistory bool
+	// List is the session's forwards.
+	List forwards.List
+
+	histories []HistoryOpened
+}
+
+// HistoryOpened is one OpenHistory call.
+type HistoryOpened struct {
+	Conn    cluster.Interface
+	Context string
+	Res     discovery.Resource
+	Row     *watch.Row
+	Extra   func() []history.FeedChange
+}
+
+var _ ui.Session = (*Session)(nil)
+
+// NewSession returns a Session over a new Nav over c (New).
+func NewSession(t interface{ Cleanup(func()) }, c cluster.Interface) *Session {
+	return &Session{Nav: New(t, c)}
+}
+
+// Namespace implements ui.Session.
+func (s *Session) Namespace() string { return s.Ns }
+
+// Namespaces implements ui.Session.
+func (s *Session) Namespaces() []string { return append([]string(nil), s.Names...) }
+
+// Clusters implements ui.Session as the app does: @-words over Contexts, else View.
+func (s *Session) Clusters(args []string) (contexts, rest []string, err error) {
+	contexts, rest, found, err := ui.ContextWords(args, s.Contexts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !found {
+		contexts = s.View
+	}
+	return contexts, rest, nil
+}
+
+// Connect implements ui.Session with Dial.
+func (s *Session) Connect(ctx context.Context, name string) (cluster.Interface, error) {
+	if s.Dial == nil {
+		return nil, errors.New("no connection to " + name)
+	}
+	return s.Dial(ctx, name)
+}
+
+// OpenHistory implements ui.Session: it records the call (Histories) unless NoHistory.
+func (s *Session) OpenHistory(conn cluster.Interface, context string, res discovery.Resource, row *watch.Row,
+	extra func() []history.FeedChange) bool {
+	if s.NoHistory {
+		return false
+	}
+	s.rec.Lock()
+	defer s.rec.Unlock()
+	s.histories = append(s.histories, HistoryOpened{Conn: conn, Context: context, Res: res, Row: row, Extra: extra})
+	return true
+}
+
+// Histories are the OpenHistory calls, in order.
+func (s *Session) Histories() []HistoryOpened {
+	s.rec.Lock()
+	defer s.rec.Unlock()
+	return append([]HistoryOpened(nil), s.histories...)
+}
+
+// Forwards implements ui.Session.
+func (s *Session) Forwards() *forwards.List { return &s.List }
