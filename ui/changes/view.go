@@ -35,8 +35,7 @@ type View struct {
 	shown      []entry        // the rows, newest first
 	filter     *regexp.Regexp // `/`; nil: none
 	filterText string
-	cancel     context.CancelFunc
-	ticks      context.CancelFunc
+	life       ui.Life // the watches, the redraws and the tick
 }
 
 // New returns the feed of changes (Spec's command opens it) nav's cluster can watch, or, when feed names
@@ -92,27 +91,22 @@ func (v *View) Bindings() []keymap.Binding {
 // connects it first in a feed over several), the goroutine that redraws on their changes and the tick that
 // refreshes the ages while the view is on top; then draws.
 func (v *View) Activate() {
-	if v.cancel == nil {
-		ctx, cancel := context.WithCancel(v.nav.Context())
-		v.cancel = cancel
+	v.life.Start(v.nav, func(ctx context.Context) {
 		for _, p := range v.parts {
 			if _, src := p.source(); src != nil {
 				src.Start(ctx)
 			}
-			v.nav.Go(func() { p.follow(ctx, v.feed.Connect, v.q, v.wake) })
+			v.life.Go(func(ctx context.Context) { p.follow(ctx, v.feed.Connect, v.q, v.wake) })
 		}
-		v.nav.Go(func() { v.loop(ctx) })
-		v.ticks = v.nav.EveryTickWhileOnTop(v, v.render)
-	}
+		v.life.Go(v.loop)
+		v.life.Tick(v, v.render)
+	})
 	v.render()
 }
 
 // Close stops the watches, off the UI goroutine (Stop waits for them).
 func (v *View) Close() {
-	if v.cancel != nil {
-		v.cancel()
-		v.ticks()
-	}
+	v.life.Stop()
 	v.nav.Go(func() {
 		for _, p := range v.parts {
 			p.stop()
@@ -131,11 +125,7 @@ func (v *View) loop(ctx context.Context) {
 			if !v.nav.SpaceRedraw(ctx, &last) {
 				return
 			}
-			v.nav.Update(func() {
-				if ctx.Err() == nil {
-					v.render()
-				}
-			})
+			v.life.Update(v.render)
 		}
 	}
 }

@@ -28,7 +28,7 @@ type View struct {
 	read    bool
 	deleted bool
 	err     string
-	cancel  context.CancelFunc
+	life    ui.Life // the pod's watch
 }
 
 // New returns the containers screen of pod, an object of res (pods): ctr's keys act on the selected
@@ -50,30 +50,21 @@ func (v *View) Primitive() tview.Primitive { return v.table }
 
 // Activate starts following the pod on first show.
 func (v *View) Activate() {
-	if v.cancel != nil {
-		return
-	}
-	ctx, cancel := context.WithCancel(v.nav.Context())
-	v.cancel = cancel
-	events := v.nav.Cluster().WatchObject(ctx, v.res.GVR(), v.pod.Namespace, v.pod.Name)
-	v.nav.Go(func() {
-		for ev := range events {
-			v.nav.Update(func() {
-				if ctx.Err() == nil {
+	v.life.Start(v.nav, func(ctx context.Context) {
+		events := v.nav.Cluster().WatchObject(ctx, v.res.GVR(), v.pod.Namespace, v.pod.Name)
+		v.life.Go(func(context.Context) {
+			for ev := range events {
+				v.life.Update(func() {
 					v.apply(ev)
 					v.nav.UpdateStatus(v)
-				}
-			})
-		}
+				})
+			}
+		})
 	})
 }
 
 // Close stops following the pod.
-func (v *View) Close() {
-	if v.cancel != nil {
-		v.cancel()
-	}
-}
+func (v *View) Close() { v.life.Stop() }
 
 // Bindings: help, the container keys, quit.
 func (v *View) Bindings() []keymap.Binding {

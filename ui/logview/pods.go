@@ -9,6 +9,7 @@ import (
 	"kscope/apierr"
 	"kscope/cluster"
 	"kscope/logs"
+	"kscope/ui"
 	"kscope/watch"
 )
 
@@ -28,7 +29,7 @@ func newLogPods(v *View) (*logPods, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(v.ctx)
+	ctx, cancel := context.WithCancel(v.life.Context())
 	p := &logPods{v: v, src: src, cancel: cancel, seen: map[string]bool{}}
 	src.Start(ctx)
 	p.sync()
@@ -38,11 +39,7 @@ func newLogPods(v *View) (*logPods, error) {
 			case <-ctx.Done():
 				return
 			case <-src.Notify():
-				v.nav.Update(func() {
-					if ctx.Err() == nil {
-						p.sync()
-					}
-				})
+				ui.UpdateWhile(v.nav, ctx, p.sync)
 			}
 		}
 	})
@@ -77,8 +74,8 @@ func (p *logPods) sync() {
 // start reads pod's container names, then follows each.
 func (p *logPods) start(pod string) {
 	v := p.v
-	get(v.ctx, v.nav, v.cluster, podsGVR, v.logs.namespace, pod, func(obj *unstructured.Unstructured, err error) {
-		if v.ctx.Err() != nil || !p.seen[pod] {
+	get(v.life.Context(), v.nav, v.cluster, podsGVR, v.logs.namespace, pod, func(obj *unstructured.Unstructured, err error) {
+		if !v.life.Live() || !p.seen[pod] {
 			return
 		}
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 // filter and the search stay, and the view follows the end.
 func (v *View) setRange(r logs.Range) {
 	v.span = r
-	if v.stop == nil { // not started: Activate reads with r
+	if !v.life.Started() { // not started: Activate reads with r
 		v.render()
 		return
 	}

@@ -36,9 +36,9 @@ type View struct {
 	ring     *logs.Ring
 	sink     *logs.Sink
 	pane     *logPane
-	ctx      context.Context
-	stop     context.CancelFunc
-	// reading ends the followers and the loop of the current range (a child of ctx).
+	// life is the view's reading, from its first show to its Close.
+	life ui.Life
+	// reading ends the followers and the loop of the current range (a child of life's context).
 	reading  context.Context
 	stopRead context.CancelFunc
 	pods     *logPods // the workload's pods (nil for one pod)
@@ -138,15 +138,13 @@ func (v *View) Bindings() []keymap.Binding {
 
 // Activate starts reading the first time, and shows the title and status.
 func (v *View) Activate() {
-	if v.stop == nil {
-		v.start()
-	}
+	v.life.Start(v.nav, v.start)
 	v.render()
 }
 
-// start begins reading: the containers of the one pod, or the pods of the selector as they come and go.
-func (v *View) start() {
-	v.ctx, v.stop = context.WithCancel(v.nav.Context())
+// start begins reading, under ctx (the life's): the containers of the one pod, or the pods of the selector
+// as they come and go.
+func (v *View) start(context.Context) {
 	v.cluster = v.nav.Cluster()
 	v.startReading()
 	if v.logs.selector == "" {
@@ -165,9 +163,7 @@ func (v *View) start() {
 
 // Close stops the followers and the watch of the pods.
 func (v *View) Close() {
-	if v.stop != nil {
-		v.stop()
-	}
+	v.life.Stop()
 	if v.pods != nil {
 		v.pods.close()
 	}
@@ -215,7 +211,7 @@ func (v *View) unfollow(pod string) {
 // startReading starts the loop of a new range: the followers started from now on read under v.reading
 // into v.sink.
 func (v *View) startReading() {
-	v.reading, v.stopRead = context.WithCancel(v.ctx)
+	v.reading, v.stopRead = context.WithCancel(v.life.Context())
 	ctx, sink := v.reading, v.sink
 	v.nav.Go(func() { v.loop(ctx, sink) })
 }
@@ -233,11 +229,7 @@ func (v *View) loop(ctx context.Context, sink *logs.Sink) {
 		if !v.nav.SpaceRedraw(ctx, &last) {
 			return
 		}
-		v.nav.Update(func() {
-			if ctx.Err() == nil {
-				v.pull()
-			}
-		})
+		ui.UpdateWhile(v.nav, ctx, v.pull)
 	}
 }
 

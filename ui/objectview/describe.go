@@ -38,7 +38,7 @@ type DescribeView struct {
 	uid     types.UID
 	deleted bool
 	err     error
-	cancel  context.CancelFunc
+	life    ui.Life // the watch and the describes
 }
 
 // NewDescribeView returns the describe view of row, an object of res; obj is what ui hands it (the object
@@ -100,30 +100,20 @@ type describedText struct {
 
 // Activate starts the object's watch and describes, the first time.
 func (v *DescribeView) Activate() {
-	if v.cancel == nil {
-		ctx, cancel := context.WithCancel(v.nav.Context())
-		v.cancel = cancel
+	v.life.Start(v.nav, func(context.Context) {
 		cluster, res, ns, name := v.nav.Cluster(), v.res, v.row.Namespace, v.row.Name
-		v.health.follow(ctx, v.res, v.row)
-		v.nav.Go(func() {
+		v.health.follow(&v.life, v.res, v.row)
+		v.life.Go(func(ctx context.Context) {
 			v.describeLoop(ctx, cluster, res, ns, name, func(d describedText) {
-				v.nav.Update(func() {
-					if ctx.Err() == nil {
-						v.apply(d)
-					}
-				})
+				v.life.Update(func() { v.apply(d) })
 			})
 		})
-	}
+	})
 	v.render()
 }
 
 // Close stops the watch and the describes.
-func (v *DescribeView) Close() {
-	if v.cancel != nil {
-		v.cancel()
-	}
-}
+func (v *DescribeView) Close() { v.life.Stop() }
 
 // describeLoop describes the object at once, then after each change of it (watched), no sooner than
 // describeEvery after the previous describe, until ctx ends. Its own goroutine.

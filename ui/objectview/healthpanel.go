@@ -63,19 +63,16 @@ func (p *healthPanel) set(obj *unstructured.Unstructured, deleted bool) {
 	p.render()
 }
 
-// follow watches the object (res, row) until ctx ends and shows each state it takes.
-func (p *healthPanel) follow(ctx context.Context, res discovery.Resource, row *watch.Row) {
-	events := p.nav.Cluster().WatchObject(ctx, res.GVR(), row.Namespace, row.Name)
-	p.nav.Go(func() {
+// follow watches the object (res, row) while life, its screen's, lasts and shows each state it takes. UI
+// goroutine.
+func (p *healthPanel) follow(life *ui.Life, res discovery.Resource, row *watch.Row) {
+	events := p.nav.Cluster().WatchObject(life.Context(), res.GVR(), row.Namespace, row.Name)
+	life.Go(func(context.Context) {
 		for ev := range events {
 			if ev.Err != nil {
 				continue
 			}
-			p.nav.Update(func() {
-				if ctx.Err() == nil {
-					p.set(ev.Object, ev.Deleted)
-				}
-			})
+			life.Update(func() { p.set(ev.Object, ev.Deleted) })
 		}
 	})
 }

@@ -33,7 +33,7 @@ type YAMLView struct {
 	err         error
 	showManaged bool
 	reveal      bool
-	cancel      context.CancelFunc
+	life        ui.Life   // the watch
 	flash       lineFlash // the lines the last update changed (flash.go)
 }
 
@@ -89,31 +89,21 @@ func (v *YAMLView) openSearchBar() { v.nav.Ask("/", "", v.setSearch) }
 
 // Activate starts the object's watch, the first time.
 func (v *YAMLView) Activate() {
-	if v.cancel == nil {
-		ctx, cancel := context.WithCancel(v.nav.Context())
-		v.cancel = cancel
+	v.life.Start(v.nav, func(ctx context.Context) {
 		v.flash.ctx = ctx
 		events := v.nav.Cluster().WatchObject(ctx, v.res.GVR(), v.row.Namespace, v.row.Name)
-		v.nav.Go(func() {
+		v.life.Go(func(context.Context) {
 			for ev := range events {
 				v.obj.Record(ev)
-				v.nav.Update(func() {
-					if ctx.Err() == nil {
-						v.apply(ev)
-					}
-				})
+				v.life.Update(func() { v.apply(ev) })
 			}
 		})
-	}
+	})
 	v.render()
 }
 
 // Close stops the watch.
-func (v *YAMLView) Close() {
-	if v.cancel != nil {
-		v.cancel()
-	}
-}
+func (v *YAMLView) Close() { v.life.Stop() }
 
 // apply takes one event of the object's watch.
 func (v *YAMLView) apply(ev watch.ObjectEvent) {

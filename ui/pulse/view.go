@@ -21,11 +21,11 @@ import (
 // reconnects with their causes, the last event. It reads the figures again every second on the UI goroutine.
 type View struct {
 	ui.BaseScreen
-	nav    ui.Navigator
-	label  string
-	src    cluster.RowSource
-	text   *tview.TextView
-	cancel context.CancelFunc
+	nav   ui.Navigator
+	label string
+	src   cluster.RowSource
+	text  *tview.TextView
+	life  ui.Life // the tick
 }
 
 // New returns the pulse of src, the rows of the table labelled label (a ui.TableScreens opener).
@@ -47,17 +47,11 @@ func (v *View) Bindings() []keymap.Binding {
 // Activate draws the figures and reads them again every second until the view closes.
 func (v *View) Activate() {
 	v.render()
-	if v.cancel == nil {
-		v.cancel = v.nav.EveryTickWhileOnTop(v, v.render)
-	}
+	v.life.Start(v.nav, func(context.Context) { v.life.Tick(v, v.render) })
 }
 
-func (v *View) Close() {
-	if v.cancel != nil {
-		v.cancel()
-		v.cancel = nil
-	}
-}
+// Close stops the reads.
+func (v *View) Close() { v.life.Stop() }
 
 // Status says how many informers the view shows.
 func (v *View) Status() string {

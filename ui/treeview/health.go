@@ -152,10 +152,7 @@ func (th *treeHealth) work(ctx context.Context, objects cluster.Objects) {
 		default:
 			h = health.Of(obj)
 		}
-		th.nav.Update(func() {
-			if ctx.Err() != nil {
-				return
-			}
+		ui.UpdateWhile(th.nav, ctx, func() {
 			th.mu.Lock()
 			if th.queued[j.uid] == j.version {
 				delete(th.queued, j.uid)

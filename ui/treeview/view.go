@@ -43,10 +43,9 @@ type View struct {
 	nodes    []tree.Node
 	rows     map[types.UID]int // the table row of each node shown, by UID
 	progress tree.Progress
-	built    bool // a tree (or its absence) was built after every kind was listed
-	chosen   bool // the focus was selected once
-	cancel   context.CancelFunc
-	ticks    context.CancelFunc
+	built    bool    // a tree (or its absence) was built after every kind was listed
+	chosen   bool    // the focus was selected once
+	life     ui.Life // the lists and watches, the health reads, the rebuilds and the tick
 }
 
 // New returns the relationship tree of row, an object of res (a ui.TableScreens opener, `t`), over the
@@ -101,23 +100,18 @@ func (v *View) Bindings() []keymap.Binding {
 // Activate starts, the first time, the lists and watches, the health reads and the goroutine that rebuilds
 // the tree, and the tick that refreshes the ages while the view is on top; then draws.
 func (v *View) Activate() {
-	if v.cancel == nil {
-		ctx, cancel := context.WithCancel(v.nav.Context())
-		v.cancel = cancel
+	v.life.Start(v.nav, func(ctx context.Context) {
 		v.src.Start(ctx)
 		v.health.start(ctx, v.nav.Cluster())
-		v.nav.Go(func() { v.loop(ctx) })
-		v.ticks = v.nav.EveryTickWhileOnTop(v, func() { v.render(v.selectedUID()) })
-	}
+		v.life.Go(v.loop)
+		v.life.Tick(v, func() { v.render(v.selectedUID()) })
+	})
 	v.render(v.selectedUID())
 }
 
 // Close stops the lists and watches off the UI goroutine (Stop waits for the informers).
 func (v *View) Close() {
-	if v.cancel != nil {
-		v.cancel()
-		v.ticks()
-	}
+	v.life.Stop()
 	v.nav.Go(v.src.Stop)
 }
 
@@ -134,11 +128,7 @@ func (v *View) loop(ctx context.Context) {
 			}
 			p := v.src.Progress() // before the objects: a tree built after the last kind is complete
 			nodes := v.build(v.src.Objects())
-			v.nav.Update(func() {
-				if ctx.Err() == nil {
-					v.apply(nodes, p)
-				}
-			})
+			v.life.Update(func() { v.apply(nodes, p) })
 		}
 	}
 }

@@ -30,7 +30,7 @@ type HistoryView struct {
 	read    func() []history.Entry
 	table   *tview.Table
 	entries []history.Entry // oldest first; the table shows them newest first
-	cancel  context.CancelFunc
+	life    ui.Life         // the tick
 }
 
 // NewHistory returns the history of row (a ui.TableScreens opener): entries returns the versions kept of it,
@@ -58,16 +58,11 @@ func (v *HistoryView) Bindings() []keymap.Binding {
 // Activate reads the versions, and starts reading them again every tick.
 func (v *HistoryView) Activate() {
 	v.reload()
-	if v.cancel == nil {
-		v.cancel = v.nav.EveryTickWhileOnTop(v, v.reload)
-	}
+	v.life.Start(v.nav, func(context.Context) { v.life.Tick(v, v.reload) })
 }
 
-func (v *HistoryView) Close() {
-	if v.cancel != nil {
-		v.cancel()
-	}
-}
+// Close stops the reads.
+func (v *HistoryView) Close() { v.life.Stop() }
 
 // reload reads the versions again, keeping the selection on the same version.
 func (v *HistoryView) reload() {
