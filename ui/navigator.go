@@ -10,6 +10,7 @@ import (
 	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/history"
+	"kscope/ui/host"
 	"kscope/ui/keymap"
 	"kscope/ui/theme"
 	"kscope/watch"
@@ -20,6 +21,7 @@ import (
 // cluster. *App implements it. Every method runs on the UI goroutine, but for Go and Update, which any
 // goroutine may call.
 type Navigator interface {
+	host.Core
 	// HelpBinding is `?`: the keys of the screen on top.
 	HelpBinding() keymap.Binding
 	// QuitBinding is `q`: quit kscope.
@@ -32,19 +34,9 @@ type Navigator interface {
 	Push(s Screen)
 	// UpdateStatus shows s's Status on the status line, if s is on top.
 	UpdateStatus(s Screen)
-	// Message shows a one-line note on the prompt line; Errorf shows an error there (red).
-	Message(text string)
-	Errorf(format string, args ...any)
 	// Confirm asks question in a dialog with Cancel (focused) and action; do runs only if the user picks action.
 	Confirm(question, action string, do func())
 
-	// Go runs fn on a goroutine of its own, supervised: a panic there stops the UI and restores the terminal.
-	Go(fn func())
-	// Update runs fn on the UI goroutine, then redraws, and returns once fn has run: never call it on the UI
-	// goroutine itself.
-	Update(fn func())
-	// Context is done when kscope quits; a goroutine started with Go ends by then.
-	Context() context.Context
 	// SpaceRedraw spaces the refreshes of a live screen: off the UI goroutine, it waits until the app's
 	// minimum time between redraws has passed since *last (the previous refresh), then sets *last to now.
 	// It returns false, at once, when ctx ends first.
@@ -70,8 +62,6 @@ type Navigator interface {
 	Clock() clock.WithTicker
 	// Width is the screen's width in cells (120 before the first draw).
 	Width() int
-	// Cluster is the connection the screens show.
-	Cluster() cluster.Interface
 }
 
 var _ Navigator = (*App)(nil)

@@ -7,6 +7,7 @@ import (
 	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/spawn"
+	"kscope/ui/host"
 	"kscope/watch"
 )
 
@@ -16,19 +17,9 @@ const RequestTimeout = 15 * time.Second
 // Host is what drilling down needs of the app. Its methods are called on the UI goroutine, but Go's
 // function, which runs on a goroutine of its own.
 type Host interface {
-	// Context ends when the app stops.
-	Context() context.Context
-	// Go runs fn on a goroutine of its own, supervised (a panic stops the UI).
-	Go(fn func())
-	// Update runs fn on the UI goroutine and redraws.
-	Update(fn func())
+	host.Core
 	// Pending counts requests under way (tests wait for them).
 	Pending(delta int)
-	// Cluster is the connection of the moment (a context switch replaces it).
-	Cluster() cluster.Interface
-	// Message and Errorf write the prompt line.
-	Message(text string)
-	Errorf(format string, args ...any)
 	// Spawn starts the goroutines of the sources drill builds (union.NewOwned).
 	Spawn() spawn.Func
 	// OpenTable pushes a live table of res over src titled title; keepNamespace keeps it in its namespace when

@@ -5,9 +5,10 @@ import (
 	"time"
 
 	"k8s.io/utils/clock"
-	"kscope/cluster"
+
 	"kscope/discovery"
 	"kscope/spawn"
+	"kscope/ui/host"
 	"kscope/ui/keymap"
 	"kscope/ui/theme"
 	"kscope/watch"
@@ -19,15 +20,10 @@ import (
 // runs on the UI goroutine, but for Go, Update, Queue, SpaceRedraw, Settle and what a goroutine may read
 // (Context, Clock, Timing, cluster.Interface, Spawn), which any goroutine may call.
 type Host interface {
-	// Context is done when the app quits; a goroutine started with Go ends by then.
-	Context() context.Context
-	// Go runs fn on a goroutine of its own, supervised: a panic there stops the UI and restores the terminal.
-	Go(fn func())
+	host.Core
 	// Spawn starts the goroutines of the sources the table makes itself (a HEALTH column over several
 	// namespaces), supervised as Go's are.
 	Spawn() spawn.Func
-	// Update runs fn on the UI goroutine, then redraws; never call it on the UI goroutine itself.
-	Update(fn func())
 	// Queue runs fn on the UI goroutine without redrawing (fn calls Draw when it must); never call it on the
 	// UI goroutine itself.
 	Queue(fn func())
@@ -41,16 +37,11 @@ type Host interface {
 	Timing() Timing
 	// Theme is the UI's colors; not changed after start.
 	Theme() *theme.Theme
-	// Message shows a one-line note on the prompt line; Errorf shows an error there (red).
-	Message(text string)
-	Errorf(format string, args ...any)
 	// Ask asks for a line of text on the prompt line, after label, beginning with initial; done receives
 	// the text on Enter (esc drops it).
 	Ask(label, initial string, done func(text string))
 	// SaveFile writes data to a new file in the user's save folder for kind ("tables") and returns its path.
 	SaveFile(kind, name string, data []byte) (path string, err error)
-	// cluster.Interface is the connection the table's sources (its HEALTH column's, its metrics) come from.
-	Cluster() cluster.Interface
 	// Settle tells the app that the work of opening something big is done (a table's first list, a pods
 	// table's requests and limits), so that it may free memory. Never on the UI goroutine.
 	Settle()

@@ -1,9 +1,7 @@
 package plugins
 
 import (
-	"context"
-
-	"kscope/cluster"
+	"kscope/ui/host"
 )
 
 // Host is what the plugins ask of the app: its services (goroutines, the UI goroutine's queue, the prompt
@@ -12,16 +10,7 @@ import (
 // (ui/pluginhost.go). Every method runs on the UI goroutine, except Go, Update, Context, ChildEnv,
 // RefusalMark and RefusedSince, which any goroutine may call.
 type Host interface {
-	// Context is done when the app quits: a background plugin is killed then.
-	Context() context.Context
-	// Go runs fn on a goroutine of its own, supervised: a panic there stops the UI and restores the terminal.
-	Go(fn func())
-	// Update runs fn on the UI goroutine, then redraws; never call it on the UI goroutine itself.
-	Update(fn func())
-
-	// Message shows a one-line note on the prompt line; Errorf shows an error there (red).
-	Message(text string)
-	Errorf(format string, args ...any)
+	host.Core // the cluster of the moment (nil before the first); a background plugin is killed when Context ends
 	// Notice says line on the prompt line once the UI runs (a configuration line that cannot be used).
 	Notice(line string)
 	// FlushNotices shows the notices on their way now, so that a line shown after comes after them.
@@ -36,9 +25,7 @@ type Host interface {
 
 	// ReadOnly tells whether the user asked for no writes at all (a dangerous plugin is refused).
 	ReadOnly() bool
-	// Cluster is the connection of the moment (nil before the first); Kubeconfig the kubeconfig children
-	// get ("" for kscope's own environment's).
-	Cluster() cluster.Interface
+	// Kubeconfig is the kubeconfig children get ("" for kscope's own environment's).
 	Kubeconfig() string
 	// Suspend gives the terminal to fn and takes it back when fn returns; false when there is no screen to
 	// suspend (tests).

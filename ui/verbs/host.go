@@ -1,7 +1,6 @@
 package verbs
 
 import (
-	"context"
 	"io"
 	"os/exec"
 
@@ -11,6 +10,7 @@ import (
 	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/forwards"
+	"kscope/ui/host"
 	"kscope/ui/theme"
 )
 
@@ -19,29 +19,19 @@ import (
 // the few places a verb leads elsewhere (an owner's table). ui's App implements it (ui/verbhost.go). Every
 // method runs on the UI goroutine, except Go, Update, Context, Clock and Pending, which any goroutine may call.
 type Host interface {
-	// Context is done when the app quits; a goroutine started with Go ends by then.
-	Context() context.Context
-	// Go runs fn on a goroutine of its own, supervised: a panic there stops the UI and restores the terminal.
-	Go(fn func())
-	// Update runs fn on the UI goroutine, then redraws; never call it on the UI goroutine itself.
-	Update(fn func())
+	host.Core
 	// Pending adds delta to the count of requests whose answer is not yet shown (tests wait for none).
 	Pending(delta int)
 	// Clock is the time the UI runs on.
 	Clock() clock.WithTicker
 	// Theme is the UI's colors; not changed after start.
 	Theme() *theme.Theme
-	// Cluster is the connection of the moment (a context switch replaces it).
-	Cluster() cluster.Interface
 	// ReadOnly tells whether the user asked for no writes at all.
 	ReadOnly() bool
 	// Namespace is where a verb creates what it creates (a node's debug pod): the namespace shown, else (all
 	// namespaces) the context's, else default.
 	Namespace() string
 
-	// Message shows a one-line note on the prompt line; Errorf shows an error there (red).
-	Message(text string)
-	Errorf(format string, args ...any)
 	// ShowStatus shows the top screen's status line again (an access answer changes its note).
 	ShowStatus()
 	// Confirm shows question with Cancel (focused) and action's button; do runs if the user chooses it.
