@@ -174,3 +174,29 @@ func TestContainersUnreadable(t *testing.T) {
 		t.Errorf("errors %q", errs)
 	}
 }
+
+// TestContainersCloseStopsTheWatch: Close ends the pod's watch and the goroutine that follows it, and the
+// screen, not used after Close, never watches again.
+func TestContainersCloseStopsTheWatch(t *testing.T) {
+	c := &podWatch{events: make(chan watch.ObjectEvent), watched: make(chan string, 2)}
+	nav := navtest.New(t, c)
+	v := New(nav, podsRes, &watch.Row{Key: "shop/web", Namespace: "shop", Name: "web"}, ui.ContainerView{}).(*View)
+	nav.Push(v)
+	<-c.watched
+	c.events <- watch.ObjectEvent{Object: podObject(1)}
+	eventually(t, nav, "the containers listed", func() bool { return len(v.rows) == 3 })
+	nav.UI(v.Close)
+	ended := make(chan struct{})
+	go func() { nav.Wait(); close(ended) }()
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the watch still followed the pod after Close")
+	}
+	nav.UI(v.Activate)
+	select {
+	case got := <-c.watched:
+		t.Errorf("watched %q again after Close", got)
+	default:
+	}
+}

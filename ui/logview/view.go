@@ -142,8 +142,8 @@ func (v *View) Activate() {
 	v.render()
 }
 
-// start begins reading, under ctx (the life's): the containers of the one pod, or the pods of the selector
-// as they come and go.
+// start begins reading, under the life's context: the containers of the one pod, or the pods of the
+// selector as they come and go. Life.Start calls it once.
 func (v *View) start(context.Context) {
 	v.cluster = v.nav.Cluster()
 	v.startReading()
