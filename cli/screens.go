@@ -6,6 +6,8 @@ import (
 	"kscope/ui"
 	"kscope/ui/changes"
 	"kscope/ui/portforwards"
+	"kscope/ui/rollouts"
+	"kscope/ui/treeview"
 )
 
 // registered are the screens in packages of their own that declare themselves (ui.ScreenSpec: their
@@ -14,5 +16,7 @@ func registered() []ui.ScreenSpec {
 	return []ui.ScreenSpec{
 		portforwards.Spec,
 		changes.Spec,
+		rollouts.Spec,
+		treeview.Spec,
 	}
 }

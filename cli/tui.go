@@ -23,8 +23,6 @@ import (
 	"kscope/ui/logview"
 	"kscope/ui/objectview"
 	"kscope/ui/pulse"
-	"kscope/ui/rollouts"
-	"kscope/ui/treeview"
 	"kscope/ui/versions"
 	"kscope/watch"
 )
@@ -166,11 +164,9 @@ func (o *tuiOptions) newUI(s *tuiSession) *ui.App {
 			History:    versions.NewHistory,
 			Blame:      versions.NewBlame,
 			Logs:       logview.Open,
-			Tree:       treeview.New,
 			YAML:       objectview.NewYAMLView,
 			Describe:   objectview.NewDescribeView,
 			Containers: containers.New,
-			Rollouts:   rollouts.New,
 		},
 		Registered: registered(),
 		Stderr:     stderr,

@@ -18,7 +18,7 @@ func (a *App) escape() {
 
 // objectBindings are the keys that act on one object, the one subject returns: the object verbs
 // (verbs.Verbs.Bindings, asked about in access before they are offered) and the screens of the object that
-// are registered (describe, logs, events, tree: TableScreens). The keys depend on scope's resource, never
+// are registered (describe, logs: TableScreens; the registered screens' object keys: ScreenSpec.Objects). The keys depend on scope's resource, never
 // on the object.
 func (a *App) objectBindings(subject verbs.SubjectFunc, scope verbs.ScopeFunc, access *verbs.Access) []keymap.Binding {
 	return a.markedObjectBindings(subject, nil, scope, access)
@@ -36,24 +36,8 @@ func (a *App) markedObjectBindings(subject verbs.SubjectFunc, marked verbs.Marke
 			logs(a, res, row, previous, a.opts.logSettings())
 		}
 	}
-	if a.opts.Screens.Tree != nil { // a screen of its own package (TableScreens)
-		open.Tree = a.openTree
-	}
-	if a.opts.Screens.Rollouts != nil { // a screen of its own package (TableScreens)
-		open.Rollouts = a.openRollouts
-	}
+	open.More = a.objectOpeners() // the registered screens' (ScreenSpec.Objects)
 	return a.verbs.TableBindings(subject, marked, scope, access, open)
-}
-
-// openTree pushes the relationship tree of row, an object of res: the screen registered in
-// Options.Screens.Tree.
-func (a *App) openTree(res discovery.Resource, row *watch.Row) {
-	s, err := a.opts.Screens.Tree(a, res, row, a.openYAML, a.resourceForKind)
-	if err != nil {
-		a.errorf("%s", err)
-		return
-	}
-	a.push(s)
 }
 
 // openEvents pushes a live table of row's events.

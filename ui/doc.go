@@ -16,12 +16,13 @@
 // App.
 //
 // Most screens live in packages of their own under ui/, which ui never imports. They implement Screen and ask
-// the app only what Navigator offers plus what they are opened with. A screen opened by a command declares
-// itself in its package (a ScreenSpec: its commands, Tab's words for them, its family of keys; registry.go)
-// and the program lists it in Options.Registered (cli/screens.go, one line): ui/portforwards (`:pf`) and
-// ui/changes (`:changes`). A screen opened from a row (ui/pulse `i`, ui/treeview `t`, ui/versions, ui/logview,
-// ui/objectview, ui/containers, ui/rollouts, ui/contexts) is a field of TableScreens (navigator.go) the
-// program fills (cli/tui.go); a key whose screen is not registered is not bound. ui's tests register stubs.
+// the app only what Navigator offers plus what they are opened with. A screen declares itself in its package
+// (a ScreenSpec, registry.go: its commands and Tab's words for them, its keys on the selected object and
+// which resources they apply to, its family of keys) and the program lists it in Options.Registered
+// (cli/screens.go, one line): ui/portforwards (`:pf`), ui/changes (`:changes`), ui/rollouts (shift-r on a
+// workload) and ui/treeview (`t` on any object). The screens not moved yet (ui/pulse `i`, ui/versions,
+// ui/logview, ui/objectview, ui/containers, ui/contexts) are fields of TableScreens (navigator.go) the program
+// fills (cli/tui.go); a key whose screen is not registered is not bound. ui's tests register stubs.
 //
 // # Layers
 //
@@ -141,10 +142,11 @@
 // # Rollouts
 //
 // shift-r on a deployment, statefulset or daemonset (the tables and the views of one object) opens the
-// registered rollouts screen (package ui/rollouts, TableScreens.Rollouts): its revisions, a revision's diff,
-// and the undo to one. The undo is a write of the screen's own, over cluster.Rollouts; ui hands the screen a
-// WriteGuard (rollouts.go) so that it is checked as the object verbs are (verbs.Verbs.WriteCheck: read-only mode refuses it, the
-// server's access review of patch on the workload is asked first) before the screen asks.
+// rollouts screen (package ui/rollouts, registered: rollouts.Spec's object key): its revisions, a revision's
+// diff, and the undo to one. The undo is a write of the screen's own, over cluster.Rollouts; the session hands
+// the screen a WriteGuard (Session.WriteGuard, rollouts.go) so that it is checked as the object verbs are
+// (verbs.Verbs.WriteCheck: read-only mode refuses it, the server's access review of patch on the workload is
+// asked first) before the screen asks.
 //
 // # Enter: drilling down
 //
@@ -162,7 +164,8 @@
 // # Adding a screen
 //
 // A new screen is a package of its own under ui/ (ui/portforwards and ui/changes are the examples of one a
-// command opens) plus one registration line. Its type embeds BaseScreen and implements Crumb, Primitive,
+// command opens, ui/rollouts and ui/treeview of one a key on the selected object opens) plus one registration
+// line. Its type embeds BaseScreen and implements Crumb, Primitive,
 // Activate, Close and Bindings (plus Status, Escape, Typed or NamespaceChanged where it needs them); it asks
 // the app only through the Navigator it is given (push, prompt and status lines, goroutines, the theme, the
 // clock, the cluster) and through the values it is opened with; its package declares it:
@@ -179,10 +182,13 @@
 // aliases and Tab's words), its usage the `:` key's description, its keys the key table: the help, keys.yaml's
 // names (keymap.Names over KeyFamilies) and README.md's key tables (cli's TestREADMEKeys fails until
 // `go generate ./cli` rewrites them). What a command needs of the session beyond Navigator (the view's
-// namespace and clusters, connections to other contexts, the history screen, the forwards) is Session's. The
-// screen's own tests check it binds its family's keys (ui/navtest is the Navigator those tests use).
+// namespace and clusters, connections to other contexts, the history and YAML screens, a write's guard, the
+// forwards) is Session's. A key on the selected object is a ScreenSpec.Objects entry (its key, the resources
+// it applies to, how it opens), bound after kscope's own object keys in the tables and the views of one
+// object. The screen's own tests check it binds its family's keys (ui/navtest's Nav and Session are what
+// those tests use).
 //
-// A screen a row opens is still a field of TableScreens, its key written in keymap.Keys (ui/keymap/table.go)
+// A screen not moved yet is a field of TableScreens, its key written in keymap.Keys (ui/keymap/table.go)
 // in the family of the screen it is pressed in, bound only when the program registers it:
 //
 //	if open := a.opts.Screens.Pulse; open != nil {

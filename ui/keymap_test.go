@@ -138,7 +138,7 @@ func TestNoKeyBoundTwice(t *testing.T) {
 		deploy := func() (discovery.Resource, string) { return discovery.Resource{Group: "apps", Name: "deployments"}, "" }
 		fromTable(t, "deployments", h.app.objectBindings(nil, deploy, nil), used)
 	})
-	for _, f := range KeyFamilies([]ScreenSpec{stubForwards}) {
+	for _, f := range KeyFamilies(stubScreens()) {
 		for _, d := range f.Defs {
 			if f.Screen == "" && !used[keyID(d.Name, d.Key.Label, d.Description)] { // (else its package's tests check)
 				t.Errorf("Keys's %s %q (%s) is bound in no view keyPaths reach", d.Key.Label, d.Name, f.Title)

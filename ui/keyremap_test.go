@@ -83,7 +83,8 @@ func TestKeyRemapRefused(t *testing.T) {
 	}
 }
 
-// TestBindingNamesKnown: every key of every view is in keymap.Names(keymap.Keys.Families()) (the names keys.yaml may use), and
+// TestBindingNamesKnown: every key of every view is in keymap.Names of the app's key table (KeyFamilies of the
+// registered screens: the names keys.yaml may use), and
 // every name there is some view's.
 func TestBindingNamesKnown(t *testing.T) {
 	h := start(t, 120, 30, func(o *Options) {
@@ -100,8 +101,8 @@ func TestBindingNamesKnown(t *testing.T) {
 					continue
 				}
 				seen[b.Name] = true
-				if !slices.Contains(keymap.Names(keymap.Keys.Families()), b.Name) {
-					t.Errorf("%s: key %s %q is not in keymap.Names(keymap.Keys.Families())", h.app.top().Crumb(), b.Label, b.Name)
+				if !slices.Contains(keymap.Names(KeyFamilies(stubScreens())), b.Name) {
+					t.Errorf("%s: key %s %q is not in keymap.Names(KeyFamilies(stubScreens()))", h.app.top().Crumb(), b.Label, b.Name)
 				}
 			}
 		})
@@ -131,21 +132,21 @@ func TestBindingNamesKnown(t *testing.T) {
 		back()
 	}
 	elsewhere := map[string]bool{} // the names only screens in packages of their own bind (their tests check them)
-	for _, f := range keymap.Keys.Families() {
+	for _, f := range KeyFamilies(stubScreens()) {
 		for _, d := range f.Defs {
 			elsewhere[d.Name] = f.Screen != ""
 		}
 	}
-	for _, f := range keymap.Keys.Families() {
+	for _, f := range KeyFamilies(stubScreens()) {
 		for _, d := range f.Defs {
 			if f.Screen == "" {
 				elsewhere[d.Name] = false
 			}
 		}
 	}
-	for _, n := range keymap.Names(keymap.Keys.Families()) {
+	for _, n := range keymap.Names(KeyFamilies(stubScreens())) {
 		if !seen[n] && n != "back" && !elsewhere[n] {
-			t.Errorf("keymap.Names(keymap.Keys.Families()) has %q, which no view binds", n)
+			t.Errorf("keymap.Names(KeyFamilies(stubScreens())) has %q, which no view binds", n)
 		}
 	}
 }

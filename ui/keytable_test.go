@@ -22,7 +22,7 @@ func fromTable(t *testing.T, where string, bs []keymap.Binding, used map[string]
 			continue
 		}
 		found := false
-		for _, f := range KeyFamilies([]ScreenSpec{stubForwards}) { // the harness's registered screens
+		for _, f := range KeyFamilies(stubScreens()) { // the harness's registered screens
 			for _, e := range f.Defs {
 				if e.Name == b.Name && e.Description == b.Description && e.Key.Label == b.Label &&
 					e.Key.Key == b.Key && e.Key.Rune == b.Rune {

@@ -82,12 +82,6 @@ type TableScreens struct {
 	// Blame opens each YAML line's field managers of obj, the object of row as the YAML view shows it (`b`
 	// there); obj is never nil, and must not be modified.
 	Blame func(nav Navigator, row *watch.Row, obj *unstructured.Unstructured) Screen
-	// Tree opens the relationship tree of row, an object of res (`t`, on a table and in the views of one
-	// object): openYAML opens an object's YAML view, resourceForKind finds the catalog's resource of an
-	// ownerReference's apiVersion and kind. An error (the tree's source could not be built) is shown on the
-	// prompt line instead of a screen.
-	Tree func(nav Navigator, res discovery.Resource, row *watch.Row, openYAML func(discovery.Resource, *watch.Row),
-		resourceForKind func(apiVersion, kind string) (discovery.Resource, error)) (Screen, error)
 	// Logs opens the logs of row, an object of res (keymap.Keys.Object.Logs; previous,
 	// keymap.Keys.Object.PrevLogs: of the containers' previous instances), in the tables and the views of one object. It may read the cluster
 	// and ask which container before it pushes its screen, or say on the prompt line why it opens none;
@@ -101,10 +95,6 @@ type TableScreens struct {
 	// Containers opens the containers of row, a pod (res), live (Keys.Table.Open on a pod): ctr is what ui
 	// hands it (ContainerView: the keys that act on one container, checked and refused as the object keys).
 	Containers func(nav Navigator, res discovery.Resource, row *watch.Row, ctr ContainerView) Screen
-	// Rollouts opens the revisions of row, a deployment, statefulset or daemonset (res), and their undo
-	// (keymap.Keys.Workload.Rollouts, in the tables and the views of one object): guard is what ui hands it to
-	// check the undo (read-only mode, the server's answer) before it asks.
-	Rollouts func(nav Navigator, res discovery.Resource, row *watch.Row, guard WriteGuard) Screen
 }
 
 // LogSettings are what Options say of a logs screen (config.yaml's logger section, --log-lines). A plain

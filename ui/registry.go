@@ -10,6 +10,7 @@ import (
 	"kscope/history"
 	"kscope/ui/keymap"
 	"kscope/ui/prompt"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -22,6 +23,20 @@ type ScreenSpec struct {
 	Keys keymap.Family
 	// Commands are the command bar's commands that open the screen.
 	Commands []Command
+	// Objects are the keys that open the screen of the selected object, in the tables and the views of one
+	// object (after kscope's own object keys, in order).
+	Objects []ObjectKey
+}
+
+// ObjectKey is a key a screen declares on the selected object: in the tables (a table of several clusters:
+// the row's cluster's Session) and in the views of one object. Applies and Open run on the UI goroutine.
+type ObjectKey struct {
+	// Key is the key, one of the screen's family (ScreenSpec.Keys).
+	Key keymap.KeyDef
+	// Applies tells whether the key is offered on the objects of res (nil: on every resource's).
+	Applies func(res discovery.Resource) bool
+	// Open opens the screen of row, an object of res (Session.Push), or says why it cannot.
+	Open func(s Session, res discovery.Resource, row *watch.Row)
 }
 
 // Command is one command of the command bar that a screen declares. Run and Candidates run on the UI
@@ -63,9 +78,20 @@ type Session interface {
 		extra func() []history.FeedChange) bool
 	// Forwards is the session's port-forwards; changed on the UI goroutine.
 	Forwards() *forwards.List
+	// WriteGuard is the checks every object verb makes before it asks, for a write of a screen to row, an
+	// object of res (one access cache for the guard's life).
+	WriteGuard(res discovery.Resource, row *watch.Row) WriteGuard
+	// OpenYAML opens the live YAML view of row, an object of res (nothing when none is registered).
+	OpenYAML(res discovery.Resource, row *watch.Row)
+	// ResourceForKind finds the catalog's resource of an apiVersion and kind (an ownerReference's).
+	ResourceForKind(apiVersion, kind string) (discovery.Resource, error)
 }
 
-var _ Session = (*App)(nil)
+// screenSession is the Session of an App: what a registered screen asks beyond Navigator, kept off App's own
+// methods. UI goroutine only, but for Connect and Navigator's.
+type screenSession struct{ *App }
+
+var _ Session = screenSession{}
 
 // KeyFamilies is the whole key table as an app with screens registered shows it: keymap.Keys's families,
 // the `:` key's description naming the registered screens' commands, then each registered screen's family.
@@ -103,9 +129,9 @@ func (a *App) registeredCommands() []prompt.Command {
 	var out []prompt.Command
 	for _, s := range a.opts.Registered {
 		for _, c := range s.Commands {
-			cmd := prompt.Command{Names: c.Names, Args: c.Args, Run: func(args []string) { c.Run(a, args) }}
+			cmd := prompt.Command{Names: c.Names, Args: c.Args, Run: func(args []string) { c.Run(screenSession{a}, args) }}
 			if c.Candidates != nil {
-				cmd.ArgCandidates = func() []string { return c.Candidates(a) }
+				cmd.ArgCandidates = func() []string { return c.Candidates(screenSession{a}) }
 			}
 			out = append(out, cmd)
 		}
@@ -114,13 +140,13 @@ func (a *App) registeredCommands() []prompt.Command {
 }
 
 // Namespace implements Session.
-func (a *App) Namespace() string { return a.namespace }
+func (a screenSession) Namespace() string { return a.namespace }
 
 // Namespaces implements Session.
-func (a *App) Namespaces() []string { return a.namespaces.names() }
+func (a screenSession) Namespaces() []string { return a.namespaces.names() }
 
 // Clusters implements Session.
-func (a *App) Clusters(args []string) (contexts, rest []string, err error) {
+func (a screenSession) Clusters(args []string) (contexts, rest []string, err error) {
 	contexts, rest, found, err := a.contextWords(args)
 	if err != nil {
 		return nil, nil, err
@@ -132,17 +158,17 @@ func (a *App) Clusters(args []string) (contexts, rest []string, err error) {
 }
 
 // Connect implements Session.
-func (a *App) Connect(ctx context.Context, context string) (cluster.Interface, error) {
+func (a screenSession) Connect(ctx context.Context, context string) (cluster.Interface, error) {
 	return a.connectMember(a.cluster)(ctx, context)
 }
 
 // OpenHistory implements Session.
-func (a *App) OpenHistory(conn cluster.Interface, context string, res discovery.Resource, row *watch.Row,
+func (a screenSession) OpenHistory(conn cluster.Interface, context string, res discovery.Resource, row *watch.Row,
 	extra func() []history.FeedChange) bool {
 	if a.opts.Screens.History == nil {
 		return false
 	}
-	on := a
+	on := a.App
 	if conn != nil {
 		on = a.memberApp(conn, context)
 	}
@@ -156,7 +182,33 @@ func (a *App) OpenHistory(conn cluster.Interface, context string, res discovery.
 }
 
 // Forwards implements Session.
-func (a *App) Forwards() *forwards.List { return &a.forwards }
+func (a screenSession) Forwards() *forwards.List { return &a.forwards }
+
+// WriteGuard implements Session.
+func (a screenSession) WriteGuard(res discovery.Resource, row *watch.Row) WriteGuard {
+	return a.writeGuard(res, row)
+}
+
+// OpenYAML implements Session.
+func (a screenSession) OpenYAML(res discovery.Resource, row *watch.Row) { a.openYAML(res, row) }
+
+// ResourceForKind implements Session.
+func (a screenSession) ResourceForKind(apiVersion, kind string) (discovery.Resource, error) {
+	return a.resourceForKind(apiVersion, kind)
+}
+
+// objectOpeners are the registered screens' object keys for the object keys (verbs.Screens.More), opening
+// through a's Session.
+func (a *App) objectOpeners() []verbs.Opener {
+	var out []verbs.Opener
+	for _, s := range a.opts.Registered {
+		for _, k := range s.Objects {
+			out = append(out, verbs.Opener{Key: k.Key, Applies: k.Applies,
+				Open: func(res discovery.Resource, row *watch.Row) { k.Open(screenSession{a}, res, row) }})
+		}
+	}
+	return out
+}
 
 // viewContexts are the contexts of the table on top when it shows several clusters (its source tells its
 // Contexts, as union.Clusters does); nil otherwise.

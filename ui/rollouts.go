@@ -5,7 +5,7 @@ import (
 	"kscope/watch"
 )
 
-// WriteGuard is what ui hands a screen that writes to the one object it was opened on (TableScreens.Rollouts):
+// WriteGuard is what ui hands a screen that writes to the one object it was opened on (Session.WriteGuard):
 // the checks every object verb makes before it asks. A plain value made for one screen (one access cache
 // for its life); its funcs run on the UI goroutine.
 type WriteGuard struct {
@@ -24,9 +24,4 @@ type WriteGuard struct {
 func (a *App) writeGuard(res discovery.Resource, row *watch.Row) WriteGuard {
 	permitted, denied := a.verbs.WriteCheck(res, row, "patch")
 	return WriteGuard{Permitted: permitted, Denied: denied}
-}
-
-// openRollouts pushes the registered rollouts screen (TableScreens.Rollouts) of row, an object of res.
-func (a *App) openRollouts(res discovery.Resource, row *watch.Row) {
-	a.push(a.opts.Screens.Rollouts(a, res, row, a.writeGuard(res, row)))
 }

@@ -14,7 +14,7 @@ import (
 // stubRollouts is the tests' rollouts screen (the real one is package ui/rollouts): a line naming the
 // workload, and its undo key, which asks the guard ui hands it, then records "undo" as the cluster's call.
 func stubRollouts(nav Navigator, res discovery.Resource, row *watch.Row, guard WriteGuard) Screen {
-	undo := keymap.Keys.Rollouts.Undo.Bind(func() {
+	undo := stubRolloutsUndo.Bind(func() {
 		guard.Permitted("undo "+res.Name+" "+row.Key+" to revision 1", func() {
 			nav.Message("undo permitted")
 		})

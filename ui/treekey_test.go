@@ -15,7 +15,7 @@ import (
 )
 
 // TestTreeKeyOpensTheRegisteredScreen: `t` on a table, and in the YAML view, opens the tree screen registered
-// in Options.Screens with the object and the app's openers (its YAML view, the catalog's resource of a kind);
+// in Options.Registered (its ObjectKey) with the object and the session's openers (its YAML view, the catalog's resource of a kind);
 // esc goes back; an error of the opener is said on the prompt line and opens nothing; without one
 // registered, `t` is not bound.
 func TestTreeKeyOpensTheRegisteredScreen(t *testing.T) {
@@ -24,11 +24,10 @@ func TestTreeKeyOpensTheRegisteredScreen(t *testing.T) {
 	var resourceForKind func(string, string) (discovery.Resource, error)
 	h := start(t, 100, 30, func(o *Options) {
 		o.Resource = "pods"
-		o.Screens.Tree = func(nav Navigator, r discovery.Resource, w *watch.Row, openYAML func(discovery.Resource, *watch.Row),
-			forKind func(string, string) (discovery.Resource, error)) (Screen, error) {
-			res, row, resourceForKind = r, w, forKind
-			return stubTree(nav, r, w, openYAML, forKind)
-		}
+		o.Registered = []ScreenSpec{stubForwards, stubRolloutsSpec, treeSpec(func(s Session, r discovery.Resource, w *watch.Row) (Screen, error) {
+			res, row, resourceForKind = r, w, s.ResourceForKind
+			return stubTree(s, r, w)
+		})}
 	})
 	h.press(tcell.KeyDown, 0)
 	h.press(tcell.KeyRune, 't')
@@ -56,10 +55,9 @@ func TestTreeKeyOpensTheRegisteredScreen(t *testing.T) {
 
 	failing := start(t, 100, 30, func(o *Options) {
 		o.Resource = "pods"
-		o.Screens.Tree = func(_ Navigator, _ discovery.Resource, w *watch.Row, _ func(discovery.Resource, *watch.Row),
-			_ func(string, string) (discovery.Resource, error)) (Screen, error) {
+		o.Registered = []ScreenSpec{treeSpec(func(_ Session, _ discovery.Resource, w *watch.Row) (Screen, error) {
 			return nil, fmt.Errorf("tree of %s: no metadata API", w.Name)
-		}
+		})}
 	})
 	failing.press(tcell.KeyRune, 't')
 	failing.eventually("tree of api-5c4b-zzzzz: no metadata API")
@@ -69,7 +67,7 @@ func TestTreeKeyOpensTheRegisteredScreen(t *testing.T) {
 		}
 	})
 
-	bare := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Screens.Tree = nil })
+	bare := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Registered = []ScreenSpec{stubForwards, stubRolloutsSpec} })
 	bare.press(tcell.KeyRune, 't')
 	bare.contains("pods(shop)[3]")
 	bare.press(tcell.KeyRune, '?')
@@ -79,10 +77,9 @@ func TestTreeKeyOpensTheRegisteredScreen(t *testing.T) {
 }
 
 // stubTree is the tests' tree screen (the real one, package ui/treeview, imports ui): a line naming the
-// object, with the real screen's keys, Enter and y opening the object's YAML through openYAML.
-func stubTree(nav Navigator, res discovery.Resource, row *watch.Row, openYAML func(discovery.Resource, *watch.Row),
-	_ func(string, string) (discovery.Resource, error)) (Screen, error) {
-	open := func() { openYAML(res, row) }
-	return &stubScreen{nav: nav, text: tview.NewTextView().SetText("tree stub of " + res.Name + " " + row.Key),
-		keys: []keymap.Binding{keymap.Keys.Tree.Open.Bind(open), keymap.Keys.Tree.YAML.Bind(open)}}, nil
+// object, with the real screen's keys, Enter and y opening the object's YAML through the session.
+func stubTree(s Session, res discovery.Resource, row *watch.Row) (Screen, error) {
+	open := func() { s.OpenYAML(res, row) }
+	return &stubScreen{nav: s, text: tview.NewTextView().SetText("tree stub of " + res.Name + " " + row.Key),
+		keys: []keymap.Binding{stubTreeOpen.Bind(open), stubTreeYAML.Bind(open)}}, nil
 }

@@ -107,7 +107,6 @@ var Keys = KeyFamilies{
 		PortForward: newKey("port-forward", Shifted('F'), "forward a local port to the pod, in the background (:pf)"),
 		Owner:       newKey("owner", Shifted('J'), "jump to the object's controller (was o)"),
 		Events:      newKey("events", Shifted('E'), "the object's events, live (was e)"),
-		Tree:        newKey("tree", Char('t'), "the object's owners up to the root and everything it owns, with their health, live"),
 		Labels:      newKey("labels", Shifted('L'), "set or remove the object's labels or annotations: KEY=VALUE, KEY- (kubectl label / annotate --overwrite; asks first)"),
 	},
 	Workload: workloadKeys{
@@ -115,7 +114,6 @@ var Keys = KeyFamilies{
 		Suspend:  newKey("suspend", Char('s'), "suspend the cronjob's schedule, or resume it (asks first)"),
 		Kill:     newKey("kill", Key(tcell.KeyCtrlK, "ctrl-k"), "kill: delete the pod at once, grace period 0 (asks first)"),
 		SetImage: newKey("set image", Shifted('I'), "set a container's image, as kubectl set image (pods, workloads, cronjobs; asks first)"),
-		Rollouts: newKey("rollouts", Shifted('R'), "the rollout history of a deployment, statefulset or daemonset: its revisions, their diffs, undo"),
 	},
 	Node: nodeKeys{
 		Cordon:   newKey("cordon", Shifted('C'), "cordon: mark the node unschedulable, as kubectl cordon (asks first)"),
@@ -163,10 +161,6 @@ var Keys = KeyFamilies{
 		Copy:       newKey("copy", Char('c'), "copy the lines on screen to the clipboard (as read, not as J shows them; timestamps as shown)"),
 		Save:       newKey("save", Key(tcell.KeyCtrlS, "ctrl-s"), "save the lines kept that the filter shows to a file (as read, not as J shows them; timestamps as shown)"),
 	},
-	Tree: treeKeys{
-		Open: newKey("open", Key(tcell.KeyEnter, "enter"), "the selected object's YAML, live"),
-		YAML: newKey("yaml", Char('y'), "the selected object's YAML, live"),
-	},
 	Versions: versionsKeys{
 		// Diff was never among the names keys.yaml accepts; it stays so until that is decided.
 		Diff:   newKey("diff", Key(tcell.KeyEnter, "enter"), "the selected version's changes from the one before").fixed(),
@@ -181,12 +175,6 @@ var Keys = KeyFamilies{
 		Shell:       newKey("shell", Char('s'), "a shell in the selected container (bash, else sh); exit returns here"),
 		Attach:      newKey("attach", Char('a'), "attach to the process the selected container runs: its output, and its input when it reads some (kubectl attach -it); ctrl-p ctrl-q detaches"),
 		PortForward: newKey("port-forward", Shifted('F'), "forward a local port to one of the selected container's ports, in the background (:pf)"),
-	},
-	Rollouts: rolloutsKeys{
-		// Diff is named apart from Versions.Diff ("diff", which keys.yaml does not rebind), so that a remap of
-		// it reaches this view only.
-		Diff: newKey("revision diff", Key(tcell.KeyEnter, "enter"), "the selected revision's pod template against the current one"),
-		Undo: newKey("undo", Char('u'), "undo to the selected revision, as kubectl rollout undo --to-revision (asks first)"),
 	},
 	Apply: applyKeys{
 		Apply: newKey("apply", Char('a'), "apply the objects as the dry run shows them, server-side, field manager kscope (asks first)"),
@@ -244,18 +232,16 @@ type KeyFamilies struct {
 	Table      tableKeys      `title:"Live tables (:pods, :deploy,sts, :all, …)"`
 	Opened     openedKeys     `title:"Live tables: back and forth through the resources opened"`
 	Object     objectKeys     `title:"The selected object, in tables, YAML and describe (s: shell on a pod, suspend on a cronjob, scale elsewhere; a: attach on a pod; r: drain on a node; port-forward on pods, services, deployments)"`
-	Workload   workloadKeys   `title:"Workloads: cronjobs (trigger; suspend in place of scale), pods (kill), images, rollouts"`
+	Workload   workloadKeys   `title:"Workloads: cronjobs (trigger; suspend in place of scale), pods (kill), images"`
 	Node       nodeKeys       `title:"Nodes: their table and the views of one node (drain in place of restart)"`
 	Debug      debugKeys      `title:"Debugging (kubectl debug): pods and nodes"`
 	Health     healthKeys     `title:"Health (kstatus): the column in tables, the panel in YAML and describe"`
 	YAML       yamlKeys       `title:"YAML view"`
 	Describe   describeKeys   `title:"Describe view"`
 	Logs       logsKeys       `title:"Logs view"`
-	Tree       treeKeys       `title:"Tree view"`
 	Versions   versionsKeys   `title:"History view (diff), blame and diff views (reveal)" screen:"ui/versions"`
 	Contexts   contextsKeys   `title:"Contexts view (:ctx)" screen:"ui/contexts"`
 	Containers containersKeys `title:"Containers view (enter on a pod)" screen:"ui/containers"`
-	Rollouts   rolloutsKeys   `title:"Rollouts view (shift-r on a deployment, statefulset or daemonset)" screen:"ui/rollouts"`
 	Apply      applyKeys      `title:"Apply view (:apply PATH, ctrl-n on a row): the server-side dry run's diff; :apply reads regular files only, at most 1000 files and 16 MiB in all" screen:"ui/apply"`
 	Help       helpKeys       `title:"Help view"`
 }
@@ -295,12 +281,11 @@ type openedKeys struct{ Back, Forward, LastView KeyDef }
 
 // objectKeys act on one object (objectBindings).
 type objectKeys struct {
-	Describe, Edit, Scale, Shell, Attach, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Tree, Labels KeyDef
+	Describe, Edit, Scale, Shell, Attach, Restart, Delete, Logs, PrevLogs, PortForward, Owner, Events, Labels KeyDef
 }
 
-// workloadKeys are the verbs of cronjobs (Trigger, Suspend), pods (Kill) and pod templates (SetImage), and
-// the rollouts screen's opener (Rollouts).
-type workloadKeys struct{ Trigger, Suspend, Kill, SetImage, Rollouts KeyDef }
+// workloadKeys are the verbs of cronjobs (Trigger, Suspend), pods (Kill) and pod templates (SetImage).
+type workloadKeys struct{ Trigger, Suspend, Kill, SetImage KeyDef }
 
 // nodeKeys are the node verbs, bound where the object is a node.
 type nodeKeys struct{ Cordon, Uncordon, Drain KeyDef }
@@ -325,9 +310,6 @@ type logsKeys struct {
 	Tail, Since1m, Since5m, Since15m, Since30m, Since1h, All, Copy, Save KeyDef
 }
 
-// treeKeys are the tree view's.
-type treeKeys struct{ Open, YAML KeyDef }
-
 // versionsKeys are the history view's (Diff) and the blame and diff views' (Reveal).
 type versionsKeys struct{ Diff, Reveal KeyDef }
 
@@ -336,9 +318,6 @@ type contextsKeys struct{ Use KeyDef }
 
 // containersKeys are the containers view's: they act on the selected container of the pod.
 type containersKeys struct{ Logs, PrevLogs, Shell, Attach, PortForward KeyDef }
-
-// rolloutsKeys are the rollouts view's: they act on the selected revision.
-type rolloutsKeys struct{ Diff, Undo KeyDef }
 
 // applyKeys are the apply view's: they act on the objects its dry run shows.
 type applyKeys struct{ Apply, Force KeyDef }

@@ -29,8 +29,13 @@ type Session struct {
 	NoHistory bool
 	// List is the session's forwards.
 	List forwards.List
+	// Guard answers WriteGuard (its zero value: every write permitted, none denied).
+	Guard ui.WriteGuard
+	// Kinds answers ResourceForKind (nil: no kind is served).
+	Kinds func(apiVersion, kind string) (discovery.Resource, error)
 
 	histories []HistoryOpened
+	yamls     []*watch.Row
 }
 
 // HistoryOpened is one OpenHistory call.
@@ -96,3 +101,37 @@ func (s *Session) Histories() []HistoryOpened {
 
 // Forwards implements ui.Session.
 func (s *Session) Forwards() *forwards.List { return &s.List }
+
+// WriteGuard implements ui.Session with Guard; a nil func of it permits (Permitted runs do) or denies nothing.
+func (s *Session) WriteGuard(discovery.Resource, *watch.Row) ui.WriteGuard {
+	g := s.Guard
+	if g.Permitted == nil {
+		g.Permitted = func(_ string, do func()) { do() }
+	}
+	if g.Denied == nil {
+		g.Denied = func() bool { return false }
+	}
+	return g
+}
+
+// OpenYAML implements ui.Session: it records row (YAMLs).
+func (s *Session) OpenYAML(_ discovery.Resource, row *watch.Row) {
+	s.rec.Lock()
+	defer s.rec.Unlock()
+	s.yamls = append(s.yamls, row)
+}
+
+// YAMLs are the rows OpenYAML was asked to open, in order.
+func (s *Session) YAMLs() []*watch.Row {
+	s.rec.Lock()
+	defer s.rec.Unlock()
+	return append([]*watch.Row(nil), s.yamls...)
+}
+
+// ResourceForKind implements ui.Session with Kinds.
+func (s *Session) ResourceForKind(apiVersion, kind string) (discovery.Resource, error) {
+	if s.Kinds == nil {
+		return discovery.Resource{}, errors.New("no resource of kind " + kind + " in " + apiVersion + " is served")
+	}
+	return s.Kinds(apiVersion, kind)
+}

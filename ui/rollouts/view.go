@@ -77,8 +77,8 @@ func (v *View) load() {
 func (v *View) Bindings() []keymap.Binding {
 	return []keymap.Binding{
 		v.nav.HelpBinding(),
-		keymap.Keys.Rollouts.Diff.Bind(v.diffSelected),
-		keymap.Keys.Rollouts.Undo.Bind(v.undoSelected).WithDenied(v.guard.Denied),
+		keys.Diff.Bind(v.diffSelected),
+		keys.Undo.Bind(v.undoSelected).WithDenied(v.guard.Denied),
 		v.nav.QuitBinding(),
 	}
 }

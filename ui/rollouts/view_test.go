@@ -15,7 +15,6 @@ import (
 	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/ui"
-	"kscope/ui/keymap"
 	"kscope/ui/navtest"
 	"kscope/watch"
 )
@@ -119,8 +118,8 @@ func TestRevisionsListed(t *testing.T) {
 		t.Errorf("calls %q", calls)
 	}
 	b := v.Bindings()
-	if len(b) != 4 || b[1].Name != keymap.Keys.Rollouts.Diff.Name || b[1].Label != "enter" ||
-		b[2].Name != keymap.Keys.Rollouts.Undo.Name || b[2].Label != "u" {
+	if len(b) != 4 || b[1].Name != keys.Diff.Name || b[1].Label != "enter" ||
+		b[2].Name != keys.Undo.Name || b[2].Label != "u" {
 		t.Errorf("bindings %+v: want help, diff (enter), undo (u), quit", b)
 	}
 }

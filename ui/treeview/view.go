@@ -91,8 +91,8 @@ func (v *View) Primitive() tview.Primitive { return v.root }
 func (v *View) Bindings() []keymap.Binding {
 	return []keymap.Binding{
 		v.nav.HelpBinding(),
-		keymap.Keys.Tree.Open.Bind(v.openSelected),
-		keymap.Keys.Tree.YAML.Bind(v.openSelected),
+		keys.Open.Bind(v.openSelected),
+		keys.YAML.Bind(v.openSelected),
 		v.nav.QuitBinding(),
 	}
 }

@@ -14,20 +14,29 @@ type SubjectFunc func() (discovery.Resource, *watch.Row, bool)
 type ScopeFunc func() (discovery.Resource, string)
 
 // Screens are the app's openers among the object keys, each bound only when set: they open screens of
-// the object the keys act on (describe, logs, events, tree); logs gets whether the previous container's.
+// the object the keys act on (describe, logs, events, and the registered screens'); logs gets whether the
+// previous container's.
 type Screens struct {
 	Describe func(discovery.Resource, *watch.Row)
 	Logs     func(res discovery.Resource, row *watch.Row, previous bool)
 	Events   func(discovery.Resource, *watch.Row)
-	Tree     func(discovery.Resource, *watch.Row)
-	// Rollouts opens the revisions of a deployment, statefulset or daemonset (bound on those only).
-	Rollouts func(discovery.Resource, *watch.Row)
+	// More are the keys of the screens registered in packages of their own (ui.ScreenSpec.Objects), bound
+	// after kscope's own where they apply.
+	More []Opener
+}
+
+// Opener is a key that opens a screen of the object the keys act on.
+type Opener struct {
+	Key keymap.KeyDef
+	// Applies tells whether it is bound on the objects of a resource (nil: every resource's).
+	Applies func(discovery.Resource) bool
+	Open    func(discovery.Resource, *watch.Row)
 }
 
 // Bindings are the keys that act on one object, the one subject returns: describe, edit, scale (on a pod:
 // shell; on a cronjob: suspend), restart (on a node: drain), delete, the node's and the workloads' own
-// verbs, attach (pods), debug (pods and nodes), logs, port-forward (pods, services, deployments), owner, events, tree;
-// the openers where open has them. The writes are asked about in access before they are offered (a key the server refuses says so:
+// verbs, attach (pods), debug (pods and nodes), logs, port-forward (pods, services, deployments), owner, events,
+// the registered screens'; the openers where open has them. The writes are asked about in access before they are offered (a key the server refuses says so:
 // Binding.Denied). The keys depend on scope's resource, never on the object. UI goroutine.
 func (v *Verbs) Bindings(subject SubjectFunc, scope ScopeFunc, access *Access, open Screens) []keymap.Binding {
 	return v.TableBindings(subject, nil, scope, access, open)
@@ -100,9 +109,6 @@ func (v *Verbs) TableBindings(subject SubjectFunc, marked MarkedFunc, scope Scop
 		keys = append(keys, write(setImageVerb))
 	}
 	keys = append(keys, write(labelVerb))
-	if open.Rollouts != nil && restartable(res) == nil { // (what rollout restart restarts has revisions)
-		keys = append(keys, keymap.Keys.Workload.Rollouts.Bind(with(open.Rollouts)))
-	}
 	if logs := open.Logs; logs != nil {
 		keys = append(keys,
 			keymap.Keys.Object.Logs.Bind(with(func(res discovery.Resource, row *watch.Row) { logs(res, row, false) })),
@@ -115,8 +121,10 @@ func (v *Verbs) TableBindings(subject SubjectFunc, marked MarkedFunc, scope Scop
 	if open.Events != nil {
 		keys = append(keys, keymap.Keys.Object.Events.Bind(with(open.Events)))
 	}
-	if open.Tree != nil {
-		keys = append(keys, keymap.Keys.Object.Tree.Bind(with(open.Tree)))
+	for _, o := range open.More {
+		if o.Applies == nil || o.Applies(res) {
+			keys = append(keys, o.Key.Bind(with(o.Open)))
+		}
 	}
 	return keys
 }
