@@ -6,6 +6,7 @@ import (
 	"kscope/ui"
 	"kscope/ui/changes"
 	"kscope/ui/portforwards"
+	"kscope/ui/pulse"
 	"kscope/ui/rollouts"
 	"kscope/ui/treeview"
 )
@@ -18,5 +19,6 @@ func registered() []ui.ScreenSpec {
 		changes.Spec,
 		rollouts.Spec,
 		treeview.Spec,
+		pulse.Spec,
 	}
 }

@@ -22,7 +22,6 @@ import (
 	"kscope/ui/contexts"
 	"kscope/ui/logview"
 	"kscope/ui/objectview"
-	"kscope/ui/pulse"
 	"kscope/ui/versions"
 	"kscope/watch"
 )
@@ -159,7 +158,6 @@ func (o *tuiOptions) newUI(s *tuiSession) *ui.App {
 	dirs := s.dirs
 	return ui.New(ui.Options{
 		Screens: ui.TableScreens{ // the screens in packages of their own: one line each
-			Pulse:      pulse.New,
 			Contexts:   contexts.New,
 			History:    versions.NewHistory,
 			Blame:      versions.NewBlame,

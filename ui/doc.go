@@ -20,9 +20,10 @@
 // (a ScreenSpec, registry.go: its commands and Tab's words for them, its keys on the selected object and
 // which resources they apply to, its family of keys) and the program lists it in Options.Registered
 // (cli/screens.go, one line): ui/portforwards (`:pf`), ui/changes (`:changes`), ui/rollouts (shift-r on a
-// workload) and ui/treeview (`t` on any object). The screens not moved yet (ui/pulse `i`, ui/versions,
-// ui/logview, ui/objectview, ui/containers, ui/contexts) are fields of TableScreens (navigator.go) the program
-// fills (cli/tui.go); a key whose screen is not registered is not bound. ui's tests register stubs.
+// workload), ui/treeview (`t` on any object) and ui/pulse (`i` on a live table: ScreenSpec.Tables). The
+// screens not moved yet (ui/versions, ui/logview, ui/objectview, ui/containers, ui/contexts) are fields of
+// TableScreens (navigator.go) the program fills (cli/tui.go); a key whose screen is not registered is not
+// bound. ui's tests register stubs.
 //
 // # Layers
 //
@@ -191,8 +192,8 @@
 // A screen not moved yet is a field of TableScreens, its key written in keymap.Keys (ui/keymap/table.go)
 // in the family of the screen it is pressed in, bound only when the program registers it:
 //
-//	if open := a.opts.Screens.Pulse; open != nil {
-//		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.Title(), t.Source())) }))
+//	if a.opts.Screens.Describe != nil {
+//		open.Describe = a.openDescribe // bound by verbs as keymap.Keys.Object.Describe
 //	}
 //
 // ui's own tests register stub screens in their harness (they cannot import a package that imports ui); the

@@ -70,8 +70,6 @@ var _ Navigator = (*App)(nil)
 // opens with its key in Keys: the program registers them in Options (one line each); a screen not
 // registered leaves its keys unbound. A plain value.
 type TableScreens struct {
-	// Pulse opens the pulse of a table's informers (`i`): label is the table's title, src its rows.
-	Pulse func(nav Navigator, label string, src cluster.RowSource) Screen
 	// Contexts opens the kubeconfig's contexts (`:ctx` without a name): list reads them (it may block: call it
 	// off the UI goroutine), use switches to one (UI goroutine).
 	Contexts func(nav Navigator, list func() ([]cluster.KubeContext, error), use func(name string)) Screen

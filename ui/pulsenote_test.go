@@ -13,16 +13,16 @@ import (
 )
 
 // TestPulseKeyOpensTheRegisteredScreen: `i` on a table opens the pulse screen registered in
-// Options.Screens with the table's title and rows; esc goes back; without one registered, `i` is not bound.
+// Options.Registered (its TableKey) with the table's title and rows; esc goes back; without one registered, `i` is not bound.
 func TestPulseKeyOpensTheRegisteredScreen(t *testing.T) {
 	var label string
 	var src cluster.RowSource
 	h := start(t, 100, 30, func(o *Options) {
 		o.Resource = "pods"
-		o.Screens.Pulse = func(nav Navigator, l string, s cluster.RowSource) Screen {
+		o.Registered = []ScreenSpec{pulseSpec(func(nav Navigator, l string, s cluster.RowSource) Screen {
 			label, src = l, s
 			return stubPulse(nav, l, s)
-		}
+		})}
 	})
 	var table *livetable.Table
 	h.quietly(func() { table = h.app.top().(*livetable.Table) })
@@ -34,7 +34,7 @@ func TestPulseKeyOpensTheRegisteredScreen(t *testing.T) {
 	h.press(tcell.KeyEscape, 0)
 	h.eventually("pods(shop)[3]")
 
-	bare := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Screens.Pulse = nil })
+	bare := start(t, 100, 30, func(o *Options) { o.Resource = "pods"; o.Registered = nil })
 	bare.press(tcell.KeyRune, 'i')
 	bare.contains("pods(shop)[3]")
 	bare.press(tcell.KeyRune, '?')
@@ -46,6 +46,20 @@ func TestPulseKeyOpensTheRegisteredScreen(t *testing.T) {
 // stubPulse is the tests' pulse screen (the real one, package ui/pulse, imports ui): a line naming the table.
 func stubPulse(nav Navigator, label string, _ cluster.RowSource) Screen {
 	return &stubScreen{nav: nav, text: tview.NewTextView().SetText("pulse stub of " + label)}
+}
+
+// stubPulseKey is the pulse screen's key, as package ui/pulse declares it.
+var stubPulseKey = keymap.NewKey("pulse", keymap.Char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects")
+
+// pulseSpec is the tests' pulse screen declared as package ui/pulse declares the real one: i on a live table
+// opens what open returns.
+func pulseSpec(open func(nav Navigator, label string, src cluster.RowSource) Screen) ScreenSpec {
+	return ScreenSpec{
+		Keys: keymap.Family{Title: "Pulse view", Screen: "ui/pulse", Defs: []keymap.KeyDef{stubPulseKey}},
+		Tables: []TableKey{{Key: stubPulseKey, Open: func(s Session, title string, src cluster.RowSource) {
+			s.Push(open(s, title, src))
+		}}},
+	}
 }
 
 // stubScreen is a screen showing a line of text, with the keys every screen offers and keys of its own.

@@ -26,6 +26,17 @@ type ScreenSpec struct {
 	// Objects are the keys that open the screen of the selected object, in the tables and the views of one
 	// object (after kscope's own object keys, in order).
 	Objects []ObjectKey
+	// Tables are the keys that open the screen of a live table itself (its source), in every table.
+	Tables []TableKey
+}
+
+// TableKey is a key a screen declares on live tables: it opens the screen of the table's rows. Open runs on
+// the UI goroutine.
+type TableKey struct {
+	// Key is the key, one of the screen's family (ScreenSpec.Keys).
+	Key keymap.KeyDef
+	// Open opens the screen of src, the rows of the table titled title (Session.Push).
+	Open func(s Session, title string, src cluster.RowSource)
 }
 
 // ObjectKey is a key a screen declares on the selected object: in the tables (a table of several clusters:
@@ -221,4 +232,15 @@ func (a *App) viewContexts() []string {
 		return s.Contexts()
 	}
 	return nil
+}
+
+// tableOpeners are the registered screens' table keys, bound to open t's screen through a's Session.
+func (a *App) tableOpeners(title func() string, src func() cluster.RowSource) []keymap.Binding {
+	var out []keymap.Binding
+	for _, s := range a.opts.Registered {
+		for _, k := range s.Tables {
+			out = append(out, k.Key.Bind(func() { k.Open(screenSession{a}, title(), src()) }))
+		}
+	}
+	return out
 }

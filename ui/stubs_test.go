@@ -27,7 +27,7 @@ func stubContexts(nav Navigator, list func() ([]cluster.KubeContext, error), _ f
 
 // stubScreens are the screens the harness registers, as the program registers the real ones (cli/screens.go).
 func stubScreens() []ScreenSpec {
-	return []ScreenSpec{stubForwards, stubRolloutsSpec, treeSpec(stubTree)}
+	return []ScreenSpec{stubForwards, stubRolloutsSpec, treeSpec(stubTree), pulseSpec(stubPulse)}
 }
 
 // The keys of the tests' tree and rollouts screens, as the real ones (packages ui/treeview and ui/rollouts)

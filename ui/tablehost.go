@@ -90,9 +90,7 @@ func (h *tableHost) Bindings() []keymap.Binding {
 	keys = append(keys, keymap.Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }))
 	keys = append(keys, a.favoriteBindings()...)
 	keys = append(keys, t.ColumnBindings()...)
-	if open := a.opts.Screens.Pulse; open != nil { // a screen of its own package (TableScreens)
-		keys = append(keys, keymap.Keys.Table.Pulse.Bind(func() { a.push(open(a, t.Title(), t.Source())) }))
-	}
+	keys = append(keys, a.tableOpeners(t.Title, t.Source)...) // the registered screens' (ScreenSpec.Tables)
 	keys = append(keys, a.historyBindings()...)
 	return append(keys, a.QuitBinding())
 }

@@ -81,7 +81,6 @@ var Keys = KeyFamilies{
 		Favorite7:     favorite(7),
 		Favorite8:     favorite(8),
 		Favorite9:     favorite(9),
-		Pulse:         newKey("pulse", Char('i'), "the table's informer at work: lists, watch, events per second, relists and reconnects"),
 		Faults:        newKey("faults", Key(tcell.KeyCtrlZ, "ctrl-z"), "show only the rows that are not healthy, live (pods: not Running/Completed, restarts, not ready; other kinds: kstatus, HEALTH on meanwhile); again: all"),
 		Mark:          newKey("mark", Binding{Key: tcell.KeyRune, Rune: ' ', Label: "space"}, "mark or unmark the selected row: delete, kill, scale, restart and plugins act on every marked row (one confirmation)"),
 		MarkRange:     newKey("mark range", Key(tcell.KeyCtrlSpace, "ctrl-space"), "mark the rows from the last one marked to the selected one"),
@@ -257,10 +256,10 @@ type pickerKeys struct{ Filter, Open, Wide KeyDef }
 
 // tableKeys are a live table's (ui/livetable/keys.go and ui's tableHost, ui/tablehost.go).
 type tableKeys struct {
-	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Pulse, Faults KeyDef
-	Mark, MarkRange, MarkClear, MarkAll                                                                               KeyDef
-	NewFrom                                                                                                           KeyDef
-	Favorite1, Favorite2, Favorite3, Favorite4, Favorite5, Favorite6, Favorite7, Favorite8, Favorite9                 KeyDef
+	Filter, Open, YAML, History, Copy, Save, Wide, SortName, SortAge, SortNext, Reverse, AllNamespaces, Faults KeyDef
+	Mark, MarkRange, MarkClear, MarkAll                                                                        KeyDef
+	NewFrom                                                                                                    KeyDef
+	Favorite1, Favorite2, Favorite3, Favorite4, Favorite5, Favorite6, Favorite7, Favorite8, Favorite9          KeyDef
 }
 
 // Favorites are the favourite-namespace keys, 1 to 9, in order.

@@ -28,7 +28,7 @@ type View struct {
 	life  ui.Life // the tick
 }
 
-// New returns the pulse of src, the rows of the table labelled label (a ui.TableScreens opener).
+// New returns the pulse of src, the rows of the table labelled label (Spec's key opens it).
 func New(nav ui.Navigator, label string, src cluster.RowSource) ui.Screen {
 	v := &View{nav: nav, label: label, src: src,
 		text: tview.NewTextView().SetDynamicColors(true).SetWrap(false)}
