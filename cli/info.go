@@ -12,7 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"kscope/config"
-	"kscope/ui"
+	"kscope/ui/files"
 )
 
 // infoOptions prints every path kscope reads and writes: `kscope info`.
@@ -72,7 +72,7 @@ func (o *infoOptions) Complete() {
 		o.saveDir, o.saveDirState = s.SaveDir, "written (config.yaml's screenDumpDir; --save-dir chooses another)"
 	}
 	if o.saveDir == "" {
-		o.saveDir = ui.DefaultSaveDir()
+		o.saveDir = files.DefaultDir()
 	}
 }
 

@@ -1,30 +1,13 @@
 package ui
 
 import (
-	"encoding/base64"
 	"fmt"
-	"os"
 	"strings"
 	"unicode"
 )
 
 // ClipboardFunc puts text on the user's clipboard. It runs on the UI goroutine and must not block for long.
 type ClipboardFunc func(text []byte) error
-
-// osc52Clipboard writes text to the controlling terminal as an OSC 52 sequence: the terminal (or tmux, with
-// set-clipboard on or external) puts it on the clipboard, through ssh too. It does not go through the screen
-// library, which sends it only to terminals it knows as xterm-like.
-func osc52Clipboard(text []byte) error {
-	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
-	if err != nil {
-		return fmt.Errorf("open the terminal: %w", err)
-	}
-	defer tty.Close()
-	if _, err := fmt.Fprintf(tty, "\x1b]52;c;%s\a", base64.StdEncoding.EncodeToString(text)); err != nil {
-		return fmt.Errorf("write to the terminal: %w", err)
-	}
-	return nil
-}
 
 // maxClipboard bounds what one copy puts on the clipboard: the terminal receives it as one escape
 // sequence (OSC 52, base64), which a terminal or tmux may cut or stall on when it is large.

@@ -31,7 +31,8 @@
 //
 //  1. the leaves ui/keymap (the one key table, Keys, and Binding), ui/theme (the colors, a k9s skin's over
 //     kscope's) and ui/host (Core: what every part asks of the app alike, which the Host interfaces below and
-//     Navigator embed), which every ui package uses;
+//     Navigator embed), which every ui package uses; ui/files (the saved files and the clipboard), which the
+//     core uses for Navigator's SaveFile and CopyToClipboard;
 //  2. the parts of the app in packages of their own, each asking the app only through a Host interface it
 //     declares (client-go style), which ui implements or adapts in one file; ui's own tests drive them
 //     through the app, which they can since ui imports them:

@@ -10,6 +10,7 @@ import (
 	"kscope/columns"
 	"kscope/config"
 	"kscope/spawn"
+	"kscope/ui/files"
 	"kscope/ui/verbs"
 	"kscope/watch"
 )
@@ -76,8 +77,8 @@ type Options struct {
 	Mouse bool
 	// Clipboard puts text on the clipboard for `c` (default: an OSC 52 sequence to the terminal).
 	Clipboard ClipboardFunc
-	// SaveDir is where ctrl-s writes (logs under SaveDir/logs); default DefaultSaveDir. SaveFile refuses a
-	// folder others could have planted (savedir.go).
+	// SaveDir is where ctrl-s writes (logs under SaveDir/logs); default files.DefaultDir. SaveFile refuses a
+	// folder others could have planted (package ui/files).
 	SaveDir string
 	// Columns, when set, are the columns Resource opens with (`-o custom-columns`), computed from the objects.
 	Columns []watch.ObjectColumn
@@ -126,10 +127,10 @@ func (o *Options) defaults() {
 		o.Tick = time.Second
 	}
 	if o.Clipboard == nil {
-		o.Clipboard = osc52Clipboard
+		o.Clipboard = files.OSC52
 	}
 	if o.SaveDir == "" {
-		o.SaveDir = DefaultSaveDir()
+		o.SaveDir = files.DefaultDir()
 	}
 	if o.Version == "" {
 		o.Version = "dev"

@@ -1,4 +1,4 @@
-package ui
+package files
 
 import (
 	"os"
@@ -23,20 +23,19 @@ func TestDefaultSaveDir(t *testing.T) {
 			t.Setenv("HOME", home)
 			t.Setenv("USERPROFILE", home) // os.UserHomeDir on Windows
 			t.Setenv("XDG_STATE_HOME", tt.xdg)
-			if got := DefaultSaveDir(); got != tt.want {
-				t.Errorf("DefaultSaveDir() = %q, want %q", got, tt.want)
+			if got := DefaultDir(); got != tt.want {
+				t.Errorf("DefaultDir() = %q, want %q", got, tt.want)
 			}
 		})
 	}
 }
 
-// TestSaveFileCreatesPrivateFolders: a save folder that does not exist is created with its kind's folder,
+// TestSaveCreatesPrivateFolders: a save folder that does not exist is created with its kind's folder,
 // private to the user; the file is new each time (name, then name-2).
-func TestSaveFileCreatesPrivateFolders(t *testing.T) {
+func TestSaveCreatesPrivateFolders(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state", "kscope")
-	a := &App{session: &session{opts: Options{SaveDir: dir}}}
 	for _, want := range []string{"pods.csv", "pods-2.csv"} {
-		path, err := a.SaveFile("tables", "pods.csv", []byte("NAME\n"))
+		path, err := Save(dir, "tables", "pods.csv", []byte("NAME\n"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +46,7 @@ func TestSaveFileCreatesPrivateFolders(t *testing.T) {
 			t.Errorf("%s: %q, %v", path, data, err)
 		}
 	}
-	if _, err := (&App{session: &session{}}).SaveFile("tables", "pods.csv", nil); err == nil {
+	if _, err := Save("", "tables", "pods.csv", nil); err == nil {
 		t.Error("no save folder: the file was written somewhere")
 	}
 }

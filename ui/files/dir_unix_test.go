@@ -1,6 +1,6 @@
 //go:build unix
 
-package ui
+package files
 
 import (
 	"os"
@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// TestSaveFilePrivateModes: the folders SaveFile creates are 0700 and its files 0600.
-func TestSaveFilePrivateModes(t *testing.T) {
+// TestSavePrivateModes: the folders Save creates are 0700 and its files 0600.
+func TestSavePrivateModes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "kscope")
-	path, err := (&App{session: &session{opts: Options{SaveDir: dir}}}).SaveFile("logs", "web.log", []byte("x"))
+	path, err := Save(dir, "logs", "web.log", []byte("x"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,9 +23,9 @@ func TestSaveFilePrivateModes(t *testing.T) {
 	}
 }
 
-// TestSaveFileRefusesPlantedFolders: a save folder, or its kind's folder, that is a symbolic link or that
+// TestSaveRefusesPlantedFolders: a save folder, or its kind's folder, that is a symbolic link or that
 // others may write to is refused with one line naming it, and nothing is written anywhere.
-func TestSaveFileRefusesPlantedFolders(t *testing.T) {
+func TestSaveRefusesPlantedFolders(t *testing.T) {
 	tests := []struct {
 		name  string
 		plant func(t *testing.T, save, elsewhere string) string // returns the folder refused
@@ -61,10 +61,10 @@ func TestSaveFileRefusesPlantedFolders(t *testing.T) {
 			save, elsewhere := filepath.Join(base, "kscope"), filepath.Join(base, "elsewhere")
 			must(t, os.Mkdir(elsewhere, 0o700))
 			refused := tt.plant(t, save, elsewhere)
-			path, err := (&App{session: &session{opts: Options{SaveDir: save}}}).SaveFile("tables", "pods.csv", []byte("x"))
+			path, err := Save(save, "tables", "pods.csv", []byte("x"))
 			want := "the save folder " + refused + " " + tt.want + "; "
 			if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("SaveFile = %q, %v; want an error beginning %q", path, err, want)
+				t.Fatalf("Save = %q, %v; want an error beginning %q", path, err, want)
 			}
 			var written []string
 			_ = filepath.Walk(base, func(p string, fi os.FileInfo, _ error) error {
@@ -87,19 +87,19 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// TestSaveFileRefusesAnotherUsersFolder: a save folder owned by another user is refused (giving a folder to
+// TestSaveRefusesAnotherUsersFolder: a save folder owned by another user is refused (giving a folder to
 // another user needs root: the test says so and is skipped otherwise).
-func TestSaveFileRefusesAnotherUsersFolder(t *testing.T) {
+func TestSaveRefusesAnotherUsersFolder(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("giving the folder to another user needs root")
 	}
 	save := filepath.Join(t.TempDir(), "kscope")
 	must(t, os.Mkdir(save, 0o700))
 	must(t, os.Chown(save, 65534, 65534))
-	_, err := (&App{session: &session{opts: Options{SaveDir: save}}}).SaveFile("tables", "pods.csv", []byte("x"))
+	_, err := Save(save, "tables", "pods.csv", []byte("x"))
 	want := "the save folder " + save + " belongs to user id 65534, not to you (0); "
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Fatalf("SaveFile: %v; want an error beginning %q", err, want)
+		t.Fatalf("Save: %v; want an error beginning %q", err, want)
 	}
 	if entries, _ := os.ReadDir(save); len(entries) > 0 {
 		t.Errorf("written in the folder: %v", entries)
