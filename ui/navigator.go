@@ -22,6 +22,7 @@ import (
 // goroutine may call.
 type Navigator interface {
 	host.Core
+	host.Prompts
 	// HelpBinding is `?`: the keys of the screen on top.
 	HelpBinding() keymap.Binding
 	// QuitBinding is `q`: quit kscope.
@@ -34,20 +35,12 @@ type Navigator interface {
 	Push(s Screen)
 	// UpdateStatus shows s's Status on the status line, if s is on top.
 	UpdateStatus(s Screen)
-	// Confirm asks question in a dialog with Cancel (focused) and action; do runs only if the user picks action.
-	Confirm(question, action string, do func())
 
 	// SpaceRedraw spaces the refreshes of a live screen: off the UI goroutine, it waits until the app's
 	// minimum time between redraws has passed since *last (the previous refresh), then sets *last to now.
 	// It returns false, at once, when ctx ends first.
 	SpaceRedraw(ctx context.Context, last *time.Time) bool
 
-	// Ask asks for a line of text on the prompt line, after label, beginning with initial; done receives
-	// the text on Enter (esc drops it).
-	Ask(label, initial string, done func(text string))
-	// Choose shows items in a dialog titled title, selected preselected; Enter calls pick with the index
-	// chosen, esc closes it without a choice.
-	Choose(title string, items []string, selected int, pick func(int))
 	// CopyToClipboard copies text to the user's clipboard and says so on the prompt line, naming it what
 	// ("the lines on screen"); or says why it could not.
 	CopyToClipboard(what, text string)

@@ -21,6 +21,7 @@ import (
 // (Context, Clock, Timing, cluster.Interface, Spawn), which any goroutine may call.
 type Host interface {
 	host.Core
+	AppPart
 	// Spawn starts the goroutines of the sources the table makes itself (a HEALTH column over several
 	// namespaces), supervised as Go's are.
 	Spawn() spawn.Func
@@ -45,7 +46,17 @@ type Host interface {
 	// Settle tells the app that the work of opening something big is done (a table's first list, a pods
 	// table's requests and limits), so that it may free memory. Never on the UI goroutine.
 	Settle()
+}
 
+// Timing is how a table paces itself: the ticks that age its rows (0: none), how long changed rows flash and
+// deleted rows stay dimmed.
+type Timing struct {
+	Tick, FlashFor, GhostFor time.Duration
+}
+
+// AppPart is the app's part of a table: its keys among the table's own, what enter does, the status line's
+// end, a namespace switch. UI goroutine only.
+type AppPart interface {
 	// OnTop tells whether the table is the screen on top (it draws only then).
 	OnTop() bool
 	// ShowStatus shows the table's Status on the status line, if the table is on top; StatusText is the
@@ -62,10 +73,4 @@ type Host interface {
 	// NamespaceChanged is the app's part of a namespace switch; true when it took care of the table (the
 	// namespaces table gives way to the view below it), else the table reopens in ns if it follows switches.
 	NamespaceChanged(ns string) bool
-}
-
-// Timing is how a table paces itself: the ticks that age its rows (0: none), how long changed rows flash and
-// deleted rows stay dimmed.
-type Timing struct {
-	Tick, FlashFor, GhostFor time.Duration
 }

@@ -11,17 +11,11 @@ import (
 // RefusalMark and RefusedSince, which any goroutine may call.
 type Host interface {
 	host.Core // the cluster of the moment (nil before the first); a background plugin is killed when Context ends
+	host.Prompts
 	// Notice says line on the prompt line once the UI runs (a configuration line that cannot be used).
 	Notice(line string)
 	// FlushNotices shows the notices on their way now, so that a line shown after comes after them.
 	FlushNotices()
-	// Confirm shows question with Cancel (focused) and action's button; do runs if the user chooses it.
-	Confirm(question, action string, do func())
-	// Ask asks for a line of text on the prompt line, after label, beginning with initial; done receives
-	// the text on Enter (esc drops it).
-	Ask(label, initial string, done func(text string))
-	// Choose lets the user pick one of items (selected first); pick receives its index.
-	Choose(title string, items []string, selected int, pick func(int))
 
 	// ReadOnly tells whether the user asked for no writes at all (a dangerous plugin is refused).
 	ReadOnly() bool

@@ -14,12 +14,28 @@ import (
 	"kscope/ui/theme"
 )
 
+// Children is how a verb hands the terminal to a child of kscope (a shell, an editor, an attachment) and
+// starts one. UI goroutine only, but for Command.
+type Children interface {
+	// Suspend gives the terminal to fn (a shell, an editor) and takes it back when fn returns; false when
+	// there is no screen to suspend (tests).
+	Suspend(fn func()) bool
+	// Command is exec.Command with the environment of kscope's children (their kubeconfig) plus vars.
+	Command(vars map[string]string, name string, args ...string) *exec.Cmd
+	// Editor is the editor edit runs, nil for kubectl's ($KUBE_EDITOR, $EDITOR, vi) as a child of kscope.
+	Editor() EditFunc
+	// Terminal is the terminal a shell runs on instead of stdin and stdout, when set (tests); else nil, nil.
+	Terminal() (io.Reader, io.Writer)
+}
+
 // Host is what the verbs ask of the app: its services (goroutines, the UI goroutine's queue, the prompt and
 // status lines, the dialogs, the cluster of the moment), the terminal a shell or an editor takes over, and
 // the few places a verb leads elsewhere (an owner's table). ui's App implements it (ui/verbhost.go). Every
 // method runs on the UI goroutine, except Go, Update, Context, Clock and Pending, which any goroutine may call.
 type Host interface {
 	host.Core
+	host.Prompts
+	Children
 	// Pending adds delta to the count of requests whose answer is not yet shown (tests wait for none).
 	Pending(delta int)
 	// Clock is the time the UI runs on.
@@ -34,26 +50,10 @@ type Host interface {
 
 	// ShowStatus shows the top screen's status line again (an access answer changes its note).
 	ShowStatus()
-	// Confirm shows question with Cancel (focused) and action's button; do runs if the user chooses it.
-	Confirm(question, action string, do func())
-	// Ask asks for a line of text on the prompt line, after label, beginning with initial; done receives
-	// the text on Enter (esc drops it).
-	Ask(label, initial string, done func(text string))
-	// Choose lets the user pick one of items (selected first); pick receives its index.
-	Choose(title string, items []string, selected int, pick func(int))
 	// ShowDialog shows p over the screen, focus focused, until CloseDialog (esc or a button of p calls it).
 	ShowDialog(p, focus tview.Primitive)
 	CloseDialog()
 
-	// Suspend gives the terminal to fn (a shell, an editor) and takes it back when fn returns; false when
-	// there is no screen to suspend (tests).
-	Suspend(fn func()) bool
-	// Command is exec.Command with the environment of kscope's children (their kubeconfig) plus vars.
-	Command(vars map[string]string, name string, args ...string) *exec.Cmd
-	// Editor is the editor edit runs, nil for kubectl's ($KUBE_EDITOR, $EDITOR, vi) as a child of kscope.
-	Editor() EditFunc
-	// Terminal is the terminal a shell runs on instead of stdin and stdout, when set (tests); else nil, nil.
-	Terminal() (io.Reader, io.Writer)
 	// Forwards is the list of the session's port-forwards (:pf).
 	Forwards() *forwards.List
 
