@@ -13,7 +13,7 @@ TEST_LOGS    := $(CURDIR)/.cache/test
 
 FUZZTIME     ?= 10s
 
-.PHONY: build cross devcluster-cli devcluster up seed churn demo down wipe test unit fuzz e2e lint bench clean
+.PHONY: build cross dist devcluster-cli devcluster up seed churn demo down wipe test unit fuzz e2e lint bench clean
 
 ## build: bin/kscope, statically linked (CGO_ENABLED=0): kscope needs no cgo, and a cgo build that links Go's
 ## plugin package (imported through cli-runtime's kustomize) exports every symbol and keeps every exported
@@ -28,15 +28,46 @@ build:
 PLATFORMS       := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 LINT_PLATFORMS  ?= darwin/amd64 windows/amd64
 CROSS_PLATFORMS ?= $(PLATFORMS)
+## RELEASE_FLAGS: the flags of a release build (`make dist`), which `make cross` shares so that its build cache
+## serves `make dist`: -trimpath and no VCS stamp, so the binaries do not depend on where the clone is
+RELEASE_FLAGS   := -trimpath -buildvcs=false
 
 ## cross: build the binary for each of CROSS_PLATFORMS (all six by default), build only, into .cache/cross and
 ## thrown away: cached by go build, seconds once warm
 cross:
 	@set -e; for p in $(CROSS_PLATFORMS); do \
 		echo "cross-build $$p"; \
-		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o $(CURDIR)/.cache/cross/kscope-$${p%/*}-$${p#*/} . ; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build $(RELEASE_FLAGS) -o $(CURDIR)/.cache/cross/kscope-$${p%/*}-$${p#*/} . ; \
 	done
 	@rm -rf $(CURDIR)/.cache/cross
+
+## dist: the release under dist/: for each of PLATFORMS an archive (kscope_VERSION_OS_ARCH.tar.gz, .zip on
+## Windows) of the binary stamped with VERSION, README.md and the shell completions (`kscope completion`), their
+## SHA256SUMS, and from those checksums krew's manifest (dist/kscope.yaml) and a Homebrew formula (dist/kscope.rb)
+## pointing at RELEASE_URL. Reproducible: -trimpath, no VCS stamp, every archive entry at the commit's time, sorted,
+## no owner (release/), so a second `make dist` of the same commit writes the same SHA256SUMS.
+HOMEPAGE     ?= https://github.com/kscope/kscope
+RELEASE_URL  ?= $(HOMEPAGE)/releases/download/$(VERSION)
+DIST_EPOCH   ?= $(shell git log -1 --format=%ct 2>/dev/null)
+dist:
+	@[ -n "$(DIST_EPOCH)" ] || { echo "dist: no commit time (not a git clone?): set DIST_EPOCH"; exit 1; }
+	rm -rf dist && mkdir -p dist/build/completions
+	@set -e; for p in $(PLATFORMS); do \
+		os=$${p%/*} arch=$${p#*/}; exe=$$([ $$os = windows ] && echo .exe || true); \
+		echo "build $$p"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build $(RELEASE_FLAGS) \
+			-ldflags "-s -w -X main.version=$(VERSION)" -o dist/build/$${os}_$${arch}/kscope$$exe . ; \
+	done
+	@set -e; host=dist/build/$$($(GO) env GOHOSTOS)_$$($(GO) env GOHOSTARCH)/kscope; \
+	[ -x $$host ] || { echo "dist: this machine is none of PLATFORMS: no kscope here to write the completions"; exit 1; }; \
+	for sh in bash zsh fish powershell; do \
+		out=$$(case $$sh in bash) echo kscope.bash;; zsh) echo _kscope;; fish) echo kscope.fish;; powershell) echo kscope.ps1;; esac); \
+		$$host completion $$sh > dist/build/completions/$$out; \
+	done
+	$(GO) run ./release -version $(VERSION) -epoch $(DIST_EPOCH) -bin dist/build -completions dist/build/completions \
+		-readme README.md -out dist -url $(RELEASE_URL) -homepage $(HOMEPAGE)
+	rm -rf dist/build
+	@cat dist/SHA256SUMS
 
 ## devcluster-cli: the devcluster command (its own Go module, never built by the root module's tests)
 devcluster-cli:
