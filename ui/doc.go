@@ -56,7 +56,7 @@
 //     child (suspend.go);
 //  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
 //     ui/containers, ui/portforwards, ui/rollouts, ui/changes), which import ui (Screen, Navigator, Session,
-//     ScreenSpec) and which ui never imports.
+//     ScreenSpec) and which ui never imports; ui/screenlife, the lifecycle they keep, is among them.
 //
 // # Structure
 //
@@ -66,10 +66,10 @@
 // screen and returns its own keys from Bindings(), as closures over itself;
 // it also gives its status-line text, what esc clears before the app goes back, the keys no binding took
 // (the picker types them into its filter), and how it follows a namespace switch. BaseScreen gives the
-// defaults. A live screen keeps a Life (livescreen.go): started in its first Activate under a context of its
-// own, stopped in Close, and every update its goroutines hand back goes through Life.Update, dropped once
-// the screen is closed. The help screen is generated from the same bindings: the top view's, then the global
-// ones.
+// defaults. A live screen keeps a screenlife.Life (package ui/screenlife): started in its first Activate
+// under a context of its own, stopped in Close, and every update its goroutines hand back goes through
+// Life.Update, dropped once the screen is closed. The help screen is generated from the same bindings: the
+// top view's, then the global ones.
 // The prompt line (the command and filter bars) is a prompt.Bar: package ui/prompt holds the widget and what
 // it does with typed text (command-line words, Tab completion) apart from client-go, so that its fuzz
 // targets run fast; newCommandBar connects it to the app's focus and status line.

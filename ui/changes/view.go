@@ -14,6 +14,7 @@ import (
 	"kscope/history"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/screenlife"
 	"kscope/watch"
 )
 
@@ -35,7 +36,7 @@ type View struct {
 	shown      []entry        // the rows, newest first
 	filter     *regexp.Regexp // `/`; nil: none
 	filterText string
-	life       ui.Life // the watches, the redraws and the tick
+	life       screenlife.Life // the watches, the redraws and the tick
 }
 
 // New returns the feed of changes (Spec's command opens it) nav's cluster can watch, or, when feed names

@@ -10,6 +10,7 @@ import (
 	"kscope/discovery"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/screenlife"
 	"kscope/ui/verbs"
 	"kscope/watch"
 )
@@ -28,7 +29,7 @@ type View struct {
 	read    bool
 	deleted bool
 	err     string
-	life    ui.Life // the pod's watch
+	life    screenlife.Life // the pod's watch
 }
 
 // New returns the containers screen of pod, an object of res (pods): ctr's keys act on the selected

@@ -9,7 +9,7 @@ import (
 	"kscope/apierr"
 	"kscope/cluster"
 	"kscope/logs"
-	"kscope/ui"
+	"kscope/ui/screenlife"
 	"kscope/watch"
 )
 
@@ -39,7 +39,7 @@ func newLogPods(v *View) (*logPods, error) {
 			case <-ctx.Done():
 				return
 			case <-src.Notify():
-				ui.UpdateWhile(v.nav, ctx, p.sync)
+				screenlife.UpdateWhile(v.nav, ctx, p.sync)
 			}
 		}
 	})

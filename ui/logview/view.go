@@ -13,6 +13,7 @@ import (
 	"kscope/logs"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/screenlife"
 	"kscope/ui/theme"
 )
 
@@ -37,7 +38,7 @@ type View struct {
 	sink     *logs.Sink
 	pane     *logPane
 	// life is the view's reading, from its first show to its Close.
-	life ui.Life
+	life screenlife.Life
 	// reading ends the followers and the loop of the current range (a child of life's context).
 	reading  context.Context
 	stopRead context.CancelFunc
@@ -229,7 +230,7 @@ func (v *View) loop(ctx context.Context, sink *logs.Sink) {
 		if !v.nav.SpaceRedraw(ctx, &last) {
 			return
 		}
-		ui.UpdateWhile(v.nav, ctx, v.pull)
+		screenlife.UpdateWhile(v.nav, ctx, v.pull)
 	}
 }
 

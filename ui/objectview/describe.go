@@ -13,6 +13,7 @@ import (
 	"kscope/discovery"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/screenlife"
 	"kscope/ui/verbs"
 	"kscope/watch"
 )
@@ -38,7 +39,7 @@ type DescribeView struct {
 	uid     types.UID
 	deleted bool
 	err     error
-	life    ui.Life // the watch and the describes
+	life    screenlife.Life // the watch and the describes
 }
 
 // NewDescribeView returns the describe view of row, an object of res; obj is what ui hands it (the object

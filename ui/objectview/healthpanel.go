@@ -12,6 +12,7 @@ import (
 	"kscope/health"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/screenlife"
 	"kscope/watch"
 )
 
@@ -65,7 +66,7 @@ func (p *healthPanel) set(obj *unstructured.Unstructured, deleted bool) {
 
 // follow watches the object (res, row) while life, its screen's, lasts and shows each state it takes. UI
 // goroutine.
-func (p *healthPanel) follow(life *ui.Life, res discovery.Resource, row *watch.Row) {
+func (p *healthPanel) follow(life *screenlife.Life, res discovery.Resource, row *watch.Row) {
 	events := p.nav.Cluster().WatchObject(life.Context(), res.GVR(), row.Namespace, row.Name)
 	life.Go(func(context.Context) {
 		for ev := range events {

@@ -11,6 +11,7 @@ import (
 	"kscope/discovery"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/screenlife"
 	"kscope/ui/verbs"
 	"kscope/watch"
 )
@@ -33,8 +34,8 @@ type YAMLView struct {
 	err         error
 	showManaged bool
 	reveal      bool
-	life        ui.Life   // the watch
-	flash       lineFlash // the lines the last update changed (flash.go)
+	life        screenlife.Life // the watch
+	flash       lineFlash       // the lines the last update changed (flash.go)
 }
 
 // NewYAMLView returns the YAML view of row, an object of res; obj is what ui hands it (the object keys, the

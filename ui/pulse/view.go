@@ -13,6 +13,7 @@ import (
 	"kscope/ui"
 	"kscope/ui/keymap"
 	"kscope/ui/livetable"
+	"kscope/ui/screenlife"
 	"kscope/watch"
 )
 
@@ -25,7 +26,7 @@ type View struct {
 	label string
 	src   cluster.RowSource
 	text  *tview.TextView
-	life  ui.Life // the tick
+	life  screenlife.Life // the tick
 }
 
 // New returns the pulse of src, the rows of the table labelled label (Spec's key opens it).

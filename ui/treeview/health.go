@@ -12,6 +12,7 @@ import (
 	"kscope/health"
 	"kscope/tree"
 	"kscope/ui"
+	"kscope/ui/screenlife"
 )
 
 // treeHealthNodes is how many of a tree's nodes (the first, in the tree's order) have their health read: a
@@ -152,7 +153,7 @@ func (th *treeHealth) work(ctx context.Context, objects cluster.Objects) {
 		default:
 			h = health.Of(obj)
 		}
-		ui.UpdateWhile(th.nav, ctx, func() {
+		screenlife.UpdateWhile(th.nav, ctx, func() {
 			th.mu.Lock()
 			if th.queued[j.uid] == j.version {
 				delete(th.queued, j.uid)

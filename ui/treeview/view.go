@@ -14,6 +14,7 @@ import (
 	"kscope/tree"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/screenlife"
 	"kscope/watch"
 )
 
@@ -43,9 +44,9 @@ type View struct {
 	nodes    []tree.Node
 	rows     map[types.UID]int // the table row of each node shown, by UID
 	progress tree.Progress
-	built    bool    // a tree (or its absence) was built after every kind was listed
-	chosen   bool    // the focus was selected once
-	life     ui.Life // the lists and watches, the health reads, the rebuilds and the tick
+	built    bool            // a tree (or its absence) was built after every kind was listed
+	chosen   bool            // the focus was selected once
+	life     screenlife.Life // the lists and watches, the health reads, the rebuilds and the tick
 }
 
 // New returns the relationship tree of row, an object of res (a ui.TableScreens opener, `t`), over the

@@ -10,6 +10,7 @@ import (
 	"kscope/history"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/screenlife"
 	"kscope/watch"
 )
 
@@ -30,7 +31,7 @@ type HistoryView struct {
 	read    func() []history.Entry
 	table   *tview.Table
 	entries []history.Entry // oldest first; the table shows them newest first
-	life    ui.Life         // the tick
+	life    screenlife.Life // the tick
 }
 
 // NewHistory returns the history of row (a ui.TableScreens opener): entries returns the versions kept of it,

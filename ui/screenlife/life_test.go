@@ -1,4 +1,4 @@
-package ui_test
+package screenlife_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"kscope/ui"
 	"kscope/ui/navtest"
+	"kscope/ui/screenlife"
 )
 
 // queueNav is a navtest.Nav whose Update queues fn for the test to run (drain), as the app's UI goroutine
@@ -71,22 +72,22 @@ func TestLifeUpdateGuard(t *testing.T) {
 		name string
 		// before runs before the update is asked for, between runs after it is queued and before the UI
 		// goroutine comes to it.
-		before, between func(l *ui.Life, n *queueNav)
+		before, between func(l *screenlife.Life, n *queueNav)
 		queued, ran     int
 	}{
 		{name: "live", before: start, queued: 1, ran: 1},
 		{name: "not started", queued: 0, ran: 0},
-		{name: "stopped before", before: func(l *ui.Life, n *queueNav) { start(l, n); l.Stop() }, queued: 0, ran: 0},
-		{name: "stopped while queued", before: start, between: func(l *ui.Life, _ *queueNav) { l.Stop() },
+		{name: "stopped before", before: func(l *screenlife.Life, n *queueNav) { start(l, n); l.Stop() }, queued: 0, ran: 0},
+		{name: "stopped while queued", before: start, between: func(l *screenlife.Life, _ *queueNav) { l.Stop() },
 			queued: 1, ran: 0},
-		{name: "navigator ended while queued", before: start, between: func(_ *ui.Life, n *queueNav) { n.quit() },
+		{name: "navigator ended while queued", before: start, between: func(_ *screenlife.Life, n *queueNav) { n.quit() },
 			queued: 1, ran: 0},
-		{name: "navigator ended before", before: func(l *ui.Life, n *queueNav) { start(l, n); n.quit() },
+		{name: "navigator ended before", before: func(l *screenlife.Life, n *queueNav) { start(l, n); n.quit() },
 			queued: 0, ran: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := newQueueNav(t)
-			var l ui.Life
+			var l screenlife.Life
 			if tc.before != nil {
 				n.UI(func() { tc.before(&l, n) })
 			}
@@ -106,16 +107,16 @@ func TestLifeUpdateGuard(t *testing.T) {
 	}
 }
 
-func start(l *ui.Life, n *queueNav) { l.Start(n, func(context.Context) {}) }
+func start(l *screenlife.Life, n *queueNav) { l.Start(n, func(context.Context) {}) }
 
 // TestUpdateWhile: the guard over a context of the screen's own (a logs view's range).
 func TestUpdateWhile(t *testing.T) {
 	n := newQueueNav(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := 0
-	ui.UpdateWhile(n, ctx, func() { ran++ })
+	screenlife.UpdateWhile(n, ctx, func() { ran++ })
 	cancel()
-	ui.UpdateWhile(n, ctx, func() { ran++ })
+	screenlife.UpdateWhile(n, ctx, func() { ran++ })
 	if queued := n.drain(); queued != 1 || ran != 0 {
 		t.Errorf("queued %d, ran %d; want the first queued and dropped (its context ended), the second not queued",
 			queued, ran)
@@ -142,7 +143,7 @@ func TestLifeStart(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := newQueueNav(t)
-			var l ui.Life
+			var l screenlife.Life
 			var results []bool
 			starts := 0
 			var ctxs []context.Context
@@ -196,7 +197,7 @@ func equalBools(a, b []bool) bool {
 // Start and after Stop it starts nothing; Stop cancels the ticks, once.
 func TestLifeGoAndTick(t *testing.T) {
 	n := newQueueNav(t)
-	var l ui.Life
+	var l screenlife.Life
 	n.UI(func() { l.Go(func(context.Context) { t.Error("Go ran before Start") }) })
 	ended := make(chan struct{})
 	n.UI(func() {
@@ -231,7 +232,7 @@ func TestLifeGoAndTick(t *testing.T) {
 // callback runs after Stop.
 func TestLifeRace(t *testing.T) {
 	n := navtest.New(t, nil)
-	var l ui.Life
+	var l screenlife.Life
 	var stopped bool // UI goroutine
 	n.UI(func() {
 		l.Start(n, func(context.Context) {

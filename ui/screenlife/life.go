@@ -1,8 +1,10 @@
-package ui
+package screenlife
 
 import (
 	"context"
 	"sync"
+
+	"kscope/ui"
 )
 
 // Life is the lifecycle of a live screen: the work it starts the first time it is shown (watches, sources,
@@ -30,7 +32,7 @@ import (
 // Life must not be copied once used.
 type Life struct {
 	mu      sync.Mutex // guards what follows
-	nav     Navigator
+	nav     ui.Navigator
 	ctx     context.Context
 	cancel  context.CancelFunc
 	stopped bool
@@ -49,7 +51,7 @@ var done = func() context.Context {
 // calls start with it at once, on the calling (UI) goroutine, where the screen starts its sources and its
 // goroutines (Go) and its tick (Tick); it returns true. A later call, or one after Stop (a screen is not used
 // after Close), does nothing and returns false. UI goroutine.
-func (l *Life) Start(nav Navigator, start func(ctx context.Context)) bool {
+func (l *Life) Start(nav ui.Navigator, start func(ctx context.Context)) bool {
 	l.mu.Lock()
 	if l.nav != nil || l.stopped {
 		l.mu.Unlock()
@@ -90,7 +92,7 @@ func (l *Life) Update(fn func()) {
 // ended, whether before UpdateWhile was called or before the UI goroutine came to fn. It is Life.Update for
 // a context of the screen's that ends before the life does (a logs view's current range). Any goroutine but
 // the UI one.
-func UpdateWhile(nav Navigator, ctx context.Context, fn func()) {
+func UpdateWhile(nav ui.Navigator, ctx context.Context, fn func()) {
 	if ctx.Err() != nil {
 		return
 	}
@@ -103,7 +105,7 @@ func UpdateWhile(nav Navigator, ctx context.Context, fn func()) {
 
 // Tick runs fn on the UI goroutine once a tick while s, the screen, is on top (the navigator's
 // EveryTickWhileOnTop), until the life stops. It does nothing before Start or after Stop. UI goroutine.
-func (l *Life) Tick(s Screen, fn func()) {
+func (l *Life) Tick(s ui.Screen, fn func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.nav == nil || l.stopped {
@@ -154,7 +156,7 @@ func (l *Life) Started() bool {
 }
 
 // state returns the navigator and the context (done before Start).
-func (l *Life) state() (Navigator, context.Context) {
+func (l *Life) state() (ui.Navigator, context.Context) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.ctx == nil {
