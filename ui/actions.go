@@ -43,7 +43,7 @@ func (a *App) markedObjectBindings(subject verbs.SubjectFunc, marked verbs.Marke
 // openEvents pushes a live table of row's events.
 func (a *App) openEvents(_ discovery.Resource, row *watch.Row) {
 	if row.UID == "" {
-		a.errorf("%s has no UID to match events with", row.Name)
+		a.Errorf("%s has no UID to match events with", row.Name)
 		return
 	}
 	res := a.catalogEntry(eventsResource())
@@ -51,10 +51,10 @@ func (a *App) openEvents(_ discovery.Resource, row *watch.Row) {
 		FieldSelector: "involvedObject.uid=" + string(row.UID)}
 	src, err := a.cluster.NewSource(spec)
 	if err != nil {
-		a.errorf("events of %s: %s", row.Name, err)
+		a.Errorf("events of %s: %s", row.Name, err)
 		return
 	}
 	t := a.newTable(res, src, "events("+row.Name+")")
 	t.KeepNamespace()
-	a.push(t)
+	a.Push(t)
 }

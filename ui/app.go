@@ -192,7 +192,7 @@ func New(opts Options) *App {
 func (a *App) SetScreen(screen tcell.Screen) {
 	a.screen = newBurstScreen(screen)
 	// (tview's SetScreen initializes it.) A terminal lost while a child had it ends the session, as SIGHUP.
-	a.tv.SetScreen(&resumeScreen{Screen: a.screen, lost: func(error) { a.goSafe(a.Interrupt) }})
+	a.tv.SetScreen(&resumeScreen{Screen: a.screen, lost: func(error) { a.Go(a.Interrupt) }})
 }
 
 // openTerminal makes the app draw on the terminal, unless SetScreen gave it a screen.
@@ -226,8 +226,8 @@ func (a *App) Run() (err error) {
 	}
 	a.tv.EnableMouse(a.opts.Mouse)
 	a.attach(a.opts.Cluster)
-	a.goSafe(a.showNotices)
-	a.goSafe(a.stopOnFailure)
+	a.Go(a.showNotices)
+	a.Go(a.stopOnFailure)
 	err = a.tv.Run()
 	a.stopMu.Lock()
 	a.uiEnded = true
@@ -290,9 +290,9 @@ func (a *App) detach() {
 	}
 }
 
-// goSafe runs fn on its own goroutine, through the supervisor: a panic there stops the UI and makes Run
-// return it.
-func (a *App) goSafe(fn func()) { a.sup.Go(fn) }
+// Go implements Navigator: it runs fn on its own goroutine, through the supervisor: a panic there stops the
+// UI and makes Run return it.
+func (a *App) Go(fn func()) { a.sup.Go(fn) }
 
 // attach connects the UI to cluster: header, catalog subscription, first view.
 func (a *App) attach(c cluster.Interface) {
@@ -310,7 +310,7 @@ func (a *App) attach(c cluster.Interface) {
 	a.namespaces = a.watchNamespaceNames()
 	resources := picker.New(pickerHost{a})
 	a.unsubscribe = c.Catalog().Subscribe(func() { a.tv.QueueUpdateDraw(resources.Reload) })
-	a.push(resources)
+	a.Push(resources)
 	if a.opts.Resource != "" {
 		a.openStart(c.Catalog())
 	}
@@ -333,8 +333,8 @@ func (a *App) top() Screen {
 	return a.stack[len(a.stack)-1]
 }
 
-// push shows v on top of the stack.
-func (a *App) push(v Screen) {
+// Push implements Navigator: it shows v on top of the stack.
+func (a *App) Push(v Screen) {
 	if a.context != "" { // a member's screen: the header names its cluster
 		a.screenOf[v] = a
 	}
@@ -380,19 +380,21 @@ func (a *App) refreshChrome() {
 	}
 	shown := a.shownApp()
 	a.header.Set(shown.cluster.Info(), a.namespace, favoritesLine(shown.favorites()), a.opts.Version, a.opts.ReadOnly, crumbs)
-	a.updateStatus(a.top())
+	a.UpdateStatus(a.top())
 }
 
-// updateStatus shows v's status text, if v is on top.
-func (a *App) updateStatus(v Screen) {
+// UpdateStatus implements Navigator: it shows v's status text, if v is on top.
+func (a *App) UpdateStatus(v Screen) {
 	if v != nil && v == a.top() {
 		a.status.SetView(v.Status(), a.shownApp().cluster.Catalog().Unavailable())
 	}
 }
 
-// message shows a one-line note on the prompt line; errors are red.
-func (a *App) message(text string) { a.bar.Message(text, false) }
-func (a *App) errorf(format string, args ...any) {
+// Message implements Navigator: a one-line note on the prompt line.
+func (a *App) Message(text string) { a.bar.Message(text, false) }
+
+// Errorf implements Navigator: a one-line error on the prompt line (red).
+func (a *App) Errorf(format string, args ...any) {
 	a.bar.Message(fmt.Sprintf(format, args...), true)
 }
 

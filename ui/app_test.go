@@ -40,7 +40,7 @@ func TestQuit(t *testing.T) {
 
 func TestPanicStopsUIWithError(t *testing.T) {
 	h := start(t, 80, 24, nil)
-	h.app.goSafe(func() { panic("boom") })
+	h.app.Go(func() { panic("boom") })
 	select {
 	case err := <-h.done:
 		if err == nil || err.Error() != "internal error: boom" {

@@ -10,7 +10,7 @@ import (
 type applyHost struct{ verbHost }
 
 // Open implements apply.Host.
-func (h applyHost) Open(s apply.Screen) { h.push(s) }
+func (h applyHost) Open(s apply.Screen) { h.Push(s) }
 
 // CloseScreen implements apply.Host.
 func (h applyHost) CloseScreen(s apply.Screen) {

@@ -17,30 +17,30 @@ const maxClipboard = 1 << 20
 // YAML of web-1"); text over maxClipboard (1 MiB) is refused with one line.
 func (a *App) CopyToClipboard(what, text string) {
 	if text == "" {
-		a.errorf("nothing to copy")
+		a.Errorf("nothing to copy")
 		return
 	}
 	if len(text) > maxClipboard {
-		a.errorf("copy %s: not copied: %d bytes is over the clipboard's limit of 1 MiB (save it with ctrl-s instead)", what, len(text))
+		a.Errorf("copy %s: not copied: %d bytes is over the clipboard's limit of 1 MiB (save it with ctrl-s instead)", what, len(text))
 		return
 	}
 	if err := a.opts.Clipboard([]byte(text)); err != nil {
-		a.errorf("copy %s: %s", what, err)
+		a.Errorf("copy %s: %s", what, err)
 		return
 	}
 	lines := strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1
 	if lines > 1 {
-		a.message(fmt.Sprintf("copied %s (%d lines) to the clipboard", what, lines))
+		a.Message(fmt.Sprintf("copied %s (%d lines) to the clipboard", what, lines))
 		return
 	}
-	a.message(fmt.Sprintf("copied %s to the clipboard", what))
+	a.Message(fmt.Sprintf("copied %s to the clipboard", what))
 }
 
 // copyName copies an object's name; one holding a line break (or another control character) is refused
 // with one line, since pasted into a shell what follows the break would run.
 func (a *App) copyName(name string) {
 	if i := strings.IndexFunc(name, unicode.IsControl); i >= 0 {
-		a.errorf("copy name: not copied: the name %q holds a control character (%q), which pasted into a shell would run what follows it", name, name[i:i+1])
+		a.Errorf("copy name: not copied: the name %q holds a control character (%q), which pasted into a shell would run what follows it", name, name[i:i+1])
 		return
 	}
 	a.CopyToClipboard("name "+name, name)

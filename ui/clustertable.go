@@ -59,9 +59,9 @@ func ContextWords(fields, all []string) (contexts, rest []string, found bool, er
 func (a *App) commandInClusters(text string, contexts, rest []string, err error) {
 	switch {
 	case err != nil:
-		a.errorf("%s", err.Error())
+		a.Errorf("%s", err.Error())
 	case len(rest) == 0 || len(rest) > 2 || hasOutputFlag(rest) || strings.HasPrefix(rest[len(rest)-1], "-"):
-		a.errorf("%q: try :RESOURCE[,RESOURCE…] @CONTEXT[,@CONTEXT…] [NS[,NS…]] (@* for every context)", text)
+		a.Errorf("%q: try :RESOURCE[,RESOURCE…] @CONTEXT[,@CONTEXT…] [NS[,NS…]] (@* for every context)", text)
 	case len(rest) == 2:
 		a.openClusters(rest[0], rest[1], contexts)
 	default:
@@ -78,7 +78,7 @@ func (a *App) openClusters(input, nsText string, contexts []string) {
 	if nsText != "" {
 		var err error
 		if namespaces, err = union.ParseNamespaces(nsText); err != nil {
-			a.errorf("%s", err.Error())
+			a.Errorf("%s", err.Error())
 			return
 		}
 	}
@@ -91,7 +91,7 @@ func (a *App) openClusters(input, nsText string, contexts []string) {
 		return clusterPart(ctx, start, c, input, ns, namespaces)
 	}
 	title := input + " @" + strings.Join(contexts, ",@")
-	a.goSafe(func() {
+	a.Go(func() {
 		res := discovery.Resource{Name: input, Namespaced: true, Verbs: []string{"list", "watch"}}
 		if l, err := home.Catalog().ResolveList(a.ctx, input); err == nil {
 			res = l.Resources[0]
@@ -101,7 +101,7 @@ func (a *App) openClusters(input, nsText string, contexts []string) {
 		}
 		a.tv.QueueUpdateDraw(func() {
 			if !res.Namespaced && nsText != "" {
-				a.errorf("%s is cluster-scoped: it has no namespaces", res.FullName())
+				a.Errorf("%s is cluster-scoped: it has no namespaces", res.FullName())
 				return
 			}
 			ns := namespace
@@ -110,7 +110,7 @@ func (a *App) openClusters(input, nsText string, contexts []string) {
 			}
 			src := union.NewClusters(start, res, contexts, a.connectMember(home), part, ns)
 			a.popTo(1)
-			a.push(a.newTable(res, src, title))
+			a.Push(a.newTable(res, src, title))
 		})
 	})
 }

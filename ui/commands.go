@@ -69,7 +69,7 @@ func (a *App) barCommands() []prompt.Command {
 					return
 				}
 				if len(args) == 0 {
-					a.errorf("usage: :ctx NAME (contexts: %s)", strings.Join(a.cluster.Info().Contexts, ", "))
+					a.Errorf("usage: :ctx NAME (contexts: %s)", strings.Join(a.cluster.Info().Contexts, ", "))
 					return
 				}
 				a.switchContext(args[0])
@@ -107,7 +107,7 @@ func (a *App) command(text string) {
 	case len(fields) == 2 && !strings.HasPrefix(fields[1], "-"):
 		a.openResolvedIn(a.cluster.Catalog(), fields[0], fields[1])
 	case len(fields) > 1:
-		a.errorf("unknown command %q: try :RESOURCE [NS[,NS…]], :ns [NAME], :ctx NAME, :q (? lists every command)", text)
+		a.Errorf("unknown command %q: try :RESOURCE [NS[,NS…]], :ns [NAME], :ctx NAME, :q (? lists every command)", text)
 	default:
 		a.openResolved(a.cluster.Catalog(), fields[0])
 	}
@@ -126,11 +126,11 @@ func (a *App) openResolvedIn(catalog cluster.Catalog, input, nsText string) {
 // resolveThen resolves input off the UI goroutine, then runs open on it on the UI goroutine, or says why
 // it cannot be resolved.
 func (a *App) resolveThen(catalog cluster.Catalog, input string, open func(discovery.Resource)) {
-	a.goSafe(func() {
+	a.Go(func() {
 		res, err := catalog.Resolve(a.ctx, input)
 		a.tv.QueueUpdateDraw(func() {
 			if err != nil {
-				a.errorf("%s", err.Error())
+				a.Errorf("%s", err.Error())
 				return
 			}
 			open(res)
@@ -147,7 +147,7 @@ func (a *App) openResource(res discovery.Resource, selectKey string) bool {
 		return false
 	}
 	if !res.Has("list") || !res.Has("watch") {
-		a.errorf("%s cannot be listed and watched (verbs: %s)", res.FullName(), strings.Join(res.Verbs, ","))
+		a.Errorf("%s cannot be listed and watched (verbs: %s)", res.FullName(), strings.Join(res.Verbs, ","))
 		return false
 	}
 	spec := watch.Spec{GVR: res.GVR(), Namespaced: res.Namespaced}
@@ -161,12 +161,12 @@ func (a *App) openResource(res discovery.Resource, selectKey string) bool {
 func (a *App) openSpec(res discovery.Resource, spec watch.Spec, title, selectKey string) bool {
 	src, err := a.cluster.NewSource(spec)
 	if err != nil {
-		a.errorf("open %s: %s", res.FullName(), err)
+		a.Errorf("open %s: %s", res.FullName(), err)
 		return false
 	}
 	t := a.newTable(res, src, title)
 	t.SelectWhenShown(selectKey)
-	a.push(t)
+	a.Push(t)
 	return true
 }
 
@@ -179,16 +179,16 @@ func (a *App) openNamespacePicker() {
 // setNamespace switches the current namespace ("" = all) and reopens the nearest namespaced table in it.
 func (a *App) setNamespace(ns string) {
 	if errs := validation.IsDNS1123Label(ns); ns != "" && len(errs) > 0 {
-		a.errorf("invalid namespace %q: %s", ns, errs[0])
+		a.Errorf("invalid namespace %q: %s", ns, errs[0])
 		return
 	}
 	a.namespace = ns
 	a.addFavorite(ns)
 	a.top().NamespaceChanged(ns)
 	if ns == "" {
-		a.message("namespace: all")
+		a.Message("namespace: all")
 	} else {
-		a.message("namespace: " + ns)
+		a.Message("namespace: " + ns)
 		a.warnIfNamespaceMissing(ns)
 	}
 	a.refreshChrome()

@@ -39,6 +39,6 @@ func (a *App) openContainers(res discovery.Resource, row *watch.Row) bool {
 	if open == nil {
 		return false
 	}
-	a.push(open(a, res, row, a.containerView(res, row)))
+	a.Push(open(a, res, row, a.containerView(res, row)))
 	return true
 }

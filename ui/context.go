@@ -4,21 +4,21 @@ package ui
 // every view with the new cluster's resource picker. On failure the current connection stays.
 func (a *App) switchContext(name string) {
 	if a.opts.Connect == nil {
-		a.errorf("switching context is not available here: restart kscope with --context %s", name)
+		a.Errorf("switching context is not available here: restart kscope with --context %s", name)
 		return
 	}
-	a.message("connecting to context " + name + " …")
-	a.goSafe(func() {
+	a.Message("connecting to context " + name + " …")
+	a.Go(func() {
 		c, err := a.opts.Connect(a.ctx, name)
 		a.tv.QueueUpdateDraw(func() {
 			if err != nil {
-				a.errorf("context %s: %s", name, err)
+				a.Errorf("context %s: %s", name, err)
 				return
 			}
 			a.detach()
 			a.opts.Resource = ""
 			a.attach(c)
-			a.message("switched to context " + name)
+			a.Message("switched to context " + name)
 		})
 	})
 }
@@ -30,6 +30,6 @@ func (a *App) openContexts() bool {
 	if open == nil || list == nil {
 		return false
 	}
-	a.push(open(a, list, a.switchContext))
+	a.Push(open(a, list, a.switchContext))
 	return true
 }

@@ -40,7 +40,7 @@ func (a *App) commandWithOutput(fields []string) {
 	value, rest, _ := outputFlag(fields)
 	cols, err := columns.FromOutput(value)
 	if err != nil {
-		a.errorf("%s", err.Error())
+		a.Errorf("%s", err.Error())
 		return
 	}
 	switch len(rest) {
@@ -51,14 +51,14 @@ func (a *App) commandWithOutput(fields []string) {
 			a.openColumnsIn(res, cols, rest[1])
 		})
 	default:
-		a.errorf("usage: :RESOURCE [NS[,NS…]] -o custom-columns=HEADER:JSONPATH,… (or custom-columns-file=FILE)")
+		a.Errorf("usage: :RESOURCE [NS[,NS…]] -o custom-columns=HEADER:JSONPATH,… (or custom-columns-file=FILE)")
 	}
 }
 
 // openColumns opens res in the current namespace as a table of cols, above the picker.
 func (a *App) openColumns(res discovery.Resource, cols []watch.ObjectColumn) {
 	if !res.Has("list") || !res.Has("watch") {
-		a.errorf("%s cannot be listed and watched (verbs: %s)", res.FullName(), strings.Join(res.Verbs, ","))
+		a.Errorf("%s cannot be listed and watched (verbs: %s)", res.FullName(), strings.Join(res.Verbs, ","))
 		return
 	}
 	spec := watch.Spec{GVR: res.GVR(), Namespaced: res.Namespaced, Columns: cols}
@@ -74,20 +74,20 @@ func (a *App) openColumnsIn(res discovery.Resource, cols []watch.ObjectColumn, n
 	namespaces, err := union.ParseNamespaces(nsText)
 	switch {
 	case err != nil:
-		a.errorf("%s", err.Error())
+		a.Errorf("%s", err.Error())
 	case !res.Namespaced:
-		a.errorf("%s is cluster-scoped: it has no namespaces", res.FullName())
+		a.Errorf("%s is cluster-scoped: it has no namespaces", res.FullName())
 	case len(namespaces) == 1:
 		a.setNamespace(namespaces[0])
 		a.openColumns(res, cols)
 	default:
 		src, err := union.NewNamespaces(a.sup.Func(), a.cluster, watch.Spec{GVR: res.GVR(), Namespaced: true, Columns: cols}, namespaces)
 		if err != nil {
-			a.errorf("open %s: %s", res.FullName(), err)
+			a.Errorf("open %s: %s", res.FullName(), err)
 			return
 		}
 		a.popTo(1)
-		a.push(a.newTable(res, src, res.Name))
+		a.Push(a.newTable(res, src, res.Name))
 	}
 }
 

@@ -2,8 +2,8 @@ package ui
 
 import "github.com/rivo/tview"
 
-// confirm shows question with Cancel (focused) and the action's button; do runs if the user chooses it.
-func (a *App) confirm(question, action string, do func()) {
+// Confirm implements Navigator: it shows question with Cancel (focused) and the action's button; do runs if the user chooses it.
+func (a *App) Confirm(question, action string, do func()) {
 	if a.context != "" { // a row of another cluster: the question names it
 		question = "context " + a.context + ": " + question
 	}

@@ -85,7 +85,7 @@
 //     whose key matches runs, and the key goes no further.
 //  4. A key no binding took is offered to the view's typed(), then to the focused widget (scrolling).
 //
-// A binding that needs the server (resolve a name, get an owner, delete) starts the request with goSafe
+// A binding that needs the server (resolve a name, get an owner, delete) starts the request with Go
 // and applies the answer with QueueUpdateDraw, so the UI goroutine never waits on the network. The
 // exceptions are edit, shell and attach: the TUI is suspended (tview's Suspend, through verbs.Host) for the
 // editor, and the update is sent before it resumes; or for the shell (ui/verbs/shell.go: an exec with a TTY,

@@ -27,7 +27,7 @@ func (h drillHost) OpenTable(res discovery.Resource, src cluster.RowSource, titl
 	if keepNamespace {
 		t.KeepNamespace()
 	}
-	h.push(t)
+	h.Push(t)
 }
 
 // OpenContainers implements drill.Host.

@@ -55,7 +55,7 @@ func (a *App) favoriteBindings() []keymap.Binding {
 		keys[i] = d.Bind(func() {
 			favs := a.favorites()
 			if i >= len(favs) {
-				a.errorf("no favourite namespace %d: the header lists %d", i+1, len(favs))
+				a.Errorf("no favourite namespace %d: the header lists %d", i+1, len(favs))
 				return
 			}
 			a.setNamespace(favs[i])

@@ -90,5 +90,5 @@ func (h *HelpView) Bindings() []keymap.Binding {
 func (a *App) showHelp() {
 	v := a.top()
 	k := a.viewKeys(v)
-	a.push(NewHelpView(a, v.Crumb(), k.own, k.global, k.conflicts))
+	a.Push(NewHelpView(a, v.Crumb(), k.own, k.global, k.conflicts))
 }

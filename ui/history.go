@@ -60,7 +60,7 @@ func (a *App) historyBindings() []keymap.Binding {
 func (a *App) historyMove(step int) {
 	res, ok := a.history.move(step)
 	if !ok {
-		a.errorf("no %s resource in the history", map[bool]string{true: "earlier", false: "later"}[step < 0])
+		a.Errorf("no %s resource in the history", map[bool]string{true: "earlier", false: "later"}[step < 0])
 		return
 	}
 	a.popTo(1)
@@ -71,7 +71,7 @@ func (a *App) historyMove(step int) {
 func (a *App) historyLast() {
 	res, ok := a.history.previous()
 	if !ok {
-		a.errorf("no earlier resource in the history")
+		a.Errorf("no earlier resource in the history")
 		return
 	}
 	a.openTop(res)

@@ -41,15 +41,15 @@ func (a *App) historyOf(res discovery.Resource, row *watch.Row) []history.Entry 
 
 // openHistory pushes the registered history screen (TableScreens.History) of row, an object of res.
 func (a *App) openHistory(res discovery.Resource, row *watch.Row) {
-	a.push(a.opts.Screens.History(a, row, func() []history.Entry { return a.historyOf(res, row) }))
+	a.Push(a.opts.Screens.History(a, row, func() []history.Entry { return a.historyOf(res, row) }))
 }
 
 // openBlame pushes the registered blame screen (TableScreens.Blame) of obj, the object of row; nil (not
 // read yet) is an error.
 func (a *App) openBlame(row *watch.Row, obj *unstructured.Unstructured) {
 	if obj == nil {
-		a.errorf("no object to blame yet")
+		a.Errorf("no object to blame yet")
 		return
 	}
-	a.push(a.opts.Screens.Blame(a, row, obj))
+	a.Push(a.opts.Screens.Blame(a, row, obj))
 }

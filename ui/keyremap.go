@@ -131,7 +131,7 @@ func (a *App) viewKeys(v Screen) keySet {
 	for _, n := range notes {
 		if !a.remaps.warned[n] {
 			a.remaps.warned[n] = true
-			a.message(n) // now, so that what the key pressed says comes after it, not under it
+			a.Message(n) // now, so that what the key pressed says comes after it, not under it
 		}
 	}
 	return keySet{

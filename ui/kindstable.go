@@ -49,12 +49,12 @@ func unionTitle(l discovery.List) string {
 // several in one table.
 func (a *App) openNamed(catalog cluster.Catalog, input, nsText string) {
 	input = a.expandListAliases(input)
-	a.goSafe(func() {
+	a.Go(func() {
 		l, err := catalog.ResolveList(a.ctx, input)
 		a.tv.QueueUpdateDraw(func() {
 			switch {
 			case err != nil:
-				a.errorf("%s", err.Error())
+				a.Errorf("%s", err.Error())
 			case !l.Union() && nsText != "":
 				a.openInNamespaces(l.Resources[0], nsText)
 			case !l.Union():
@@ -91,7 +91,7 @@ func (a *App) openKinds(l discovery.List, nsText string) {
 		}
 	}
 	if len(unlistable) > 0 {
-		a.errorf("cannot be listed and watched: %s", strings.Join(unlistable, "; "))
+		a.Errorf("cannot be listed and watched: %s", strings.Join(unlistable, "; "))
 		return
 	}
 	namespace := a.namespace
@@ -99,11 +99,11 @@ func (a *App) openKinds(l discovery.List, nsText string) {
 	if nsText != "" {
 		var err error
 		if namespaces, err = union.ParseNamespaces(nsText); err != nil {
-			a.errorf("%s", err.Error())
+			a.Errorf("%s", err.Error())
 			return
 		}
 		if !res.Namespaced {
-			a.errorf("%s: cluster-scoped, no namespaces", unionTitle(l))
+			a.Errorf("%s: cluster-scoped, no namespaces", unionTitle(l))
 			return
 		}
 		if len(namespaces) == 1 {
@@ -113,7 +113,7 @@ func (a *App) openKinds(l discovery.List, nsText string) {
 	}
 	src, err := union.NewKinds(a.sup.Func(), a.cluster, res, l.Resources, namespace, namespaces)
 	if err != nil {
-		a.errorf("open %s: %s", unionTitle(l), err)
+		a.Errorf("open %s: %s", unionTitle(l), err)
 		return
 	}
 	var rows cluster.RowSource = src
@@ -121,7 +121,7 @@ func (a *App) openKinds(l discovery.List, nsText string) {
 		rows = union.KindsInNamespaces{Kinds: src}
 	}
 	a.popTo(1)
-	a.push(a.newTable(res, rows, unionTitle(l)))
+	a.Push(a.newTable(res, rows, unionTitle(l)))
 	a.history.record(res)
 }
 
@@ -158,11 +158,11 @@ func (a *App) categoryNames() []string {
 func (a *App) openInNamespaces(res discovery.Resource, text string) {
 	namespaces, err := union.ParseNamespaces(text)
 	if err != nil {
-		a.errorf("%s", err.Error())
+		a.Errorf("%s", err.Error())
 		return
 	}
 	if !res.Namespaced {
-		a.errorf("%s is cluster-scoped: it has no namespaces", res.FullName())
+		a.Errorf("%s is cluster-scoped: it has no namespaces", res.FullName())
 		return
 	}
 	if len(namespaces) == 1 {
@@ -172,9 +172,9 @@ func (a *App) openInNamespaces(res discovery.Resource, text string) {
 	}
 	src, err := union.NewNamespaces(a.sup.Func(), a.cluster, watch.Spec{GVR: res.GVR(), Namespaced: true}, namespaces)
 	if err != nil {
-		a.errorf("open %s: %s", res.FullName(), err)
+		a.Errorf("open %s: %s", res.FullName(), err)
 		return
 	}
 	a.popTo(1)
-	a.push(a.newTable(res, src, res.Name))
+	a.Push(a.newTable(res, src, res.Name))
 }

@@ -53,7 +53,7 @@ func TestPanicBelowTheUIStopsUIWithError(t *testing.T) {
 // TestPanicOnGoSafeStopsUIWithError: the UI's own goroutines go through the same supervisor.
 func TestPanicOnGoSafeStopsUIWithError(t *testing.T) {
 	h := start(t, 80, 24, nil)
-	h.app.goSafe(func() { panic("bad request") })
+	h.app.Go(func() { panic("bad request") })
 	var perr *PanicError
 	if err := h.stopped("a panic on goSafe"); !errors.As(err, &perr) || perr.Error() != "internal error: bad request" {
 		t.Errorf("Run returned %v, want the panic", err)

@@ -11,7 +11,7 @@ import (
 // from an empty one. Any other answer (no right to read namespaces, the server unreachable) says nothing.
 func (a *App) warnIfNamespaceMissing(ns string) {
 	cluster := a.cluster
-	a.goSafe(func() {
+	a.Go(func() {
 		ctx, cancel := context.WithTimeout(a.ctx, RequestTimeout)
 		defer cancel()
 		if _, err := cluster.Get(ctx, namespacesResource().GVR(), "", ns); !apierrors.IsNotFound(err) {
@@ -20,7 +20,7 @@ func (a *App) warnIfNamespaceMissing(ns string) {
 		a.tv.QueueUpdateDraw(func() {
 			a.dropFavorite(cluster.Info().Context, ns) // k9s drops a favourite that is no namespace
 			if a.namespace == ns && a.cluster == cluster {
-				a.errorf("namespace %q not found", ns)
+				a.Errorf("namespace %q not found", ns)
 				a.refreshChrome()
 			}
 		})

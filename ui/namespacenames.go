@@ -44,5 +44,5 @@ func (n *namespaceNames) stop(a *App) {
 		return
 	}
 	n.cancel()
-	a.goSafe(n.src.Stop)
+	a.Go(n.src.Stop)
 }

@@ -109,7 +109,7 @@ func (a *App) EveryTickWhileOnTop(v Screen, fn func()) context.CancelFunc {
 		return cancel
 	}
 	ticker := a.opts.Clock.NewTicker(a.opts.Tick)
-	a.goSafe(func() {
+	a.Go(func() {
 		defer ticker.Stop()
 		for {
 			select {
@@ -126,28 +126,6 @@ func (a *App) EveryTickWhileOnTop(v Screen, fn func()) context.CancelFunc {
 	})
 	return cancel
 }
-
-// Push implements Navigator.
-func (a *App) Push(s Screen) { a.push(s) }
-
-// UpdateStatus implements Navigator.
-func (a *App) UpdateStatus(s Screen) { a.updateStatus(s) }
-
-// Message implements Navigator.
-func (a *App) Message(text string) { a.message(text) }
-
-// Errorf implements Navigator.
-func (a *App) Errorf(format string, args ...any) { a.errorf(format, args...) }
-
-// Confirm implements Navigator.
-func (a *App) Confirm(question, action string, do func()) { a.confirm(question, action, do) }
-
-// Go implements Navigator.
-func (a *App) Go(fn func()) { a.goSafe(fn) }
-
-// Settle calls Options.Settled, if set: a screen has done the work of opening something big (a tree's lists),
-// and what it allocated beyond what it keeps may be given back. Calls never overlap. Off the UI goroutine.
-func (a *App) Settle() { a.settle() }
 
 // Update implements Navigator.
 func (a *App) Update(fn func()) { a.tv.QueueUpdateDraw(fn) }

@@ -41,6 +41,6 @@ func (a *App) flushNotices() {
 	a.notices = nil
 	a.noticeMu.Unlock()
 	if len(lines) > 0 {
-		a.message(lines[len(lines)-1])
+		a.Message(lines[len(lines)-1])
 	}
 }

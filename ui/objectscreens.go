@@ -44,7 +44,7 @@ func (a *App) objectView(res discovery.Resource, row *watch.Row) ObjectView {
 				uid, deleted := shown()
 				if deleted {
 					// the object was deleted: one line, nothing sent
-					a.errorf("%s %s was deleted: nothing to act on", res.Name, row.Key)
+					a.Errorf("%s %s was deleted: nothing to act on", res.Name, row.Key)
 					return res, nil, false
 				}
 				return res, verbs.ShownRow(row, uid), true
@@ -69,13 +69,13 @@ func (a *App) objectView(res discovery.Resource, row *watch.Row) ObjectView {
 // (tables, the tree, the describe view). Nothing without one.
 func (a *App) openYAML(res discovery.Resource, row *watch.Row) {
 	if open := a.opts.Screens.YAML; open != nil {
-		a.push(open(a, res, row, a.objectView(res, row)))
+		a.Push(open(a, res, row, a.objectView(res, row)))
 	}
 }
 
 // openDescribe pushes the registered describe view (TableScreens.Describe) of row, an object of res.
 func (a *App) openDescribe(res discovery.Resource, row *watch.Row) {
 	if open := a.opts.Screens.Describe; open != nil {
-		a.push(open(a, res, row, a.objectView(res, row)))
+		a.Push(open(a, res, row, a.objectView(res, row)))
 	}
 }

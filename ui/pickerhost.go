@@ -17,7 +17,7 @@ func (h pickerHost) Theme() *theme.Theme { return h.theme }
 // StatusChanged implements picker.Host.
 func (h pickerHost) StatusChanged() {
 	if v := h.top(); v != nil {
-		h.updateStatus(v)
+		h.UpdateStatus(v)
 	}
 }
 

@@ -45,7 +45,7 @@ func (a *App) runRoutedPlugin(t *livetable.Table, cr clusterRows, name string) {
 	}
 	c, ctx, ok := cr.ClusterOf(row)
 	if !ok {
-		a.errorf("plugin %s not run: the row's cluster is not connected", name)
+		a.Errorf("plugin %s not run: the row's cluster is not connected", name)
 		return
 	}
 	m := a.memberApp(c, ctx)
@@ -56,7 +56,7 @@ func (a *App) runRoutedPlugin(t *livetable.Table, cr clusterRows, name string) {
 			return
 		}
 	}
-	a.errorf("plugin %s not run: context %s has no plugin %s", name, ctx, name)
+	a.Errorf("plugin %s not run: context %s has no plugin %s", name, ctx, name)
 }
 
 // runRoutedPluginMarked runs the plugin called name once per marked row of t, the rows grouped by cluster,
@@ -69,7 +69,7 @@ func (a *App) runRoutedPluginMarked(t *livetable.Table, cr clusterRows, name str
 	for k, row := range t.Marked() {
 		c, ctx, ok := cr.ClusterOf(row)
 		if !ok {
-			a.errorf("plugin %s not run: the cluster of %s is not connected", name, row.Name)
+			a.Errorf("plugin %s not run: the cluster of %s is not connected", name, row.Name)
 			return
 		}
 		m := a.memberApp(c, ctx)

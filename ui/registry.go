@@ -183,7 +183,7 @@ func (a screenSession) OpenHistory(conn cluster.Interface, context string, res d
 	if conn != nil {
 		on = a.memberApp(conn, context)
 	}
-	on.push(on.opts.Screens.History(on, row, func() []history.Entry {
+	on.Push(on.opts.Screens.History(on, row, func() []history.Entry {
 		if extra == nil {
 			return on.historyOf(res, row)
 		}

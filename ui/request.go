@@ -16,7 +16,7 @@ const RequestTimeout = verbs.RequestTimeout
 func request[T any](a *App, work func(context.Context, cluster.Interface) (T, error), then func(T, error)) {
 	cluster := a.cluster // a.cluster is the UI goroutine's (a context switch replaces it)
 	a.pending.Add(1)
-	a.goSafe(func() {
+	a.Go(func() {
 		ctx, cancel := context.WithTimeout(a.ctx, RequestTimeout)
 		defer cancel()
 		v, err := work(ctx, cluster)

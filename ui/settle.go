@@ -1,9 +1,9 @@
 package ui
 
-// settle calls Options.Settled, if set: the work of opening something big (a table's first list, a pods
+// Settle implements livetable.Host and Navigator's screens' needs: it calls Options.Settled, if set: the work of opening something big (a table's first list, a pods
 // table's requests and limits) is done. Calls never overlap: one that comes while another runs makes that
 // one call Settled once more when it is done, and returns at once. It must not run on the UI goroutine.
-func (a *App) settle() {
+func (a *App) Settle() {
 	if a.opts.Settled == nil {
 		return
 	}

@@ -63,10 +63,10 @@ func TestSettleCoalesces(t *testing.T) {
 		running.Add(-1)
 	}}}}
 	done := make(chan struct{})
-	go func() { a.settle(); close(done) }()
+	go func() { a.Settle(); close(done) }()
 	<-entered
-	a.settle() // both return at once: the running call will run again
-	a.settle()
+	a.Settle() // both return at once: the running call will run again
+	a.Settle()
 	close(release)
 	<-done
 	if calls.Load() != 2 || most.Load() != 1 {

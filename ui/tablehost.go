@@ -45,14 +45,11 @@ func (h *tableHost) Timing() livetable.Timing {
 	return livetable.Timing{Tick: h.opts.Tick, FlashFor: h.opts.FlashFor, GhostFor: h.opts.GhostFor}
 }
 
-// Settle implements livetable.Host.
-func (h *tableHost) Settle() { h.settle() }
-
 // OnTop implements livetable.Host.
 func (h *tableHost) OnTop() bool { return h.top() == Screen(h.t) }
 
 // ShowStatus implements livetable.Host.
-func (h *tableHost) ShowStatus() { h.updateStatus(h.t) }
+func (h *tableHost) ShowStatus() { h.UpdateStatus(h.t) }
 
 // StatusText implements livetable.Host.
 func (h *tableHost) StatusText() string { return h.status.view.GetText(false) }

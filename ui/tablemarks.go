@@ -28,7 +28,7 @@ func (h *tableHost) marked() []verbs.Target {
 		targets = append(targets, verbs.Target{Res: res, Row: own})
 	}
 	if others > 0 {
-		h.message(fmt.Sprintf("context %s: its %d marked rows; %d marked rows of other contexts are left (marks act on one cluster at a time)",
+		h.Message(fmt.Sprintf("context %s: its %d marked rows; %d marked rows of other contexts are left (marks act on one cluster at a time)",
 			h.cluster.Info().Context, len(targets), others))
 	}
 	if len(targets) == 0 {

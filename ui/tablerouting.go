@@ -69,7 +69,7 @@ func (h *tableHost) routedBindings(cr clusterRows) []keymap.Binding {
 				mb.Run()
 				return
 			}
-			h.errorf("%s: not available in context %s", b.Label, m.context)
+			h.Errorf("%s: not available in context %s", b.Label, m.context)
 		}
 		denied := func() bool {
 			m, keys := sel.get()

@@ -37,7 +37,7 @@ func (h verbHost) Namespace() string {
 // ShowStatus implements verbs.Host.
 func (h verbHost) ShowStatus() {
 	if v := h.top(); v != nil {
-		h.updateStatus(v)
+		h.UpdateStatus(v)
 	}
 }
 

@@ -18,23 +18,23 @@ func (a *App) openViewed(res discovery.Resource, spec watch.Spec, selectKey stri
 	if view.Computed() {
 		cols, unknown, err := view.ObjectColumns()
 		if err != nil {
-			a.errorf("views.yaml %s: %s", columns.ResourceKey(res.GVR()), err)
+			a.Errorf("views.yaml %s: %s", columns.ResourceKey(res.GVR()), err)
 			return a.openSpec(res, spec, res.Name, selectKey)
 		}
 		spec.Columns = cols
 		if len(unknown) > 0 {
-			a.message("views.yaml " + columns.ResourceKey(res.GVR()) + ": n/a for " + strings.Join(unknown, ", ") +
+			a.Message("views.yaml " + columns.ResourceKey(res.GVR()) + ": n/a for " + strings.Join(unknown, ", ") +
 				": with JSONPath columns, only NAME, NAMESPACE, AGE and LABELS come from the objects")
 		}
 	}
 	src, err := a.cluster.NewSource(spec)
 	if err != nil {
-		a.errorf("open %s: %s", res.FullName(), err)
+		a.Errorf("open %s: %s", res.FullName(), err)
 		return false
 	}
 	t := a.newTable(res, src, res.Name)
 	t.SelectWhenShown(selectKey)
 	t.SetLayout(view)
-	a.push(t)
+	a.Push(t)
 	return true
 }

@@ -130,7 +130,7 @@ func TestViewsOfADeletedObjectRefuseWrites(t *testing.T) {
 			if h.app.modal != nil || h.app.bar.Active() {
 				t.Fatalf("%c in view %c: modal %v, prompt %v", key, view, h.app.modal != nil, h.app.bar.Active())
 			}
-			h.ui(func() { h.app.message("") })
+			h.ui(func() { h.app.Message("") })
 		}
 		if w := writes(h); len(w) != 0 {
 			t.Errorf("view %c: writes %q", view, w)
