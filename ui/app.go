@@ -130,7 +130,7 @@ type session struct {
 	lifeMu                 sync.Mutex
 	suspended, interrupted bool
 
-	// stopMu guards uiEnded: tview's Run has been told to stop, or has returned (see stopUI).
+	// stopMu guards uiEnded: tview's Run has been told to stop, or has returned (see Stop).
 	stopMu  sync.Mutex
 	uiEnded bool
 
@@ -245,13 +245,10 @@ func (a *App) Run() (err error) {
 // terminal has been restored by then.
 type PanicError = spawn.Panic
 
-// Stop ends Run from any goroutine.
-func (a *App) Stop() { a.stopUI() }
-
-// stopUI stops tview's Run, once, from any goroutine; it finalizes the screen (the terminal is given back)
+// Stop ends Run (quit, a signal, a panic) from any goroutine: it stops tview's Run, once, from any goroutine; it finalizes the screen (the terminal is given back)
 // before it returns. Every stop goes through here: tview's Run clears its screen without its lock as it
 // returns, so a second Stop, or one after Run ended, would race with that.
-func (a *App) stopUI() {
+func (a *App) Stop() {
 	a.stopMu.Lock()
 	defer a.stopMu.Unlock()
 	if a.uiEnded {
@@ -403,7 +400,7 @@ func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
 	a.skipDraw = a.screen != nil && a.screen.takeFollowed(ev) // more keys wait: draw after the last
 	if a.bar.Active() || a.modal != nil {
 		if ev.Key() == tcell.KeyCtrlC {
-			a.quit()
+			a.Stop()
 			return nil
 		}
 		return ev
@@ -422,12 +419,9 @@ func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
 	if v.Typed(ev) {
 		return nil
 	}
-	if ev.Key() == tcell.KeyCtrlC { // tview would stop itself: stop through stopUI, as every stop does
-		a.stopUI()
+	if ev.Key() == tcell.KeyCtrlC { // tview would stop itself: stop through Stop, as every stop does
+		a.Stop()
 		return nil
 	}
 	return ev
 }
-
-// quit stops the UI.
-func (a *App) quit() { a.stopUI() }

@@ -49,7 +49,7 @@ func (a *App) commandLine() prompt.CommandLine {
 // else typed after `:` names a resource).
 func (a *App) barCommands() []prompt.Command {
 	cmds := []prompt.Command{
-		{Names: []string{"q", "quit", "q!"}, Run: func([]string) { a.quit() }},
+		{Names: []string{"q", "quit", "q!"}, Run: func([]string) { a.Stop() }},
 		{Names: []string{"help"}, Run: func([]string) { a.showHelp() }},
 	}
 	cmds = append(cmds, a.registeredCommands()...) // the registered screens' (ScreenSpec)
@@ -105,22 +105,12 @@ func (a *App) command(text string) {
 	case hasOutputFlag(fields):
 		a.commandWithOutput(fields)
 	case len(fields) == 2 && !strings.HasPrefix(fields[1], "-"):
-		a.openResolvedIn(a.cluster.Catalog(), fields[0], fields[1])
+		a.openNamed(a.cluster.Catalog(), fields[0], fields[1])
 	case len(fields) > 1:
 		a.Errorf("unknown command %q: try :RESOURCE [NS[,NS…]], :ns [NAME], :ctx NAME, :q (? lists every command)", text)
 	default:
-		a.openResolved(a.cluster.Catalog(), fields[0])
+		a.openNamed(a.cluster.Catalog(), fields[0], "")
 	}
-}
-
-// openResolved resolves input off the UI goroutine (an unknown name may re-read discovery from the server),
-// then opens the resource's table (one table of several for a list or a category: openNamed), or says why
-// it cannot.
-func (a *App) openResolved(catalog cluster.Catalog, input string) { a.openNamed(catalog, input, "") }
-
-// openResolvedIn resolves input as openResolved does, then opens it in the namespaces nsText lists.
-func (a *App) openResolvedIn(catalog cluster.Catalog, input, nsText string) {
-	a.openNamed(catalog, input, nsText)
 }
 
 // resolveThen resolves input off the UI goroutine, then runs open on it on the UI goroutine, or says why

@@ -19,7 +19,7 @@ func (a *App) finalizeOnClientCrash() (disable func()) {
 	utilruntime.PanicHandlers = append(utilruntime.PanicHandlers, func(_ context.Context, p any) {
 		if active.Load() {
 			a.sup.Fail(&PanicError{Value: p, Stack: debug.Stack()}) // what Run returns, if the process lives
-			a.stopUI()                                              // at once: the process may end next
+			a.Stop()                                                // at once: the process may end next
 		}
 	})
 	return func() { active.Store(false) }

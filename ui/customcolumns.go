@@ -98,7 +98,7 @@ func (a *App) openStart(catalog cluster.Catalog) {
 		return
 	}
 	if len(a.opts.Columns) == 0 {
-		a.openResolved(catalog, a.opts.Resource)
+		a.openNamed(catalog, a.opts.Resource, "")
 		return
 	}
 	a.resolveThen(catalog, a.opts.Resource, func(res discovery.Resource) { a.openColumns(res, a.opts.Columns) })

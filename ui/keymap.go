@@ -9,7 +9,7 @@ func (a *App) globalBindings() []keymap.Binding {
 		commandKey(a.opts.Registered).Bind(a.openCommandBar),
 		keymap.Keys.Global.Back.Bind(a.escape),
 		keymap.Keys.Global.Move.Bind(nil),
-		keymap.Keys.Global.Quit.Bind(a.quit),
+		keymap.Keys.Global.Quit.Bind(a.Stop),
 	}, a.hotkeysFirst...), a.hotkeys...)
 }
 
@@ -20,5 +20,5 @@ func (a *App) HelpBinding() keymap.Binding {
 
 // QuitBinding is `q` (not in the picker, where letters filter).
 func (a *App) QuitBinding() keymap.Binding {
-	return keymap.Keys.Views.Quit.Bind(a.quit)
+	return keymap.Keys.Views.Quit.Bind(a.Stop)
 }

@@ -38,7 +38,7 @@ func (a *App) Interrupt() {
 	a.interrupted = true
 	a.lifeMu.Unlock()
 	a.cancel()
-	go a.tv.QueueUpdate(a.stopUI) // (a suspended screen cannot be finalised: the UI goroutine runs it after)
+	go a.tv.QueueUpdate(a.Stop) // (a suspended screen cannot be finalised: the UI goroutine runs it after)
 }
 
 // enterChild marks the terminal as given to a child; false when the UI is being interrupted (no child starts
