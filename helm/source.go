@@ -1,0 +1,261 @@
+package helm
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"kscope/cluster"
+	"kscope/spawn"
+	"kscope/watch"
+)
+
+// Decoders is how many revisions a Source decodes at once (each one GET of a stored revision).
+const Decoders = 4
+
+// SourceMaker builds live rows (cluster.Sources's NewSource).
+type SourceMaker interface {
+	NewSource(spec watch.Spec) (cluster.RowSource, error)
+}
+
+// Source is the live table of Helm releases in a namespace (or all): one row per release, its latest
+// revision, read from the labels of the objects Helm stores revisions in (a live source of Secrets and one
+// of ConfigMaps, both selected by Helm's owner label), so that the rows show as soon as those lists do. CHART
+// and APP VERSION, which only the payload holds, are filled in behind: each release's latest revision is
+// decoded once (Decoders at a time), and again only when that revision's object changes. The rows, their
+// orders and filters are a watch.StaticSource's, fed by one goroutine. It implements cluster.RowSource and
+// Settler; all methods are safe for concurrent use.
+type Source struct {
+	*watch.StaticSource
+	get   Getter
+	parts []part
+
+	// The feeding goroutine's own, unguarded: the release keys shown.
+	shown map[string]bool
+
+	mu      sync.Mutex
+	revs    [][]Revision            // each part's revisions as last read
+	decoded map[string]decodedEntry // by the stored object's UID
+	queue   []Revision              // revisions waiting for a decoder
+	queued  map[string]bool         // their decodedKeys
+	wake    chan struct{}           // a decoder has work (cap 1)
+	done    chan struct{}           // a decoder finished one (cap 1)
+}
+
+// part is the live source of one driver's objects.
+type part struct {
+	driver Driver
+	src    cluster.RowSource
+}
+
+// decodedEntry is a revision's summary as decoded from its object at version rv, or why it could not be.
+type decodedEntry struct {
+	rv  string
+	sum Summary
+	err error
+}
+
+// NewSource builds (does not start) the releases of namespace ("" = all) from the live sources sources makes,
+// decoding through get. start starts its goroutines (the app's supervisor's).
+func NewSource(start spawn.Func, sources SourceMaker, get Getter, namespace string) (*Source, error) {
+	spec := watch.Spec{GVR: Resource.GVR(), Namespaced: true, Namespace: namespace, Go: start}
+	s := &Source{get: get, shown: map[string]bool{}, decoded: map[string]decodedEntry{}, queued: map[string]bool{},
+		wake: make(chan struct{}, 1), done: make(chan struct{}, 1)}
+	s.StaticSource = watch.NewFedSource(spec, Columns(namespace == ""), watch.Hooks{Go: start, Run: s.run, Release: s.stopParts})
+	for _, d := range []Driver{Secrets, ConfigMaps} {
+		src, err := sources.NewSource(watch.Spec{GVR: d.GVR(), Namespaced: true, Namespace: namespace,
+			LabelSelector: OwnerSelector, Go: start})
+		if err != nil {
+			return nil, fmt.Errorf("helm releases: %w", err)
+		}
+		s.parts = append(s.parts, part{driver: d, src: src})
+		s.revs = append(s.revs, nil)
+	}
+	s.StaticSource.SetState(watch.State{Phase: watch.Listing})
+	return s, nil
+}
+
+// Revisions returns the revisions of the release key ("namespace/name") as last read, oldest first.
+func (s *Source) Revisions(key string) []Revision {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var all []Revision
+	for _, revs := range s.revs {
+		all = append(all, revs...)
+	}
+	return History(all, key)
+}
+
+// Getter is what the source decodes revisions through: the views of one revision read theirs with it.
+func (s *Source) Getter() Getter { return s.get }
+
+// run starts the drivers' sources, the goroutine that feeds the rows and the decoders (Hooks.Run).
+func (s *Source) run(ctx context.Context, spawn func(func())) {
+	for _, p := range s.parts {
+		p.src.Start(ctx)
+	}
+	spawn(func() { s.feed(ctx) })
+	for range Decoders {
+		spawn(func() { s.decode(ctx) })
+	}
+}
+
+// stopParts stops the drivers' sources once the goroutines have returned (Hooks.Release).
+func (s *Source) stopParts() {
+	for _, p := range s.parts {
+		p.src.Stop()
+	}
+}
+
+// feed follows the drivers' sources and the decoders until ctx ends, putting the rows anew after each.
+func (s *Source) feed(ctx context.Context) {
+	s.take()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.parts[0].src.Notify():
+		case <-s.parts[1].src.Notify():
+		case <-s.done:
+		}
+		s.take()
+	}
+}
+
+// take reads every driver's revisions and state, puts the latest revision of each release and deletes the
+// releases gone, and queues the revisions whose summary is missing or stale.
+func (s *Source) take() {
+	states := make([]watch.State, len(s.parts))
+	var all []Revision
+	s.mu.Lock()
+	for i, p := range s.parts {
+		p.src.Changes() // the whole list is read again below
+		states[i] = p.src.State()
+		var revs []Revision
+		for _, row := range p.src.Snapshot(watch.Query{SortColumn: -1}).Rows {
+			if rev, ok := ParseRevision(p.driver, row); ok {
+				revs = append(revs, rev)
+			}
+		}
+		s.revs[i] = revs
+		all = append(all, revs...)
+	}
+	latest := Latest(all)
+	rows := make([]*watch.Row, 0, len(latest))
+	now := map[string]bool{}
+	failed := 0
+	for _, rev := range latest {
+		d, ok := s.decoded[string(rev.UID)]
+		if !ok || d.rv != rev.ResourceVersion {
+			s.enqueueLocked(rev)
+		}
+		if ok && d.err != nil {
+			failed++
+		}
+		rows = append(rows, s.row(rev, d, ok && d.rv == rev.ResourceVersion))
+		now[rev.Key()] = true
+	}
+	s.mu.Unlock()
+	var gone []string
+	for k := range s.shown {
+		if !now[k] {
+			gone = append(gone, k)
+		}
+	}
+	s.shown = now
+	s.Put(rows...)
+	s.Delete(gone...)
+	s.SetState(releasesState(s.parts, states, failed))
+}
+
+// row is the table row of rev, the latest revision of its release, with its decoded summary d when fresh.
+func (s *Source) row(rev Revision, d decodedEntry, fresh bool) *watch.Row {
+	chart, app, updated, rv := "", "", rev.Updated, rev.ResourceVersion
+	if fresh {
+		rv += "+"
+		switch {
+		case d.err != nil:
+			chart, app = "<error>", "<error>"
+		default:
+			chart, app = d.sum.Chart, d.sum.AppVersion
+			if !d.sum.Deployed.IsZero() {
+				updated = d.sum.Deployed
+			}
+		}
+	}
+	cells := []string{rev.Release, strconv.Itoa(rev.Number), rev.Status, chart, app, ""}
+	if s.Spec().AllNamespaces() {
+		cells = append([]string{rev.Namespace}, cells...)
+	}
+	return &watch.Row{Key: rev.Key(), Namespace: rev.Namespace, Name: rev.Release, UID: rev.UID,
+		ResourceVersion: rv, Created: updated, Cells: cells}
+}
+
+// enqueueLocked queues rev for a decoder unless it is queued already. s.mu held.
+func (s *Source) enqueueLocked(rev Revision) {
+	k := decodedKey(rev)
+	if s.queued[k] {
+		return
+	}
+	s.queued[k] = true
+	s.queue = append(s.queue, rev)
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// decodedKey names a revision's object at one version.
+func decodedKey(rev Revision) string { return string(rev.UID) + "@" + rev.ResourceVersion }
+
+// decode decodes queued revisions until ctx ends, recording each one's summary (or error) and telling feed.
+func (s *Source) decode(ctx context.Context) {
+	for {
+		rev, ok := s.next()
+		if !ok {
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.wake:
+				continue
+			}
+		}
+		rctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		rel, err := Decode(rctx, s.get, rev)
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		entry := decodedEntry{rv: rev.ResourceVersion, err: err}
+		if err == nil {
+			entry.sum = Summarize(rel)
+		}
+		s.mu.Lock()
+		s.decoded[string(rev.UID)] = entry
+		delete(s.queued, decodedKey(rev))
+		s.mu.Unlock()
+		select {
+		case s.done <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// next takes the first queued revision; when more wait, it wakes another decoder.
+func (s *Source) next() (Revision, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.queue) == 0 {
+		return Revision{}, false
+	}
+	rev := s.queue[0]
+	s.queue = s.queue[1:]
+	if len(s.queue) > 0 {
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	}
+	return rev, true
+}
