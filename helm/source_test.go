@@ -75,7 +75,9 @@ func TestLatestAndHistory(t *testing.T) {
 func itoa(n int) string { return string(rune('0' + n)) }
 
 // partsMaker hands a Source static sources standing for the server's Secrets and ConfigMaps.
-type partsMaker struct{ parts map[string]*watch.StaticSource }
+type partsMaker struct {
+	parts map[string]*watch.StaticSource
+}
 
 func (m *partsMaker) NewSource(spec watch.Spec) (cluster.RowSource, error) {
 	if spec.LabelSelector != OwnerSelector {

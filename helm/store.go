@@ -76,7 +76,9 @@ func (configMapStore) Create(context.Context, *corev1.ConfigMap, metav1.CreateOp
 func (configMapStore) Update(context.Context, *corev1.ConfigMap, metav1.UpdateOptions) (*corev1.ConfigMap, error) {
 	return nil, errOneObject
 }
-func (configMapStore) Delete(context.Context, string, metav1.DeleteOptions) error { return errOneObject }
+func (configMapStore) Delete(context.Context, string, metav1.DeleteOptions) error {
+	return errOneObject
+}
 func (configMapStore) DeleteCollection(context.Context, metav1.DeleteOptions, metav1.ListOptions) error {
 	return errOneObject
 }
