@@ -14,6 +14,7 @@ import (
 	"kscope/ui"
 	"kscope/ui/keymap"
 	"kscope/ui/screenlife"
+	"kscope/ui/searchtext"
 	"kscope/ui/verbs"
 	"kscope/watch"
 )
@@ -30,7 +31,7 @@ type DescribeView struct {
 	res  discovery.Resource
 	row  *watch.Row
 	obj  ui.ObjectView
-	text *searchText
+	text *searchtext.Text
 	// health is the header with the object's health and conditions.
 	health *healthPanel
 
@@ -45,8 +46,8 @@ type DescribeView struct {
 // NewDescribeView returns the describe view of row, an object of res; obj is what ui hands it (the object
 // keys, the opener of the YAML view). It is ui.TableScreens.Describe.
 func NewDescribeView(nav ui.Navigator, res discovery.Resource, row *watch.Row, obj ui.ObjectView) ui.Screen {
-	v := &DescribeView{nav: nav, res: res, row: row, obj: obj, text: newSearchText()}
-	v.health = newHealthPanel(nav, v.text.view)
+	v := &DescribeView{nav: nav, res: res, row: row, obj: obj, text: searchtext.New()}
+	v.health = newHealthPanel(nav, v.text.View())
 	return v
 }
 
@@ -61,7 +62,7 @@ func (v *DescribeView) Bindings() []keymap.Binding {
 	keys := []keymap.Binding{
 		v.nav.HelpBinding(),
 		keymap.Keys.Describe.Search.Bind(v.openSearchBar),
-		keymap.Keys.Describe.NextMatch.Bind(func() { v.text.next(v.render) }),
+		keymap.Keys.Describe.NextMatch.Bind(func() { v.text.Next(v.render) }),
 	}
 	if open := v.obj.YAML; open != nil {
 		keys = append(keys, keymap.Keys.Describe.YAML.Bind(open))
@@ -83,12 +84,12 @@ func (v *DescribeView) Bindings() []keymap.Binding {
 func (v *DescribeView) subject() (types.UID, bool) { return v.uid, v.deleted }
 
 // Escape clears the search.
-func (v *DescribeView) Escape() bool { return v.text.clear(v.render) }
+func (v *DescribeView) Escape() bool { return v.text.Clear(v.render) }
 
 func (v *DescribeView) openSearchBar() { v.nav.Ask("/", "", v.setSearch) }
 
 // setSearch highlights text (case-insensitive) and scrolls to its first match.
-func (v *DescribeView) setSearch(text string) { v.text.searchFor(v.nav, text, v.render) }
+func (v *DescribeView) setSearch(text string) { v.text.SearchFor(v.nav, text, v.render) }
 
 // describedText is one describe's outcome, or the object's deletion.
 type describedText struct {
@@ -194,11 +195,11 @@ func colourDescribeKey(line string) string {
 // render rewrites the text, keeping the scroll position.
 func (v *DescribeView) render() {
 	if v.described != "" {
-		v.text.show(v.described, colourDescribeKey)
+		v.text.Show(v.described, colourDescribeKey)
 	}
 	theme := v.nav.Theme()
 	title := fmt.Sprintf(" %sdescribe %s%s %s ", theme.Title, tview.Escape(v.res.Name), theme.Counter, tview.Escape(v.row.Key))
-	v.text.view.SetTitle(title + titleState(v.deleted, v.err) + v.text.title())
+	v.text.View().SetTitle(title + titleState(v.deleted, v.err) + v.text.Title())
 	v.nav.UpdateStatus(v)
 }
 

@@ -2,7 +2,6 @@ package objectview
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -73,10 +72,10 @@ func (v *YAMLView) expireFlash(ctx context.Context, timer clock.Timer) {
 func (v *YAMLView) showYAML(text string) {
 	f := &v.flash
 	if f.text != text || !v.nav.Clock().Now().Before(f.until) {
-		v.text.show(text, v.nav.Theme().YAMLLine)
+		v.text.Show(text, v.nav.Theme().YAMLLine)
 		return
 	}
-	v.text.showIndexed(text, func(i int, line string) string {
+	v.text.ShowIndexed(text, func(i int, line string) string {
 		if body := strings.TrimSuffix(line, "\n"); i < len(f.changed) && f.changed[i] {
 			return "[:" + flashBackground + "]" + v.nav.Theme().YAMLLine(body) + "[:-]" + line[len(body):]
 		}
@@ -86,27 +85,3 @@ func (v *YAMLView) showYAML(text string) {
 
 // flashBackground is the background of a changed line.
 const flashBackground = "darkgreen"
-
-// showIndexed is show with a colour function that gets each line's index (from 0).
-func (s *searchText) showIndexed(text string, colour func(i int, line string) string) {
-	var b strings.Builder
-	matches := 0
-	lower := strings.ToLower(s.search)
-	for i, line := range strings.SplitAfter(text, "\n") {
-		if s.search != "" && len(strings.ToLower(line)) == len(line) && strings.Contains(strings.ToLower(line), lower) {
-			b.WriteString(markMatches(line, lower, &matches))
-			continue
-		}
-		b.WriteString(colour(i, line))
-	}
-	s.matches = matches
-	row, col := s.view.GetScrollOffset()
-	s.view.SetText(b.String())
-	s.view.ScrollTo(row, col)
-	if s.current >= matches {
-		s.current = 0
-	}
-	if matches > 0 {
-		s.view.Highlight(fmt.Sprintf("m%d", s.current))
-	}
-}

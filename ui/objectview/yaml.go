@@ -12,6 +12,7 @@ import (
 	"kscope/ui"
 	"kscope/ui/keymap"
 	"kscope/ui/screenlife"
+	"kscope/ui/searchtext"
 	"kscope/ui/verbs"
 	"kscope/watch"
 )
@@ -25,7 +26,7 @@ type YAMLView struct {
 	res  discovery.Resource
 	row  *watch.Row
 	obj  ui.ObjectView
-	text *searchText
+	text *searchtext.Text
 	// health is the header with the object's health and conditions.
 	health *healthPanel
 
@@ -42,8 +43,8 @@ type YAMLView struct {
 // openers of history and blame, the recording of versions). It is ui.TableScreens.YAML.
 func NewYAMLView(nav ui.Navigator, res discovery.Resource, row *watch.Row, obj ui.ObjectView) ui.Screen {
 	v := &YAMLView{nav: nav, res: res, row: row, obj: obj}
-	v.text = newSearchText()
-	v.health = newHealthPanel(nav, v.text.view)
+	v.text = searchtext.New()
+	v.health = newHealthPanel(nav, v.text.View())
 	return v
 }
 
@@ -84,7 +85,7 @@ func (v *YAMLView) subject() (types.UID, bool) {
 }
 
 // Escape clears the search.
-func (v *YAMLView) Escape() bool { return v.text.clear(v.render) }
+func (v *YAMLView) Escape() bool { return v.text.Clear(v.render) }
 
 func (v *YAMLView) openSearchBar() { v.nav.Ask("/", "", v.setSearch) }
 
@@ -136,7 +137,7 @@ func (v *YAMLView) render() {
 	}
 	theme := v.nav.Theme()
 	title := fmt.Sprintf(" %s%s%s %s ", theme.Title, tview.Escape(v.res.Name), theme.Counter, tview.Escape(v.row.Key))
-	v.text.view.SetTitle(title + titleState(v.deleted, v.err) + v.text.title())
+	v.text.View().SetTitle(title + titleState(v.deleted, v.err) + v.text.Title())
 	v.nav.UpdateStatus(v)
 }
 
@@ -160,9 +161,9 @@ func (v *YAMLView) Status() string {
 }
 
 // setSearch highlights text (case-insensitive) and scrolls to its first match.
-func (v *YAMLView) setSearch(text string) { v.text.searchFor(v.nav, text, v.render) }
+func (v *YAMLView) setSearch(text string) { v.text.SearchFor(v.nav, text, v.render) }
 
-func (v *YAMLView) nextMatch() { v.text.next(v.render) }
+func (v *YAMLView) nextMatch() { v.text.Next(v.render) }
 
 func (v *YAMLView) toggleManagedFields() {
 	v.showManaged = !v.showManaged
