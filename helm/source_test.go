@@ -1,4 +1,4 @@
-package helm
+package helm_test
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"helm.sh/helm/v4/pkg/release/common"
-	"k8s.io/apimachinery/pkg/types"
 
-	"kscope/cluster"
+	"kscope/helm"
+	"kscope/helm/helmtest"
 	"kscope/watch"
 )
 
@@ -18,27 +18,27 @@ func TestParseRevision(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		row  watch.Row
-		want Revision
+		want helm.Revision
 		ok   bool
 	}{
 		{"labels", watch.Row{Namespace: "shop", Name: "sh.helm.release.v1.web.v3", Created: created, ResourceVersion: "7",
 			Labels: map[string]string{"owner": "helm", "name": "web", "version": "3", "status": "deployed", "modifiedAt": "1764590400"}},
-			Revision{Release: "web", Namespace: "shop", Number: 3, Status: "deployed", Updated: time.Unix(1764590400, 0),
-				Driver: Secrets, Object: "sh.helm.release.v1.web.v3", ResourceVersion: "7"}, true},
+			helm.Revision{Release: "web", Namespace: "shop", Number: 3, Status: "deployed", Updated: time.Unix(1764590400, 0),
+				Driver: helm.Secrets, Object: "sh.helm.release.v1.web.v3", ResourceVersion: "7"}, true},
 		{"createdAt when never modified", watch.Row{Namespace: "shop", Name: "sh.helm.release.v1.web.v1", Created: created,
 			Labels: map[string]string{"owner": "helm", "name": "web", "version": "1", "status": "superseded", "createdAt": "1764500000"}},
-			Revision{Release: "web", Namespace: "shop", Number: 1, Status: "superseded", Updated: time.Unix(1764500000, 0),
-				Driver: Secrets, Object: "sh.helm.release.v1.web.v1"}, true},
+			helm.Revision{Release: "web", Namespace: "shop", Number: 1, Status: "superseded", Updated: time.Unix(1764500000, 0),
+				Driver: helm.Secrets, Object: "sh.helm.release.v1.web.v1"}, true},
 		{"no labels yet: the object's name", watch.Row{Namespace: "shop", Name: "sh.helm.release.v1.my.app.v12", Created: created},
-			Revision{Release: "my.app", Namespace: "shop", Number: 12, Updated: created, Driver: Secrets,
+			helm.Revision{Release: "my.app", Namespace: "shop", Number: 12, Updated: created, Driver: helm.Secrets,
 				Object: "sh.helm.release.v1.my.app.v12"}, true},
 		{"another owner", watch.Row{Namespace: "shop", Name: "sh.helm.release.v1.web.v1",
-			Labels: map[string]string{"owner": "someone", "name": "web", "version": "1"}}, Revision{}, false},
-		{"not a revision's name", watch.Row{Namespace: "shop", Name: "web-config"}, Revision{}, false},
-		{"revision zero", watch.Row{Namespace: "shop", Name: "sh.helm.release.v1.web.v0"}, Revision{}, false},
+			Labels: map[string]string{"owner": "someone", "name": "web", "version": "1"}}, helm.Revision{}, false},
+		{"not a revision's name", watch.Row{Namespace: "shop", Name: "web-config"}, helm.Revision{}, false},
+		{"revision zero", watch.Row{Namespace: "shop", Name: "sh.helm.release.v1.web.v0"}, helm.Revision{}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := ParseRevision(Secrets, &tc.row)
+			got, ok := helm.ParseRevision(helm.Secrets, &tc.row)
 			if ok != tc.ok || !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %+v %v, want %+v %v", got, ok, tc.want, tc.ok)
 			}
@@ -47,16 +47,16 @@ func TestParseRevision(t *testing.T) {
 }
 
 func TestLatestAndHistory(t *testing.T) {
-	revs := []Revision{
-		{Release: "web", Namespace: "shop", Number: 1, Driver: Secrets},
-		{Release: "web", Namespace: "shop", Number: 3, Driver: Secrets},
-		{Release: "web", Namespace: "shop", Number: 2, Driver: Secrets},
-		{Release: "db", Namespace: "shop", Number: 2, Driver: ConfigMaps},
-		{Release: "db", Namespace: "shop", Number: 2, Driver: Secrets},
-		{Release: "web", Namespace: "ads", Number: 1, Driver: ConfigMaps},
+	revs := []helm.Revision{
+		{Release: "web", Namespace: "shop", Number: 1, Driver: helm.Secrets},
+		{Release: "web", Namespace: "shop", Number: 3, Driver: helm.Secrets},
+		{Release: "web", Namespace: "shop", Number: 2, Driver: helm.Secrets},
+		{Release: "db", Namespace: "shop", Number: 2, Driver: helm.ConfigMaps},
+		{Release: "db", Namespace: "shop", Number: 2, Driver: helm.Secrets},
+		{Release: "web", Namespace: "ads", Number: 1, Driver: helm.ConfigMaps},
 	}
 	var got []string
-	for _, r := range Latest(revs) {
+	for _, r := range helm.Latest(revs) {
 		got = append(got, r.Key()+" "+string(r.Driver)+" "+itoa(r.Number))
 	}
 	want := []string{"ads/web configmap 1", "shop/db secret 2", "shop/web secret 3"}
@@ -64,7 +64,7 @@ func TestLatestAndHistory(t *testing.T) {
 		t.Errorf("latest %v, want %v", got, want)
 	}
 	got = nil
-	for _, r := range History(revs, "shop/web") {
+	for _, r := range helm.History(revs, "shop/web") {
 		got = append(got, itoa(r.Number))
 	}
 	if !reflect.DeepEqual(got, []string{"1", "2", "3"}) {
@@ -74,37 +74,8 @@ func TestLatestAndHistory(t *testing.T) {
 
 func itoa(n int) string { return string(rune('0' + n)) }
 
-// partsMaker hands a Source static sources standing for the server's Secrets and ConfigMaps.
-type partsMaker struct {
-	parts map[string]*watch.StaticSource
-}
-
-func (m *partsMaker) NewSource(spec watch.Spec) (cluster.RowSource, error) {
-	if spec.LabelSelector != OwnerSelector {
-		panic("helm: releases listed without the owner selector: " + spec.LabelSelector)
-	}
-	s := watch.NewStaticSource(spec, nil)
-	if m.parts == nil {
-		m.parts = map[string]*watch.StaticSource{}
-	}
-	m.parts[spec.GVR.Resource] = s
-	return s, nil
-}
-
-// storedRow is the row of a revision's object as the live source of its driver lists it.
-func storedRow(store *storedObjects, d Driver, ns, key, uid, rv string) *watch.Row {
-	store.mu.Lock()
-	defer store.mu.Unlock()
-	u := store.objects[d.GVR().Resource+"/"+ns+"/"+key]
-	labels := map[string]string{}
-	for k, v := range u["metadata"].(map[string]any)["labels"].(map[string]any) {
-		labels[k] = v.(string)
-	}
-	return &watch.Row{Namespace: ns, Name: key, UID: types.UID(uid), ResourceVersion: rv, Labels: labels}
-}
-
 // waitRows waits until the source's rows are want (cells joined by spaces), or fails.
-func waitRows(t *testing.T, s *Source, want ...string) {
+func waitRows(t *testing.T, s *helm.Source, want ...string) {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
@@ -132,18 +103,18 @@ func waitRows(t *testing.T, s *Source, want ...string) {
 }
 
 func TestSourceShowsLatestRevisionsAndDecodesEachOnce(t *testing.T) {
-	store := &storedObjects{}
-	k1 := storeRelease(t, store, Secrets, testRelease("web", "shop", 1, common.StatusSuperseded, "1.0.0"))
-	k2 := storeRelease(t, store, Secrets, testRelease("web", "shop", 2, common.StatusDeployed, "1.1.0"))
-	k3 := storeRelease(t, store, ConfigMaps, testRelease("db", "data", 1, common.StatusFailed, "0.9.0"))
-	maker := &partsMaker{}
-	s, err := NewSource(nil, maker, store, "")
+	store := &helmtest.Store{}
+	k1 := store.Install(t, helm.Secrets, helmtest.Release("web", "shop", 1, common.StatusSuperseded, "1.0.0"))
+	k2 := store.Install(t, helm.Secrets, helmtest.Release("web", "shop", 2, common.StatusDeployed, "1.1.0"))
+	k3 := store.Install(t, helm.ConfigMaps, helmtest.Release("db", "data", 1, common.StatusFailed, "0.9.0"))
+	maker := &helmtest.Sources{}
+	s, err := helm.NewSource(nil, maker, store, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	secrets, cms := maker.parts["secrets"], maker.parts["configmaps"]
-	secrets.Put(storedRow(store, Secrets, "shop", k1, "u1", "10"), storedRow(store, Secrets, "shop", k2, "u2", "11"))
-	cms.Put(storedRow(store, ConfigMaps, "data", k3, "u3", "12"))
+	secrets, cms := maker.Part("secrets"), maker.Part("configmaps")
+	secrets.Put(store.Row(helm.Secrets, "shop", k1, "u1", "10"), store.Row(helm.Secrets, "shop", k2, "u2", "11"))
+	cms.Put(store.Row(helm.ConfigMaps, "data", k3, "u3", "12"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s.Start(ctx)
@@ -158,11 +129,11 @@ func TestSourceShowsLatestRevisionsAndDecodesEachOnce(t *testing.T) {
 
 	// A new revision shows at once, from its labels; its chart once decoded. The old rows are not decoded
 	// again: three gets so far, one more for the new revision.
-	k4 := storeRelease(t, store, Secrets, testRelease("web", "shop", 3, common.StatusDeployed, "1.2.0"))
-	secrets.Put(storedRow(store, Secrets, "shop", k4, "u4", "13"))
+	k4 := store.Install(t, helm.Secrets, helmtest.Release("web", "shop", 3, common.StatusDeployed, "1.2.0"))
+	secrets.Put(store.Row(helm.Secrets, "shop", k4, "u4", "13"))
 	waitRows(t, s, "data db 1 failed shop-0.9.0 2.0.9.0 ", "shop web 3 deployed shop-1.2.0 2.1.2.0 ")
-	if store.gets.Load() != 3 {
-		t.Errorf("%d gets of stored revisions, want 3 (each latest revision once)", store.gets.Load())
+	if store.Gets() != 3 {
+		t.Errorf("%d gets of stored revisions, want 3 (each latest revision once)", store.Gets())
 	}
 	// An uninstall without history deletes the objects: the release goes.
 	cms.Delete("data/" + k3)
@@ -173,12 +144,12 @@ func TestSourceShowsLatestRevisionsAndDecodesEachOnce(t *testing.T) {
 }
 
 func TestSourceSaysWhatItCannotList(t *testing.T) {
-	maker := &partsMaker{}
-	s, err := NewSource(nil, maker, &storedObjects{}, "shop")
+	maker := &helmtest.Sources{}
+	s, err := helm.NewSource(nil, maker, &helmtest.Store{}, "shop")
 	if err != nil {
 		t.Fatal(err)
 	}
-	maker.parts["secrets"].SetState(watch.State{Phase: watch.Forbidden, Message: `secrets is forbidden`})
+	maker.Part("secrets").SetState(watch.State{Phase: watch.Forbidden, Message: `secrets is forbidden`})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s.Start(ctx)
