@@ -42,7 +42,9 @@ func watchedResources() []schema.GroupVersionResource {
 // Run keeps the catalog current until ctx ends. It watches CRDs and APIServices with metadata informers
 // where the user may list and watch them, and after each add, update or delete re-reads discovery
 // (debounced; changes show within about 3 s) and notifies subscribers. Once the watches have synced it
-// re-reads discovery once, so a catalog loaded from the disk cache catches up. Where a watch is not
+// re-reads discovery exactly once, so a catalog loaded from the disk cache catches up (one read: the settling
+// re-reads after a change cover the server's lag behind a CRD it has just established, which a catalog read at
+// start has no reason to expect). Where a watch is not
 // permitted (or the API is not served) it is not attempted again: the catalog then changes only on Refresh
 // or when Resolve meets a name it does not know. Watch errors are retried with the informers' backoff and
 // never logged. Run blocks; call it once per catalog.
@@ -60,7 +62,7 @@ func (c *Catalog) Run(ctx context.Context) {
 		synced = append(synced, inf.HasSynced)
 	}
 	if cache.WaitForCacheSync(ctx.Done(), synced...) {
-		c.wake()
+		_, _ = c.refresh(ctx) // (an error keeps what the catalog holds; the next change reads again)
 	}
 	<-ctx.Done()
 }

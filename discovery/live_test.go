@@ -66,6 +66,28 @@ func TestRunWithoutWatchesRefreshesOnWake(t *testing.T) {
 	}
 }
 
+// TestRunStartReadsOnce: the start-up catch-up of a catalog loaded from the disk cache is one read of
+// discovery, even when the server serves what the cache held (issue 51: a warm start made four reads of three
+// requests each, the settling re-reads meant for a CRD the server has just established).
+func TestRunStartReadsOnce(t *testing.T) {
+	c, g := loadedCatalog(t, testServer())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	for deadline := time.Now().Add(5 * time.Second); g.disc.invalidated() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no start-up read within 5 s")
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // (the read invalidates the client, then resets the mapper over it)
+	first := g.disc.invalidated()
+	time.Sleep(time.Second) // settleBackoff's second read would come 0.6 s after its first
+	if n := g.disc.invalidated(); n != first {
+		t.Errorf("discovery read again at start-up (%d invalidations, %d after the first read), want one read", n, first)
+	}
+}
+
 // TestProbeList: a terminal error (as apierr classifies it) ends the probe at once; other errors are retried
 // until the list succeeds or ctx ends.
 func TestProbeList(t *testing.T) {
