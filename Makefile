@@ -81,9 +81,11 @@ devcluster: devcluster-cli
 up: devcluster
 	$(DEVCLUSTER) up $(if $(CLUSTERS),--clusters $(CLUSTERS))
 
-## seed: demo content on the local cluster
+## seed: demo content on the local cluster: the objects, then Helm releases written by Helm's own SDK
+## (bench/cmd/helmload)
 seed: up
 	$(DEVCLUSTER) seed
+	$(GO) run ./bench/cmd/helmload --demo --kubeconfig $(DEV_KUBECONFIG)
 
 ## churn: keep the local cluster changing (Ctrl-C to stop)
 churn: devcluster-cli

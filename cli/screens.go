@@ -5,6 +5,7 @@ package cli
 import (
 	"kscope/ui"
 	"kscope/ui/changes"
+	helmscreens "kscope/ui/helm"
 	"kscope/ui/portforwards"
 	"kscope/ui/pulse"
 	"kscope/ui/rollouts"
@@ -20,5 +21,6 @@ func registered() []ui.ScreenSpec {
 		rollouts.Spec,
 		treeview.Spec,
 		pulse.Spec,
+		helmscreens.Spec,
 	}
 }

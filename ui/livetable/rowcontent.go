@@ -55,6 +55,9 @@ type RowContent struct {
 	marked map[string]bool
 }
 
+// SetTheme sets the colors the rows are drawn in (the app's theme: kscope's, or a skin over it).
+func (c *RowContent) SetTheme(th *theme.Theme) { c.theme = th }
+
 // SetPlaceholder sets the line shown when there are no rows ("" for none).
 func (c *RowContent) SetPlaceholder(text string, color tcell.Color) {
 	c.placeholder, c.placeholderColor = text, color

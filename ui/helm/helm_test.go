@@ -1,0 +1,207 @@
+package helm
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+	"helm.sh/helm/v4/pkg/release/common"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"kscope/cluster"
+	"kscope/helm"
+	"kscope/helm/helmtest"
+	"kscope/ui"
+	"kscope/ui/navtest"
+	"kscope/watch"
+)
+
+// releases is a cluster holding Helm releases: its lists are helmtest's static sources, its objects the
+// ones Helm's drivers wrote into the store.
+type releases struct {
+	cluster.Interface
+	sources *helmtest.Sources
+	store   *helmtest.Store
+}
+
+func (c *releases) NewSource(spec watch.Spec) (cluster.RowSource, error) { return c.sources.NewSource(spec) }
+func (c *releases) Get(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) (*unstructured.Unstructured, error) {
+	return c.store.Get(ctx, gvr, ns, name)
+}
+
+// install writes revision number of release name in shop (chart version 1.<number>.0, the user's replicas
+// number) and lists its object, as the server's watch would.
+func (c *releases) install(t *testing.T, name string, number int, status common.Status) {
+	t.Helper()
+	rel := helmtest.Release(name, "shop", number, status, "1."+string(rune('0'+number))+".0")
+	rel.Config = map[string]any{"replicas": number}
+	key := c.store.Install(t, helm.Secrets, rel)
+	c.sources.Part("secrets").Put(c.store.Row(helm.Secrets, "shop", key, name+"-"+key, "1"))
+}
+
+func newReleases(t *testing.T) (*releases, *navtest.Session) {
+	c := &releases{sources: &helmtest.Sources{}, store: &helmtest.Store{}}
+	s := navtest.NewSession(t, c)
+	s.Ns = "shop"
+	s.FakeClock().SetTime(time.Date(2026, 12, 1, 11, 0, 0, 0, time.UTC))
+	return c, s
+}
+
+// waitFor waits until cond, read under the UI lock, holds.
+func waitFor(t *testing.T, nav *navtest.Session, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ok := false
+		nav.UI(func() { ok = cond() })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			var shown []string
+			nav.UI(func() {
+				for _, sc := range nav.Pushed() {
+					if v, ok := sc.(interface{ Primitive() tview.Primitive }); ok {
+						if tb, ok := v.Primitive().(*tview.Table); ok {
+							shown = append(shown, navtest.TableRows(tb)...)
+						}
+					}
+				}
+			})
+			t.Fatalf("timed out waiting for %s; tables show %q", what, shown)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// rows are the table's rows under the UI lock.
+func rows(nav *navtest.Session, table *tview.Table) []string {
+	var out []string
+	nav.UI(func() { out = navtest.TableRows(table) })
+	return out
+}
+
+func TestSpecOpensTheReleasesOfANamespace(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		ns   string
+		err  string
+	}{
+		{nil, "shop", ""},
+		{[]string{"all"}, "", ""},
+		{[]string{"data"}, "data", ""},
+		{[]string{"data", "web"}, "", "helm: one namespace or all, not 2 words"},
+	} {
+		_, s := newReleases(t)
+		s.UI(func() { Spec.Commands[0].Run(s, tc.args) })
+		pushed := s.Pushed()
+		if tc.err != "" {
+			if len(pushed) != 0 || len(s.Errors()) != 1 || s.Errors()[0] != tc.err {
+				t.Errorf("%v: pushed %d, errors %q", tc.args, len(pushed), s.Errors())
+			}
+			continue
+		}
+		if len(pushed) != 1 {
+			t.Fatalf("%v: pushed %d screens, errors %q", tc.args, len(pushed), s.Errors())
+		}
+		if got := pushed[0].(*Releases).src.Spec().Namespace; got != tc.ns {
+			t.Errorf("%v: releases of %q, want %q", tc.args, got, tc.ns)
+		}
+	}
+	if names := Spec.Commands[0].Names; strings.Join(names, ",") != "helm,hr,releases" {
+		t.Errorf("command names %v", names)
+	}
+}
+
+func TestReleasesTableIsLiveAndOpensRevisionsAndTexts(t *testing.T) {
+	c, s := newReleases(t)
+	s.UI(func() { Spec.Commands[0].Run(s, nil) })
+	v := s.Pushed()[0].(*Releases)
+	c.install(t, "web", 1, common.StatusSuperseded)
+	c.install(t, "web", 2, common.StatusDeployed)
+	c.install(t, "api", 1, common.StatusFailed)
+	s.UI(v.Activate)
+	want := []string{
+		"NAME   REVISION   STATUS   CHART   APP VERSION   UPDATED  ",
+		"api   1   failed   shop-1.1.0   2.1.1.0   59m  ",
+		"web   2   deployed   shop-1.2.0   2.1.2.0   58m  ",
+	}
+	waitFor(t, s, "the releases with their charts", func() bool { return strings.Join(navtest.TableRows(v.table), "\n") == strings.Join(want, "\n") })
+
+	// A new revision shows live.
+	c.install(t, "web", 3, common.StatusDeployed)
+	waitFor(t, s, "revision 3", func() bool { return strings.Contains(strings.Join(navtest.TableRows(v.table), "\n"), "web   3   deployed   shop-1.3.0") })
+
+	// The filter keeps the matching releases; esc shows all again.
+	s.Press(v, tcell.NewEventKey(tcell.KeyRune, '/', 0))
+	if !s.Answer("fail") {
+		t.Fatal("the filter asked nothing")
+	}
+	if got := rows(s, v.table); len(got) != 2 || !strings.HasPrefix(got[1], "api ") {
+		t.Errorf("filtered rows %q", got)
+	}
+	s.UI(func() { v.Escape() })
+
+	// enter on web: its revisions, newest first, each decoded.
+	s.UI(func() { v.table.Select(2, 0) })
+	s.Press(v, tcell.NewEventKey(tcell.KeyEnter, 0, 0))
+	revs := s.Pushed()[1].(*Revisions)
+	s.UI(revs.Activate)
+	waitFor(t, s, "the revisions decoded", func() bool {
+		r := navtest.TableRows(revs.table)
+		return len(r) == 4 && strings.HasPrefix(r[1], "3  ") && strings.Contains(r[3], "shop-1.1.0") && strings.Contains(r[3], "Upgrade complete")
+	})
+
+	// v on revision 2 (selected below the newest): the user's values of revision 2, fixed.
+	s.UI(func() { revs.table.Select(2, 0) })
+	s.Press(revs, tcell.NewEventKey(tcell.KeyRune, 'v', 0))
+	text := s.Pushed()[2].(*Text)
+	s.UI(text.Activate)
+	waitFor(t, s, "the values of revision 2", func() bool { return text.rel == "replicas: 2\n" && text.rev.Number == 2 })
+	s.Press(text, tcell.NewEventKey(tcell.KeyRune, 'a', 0))
+	waitFor(t, s, "all values", func() bool { return text.rel == "image:\n  tag: stable\nreplicas: 2\n" })
+	s.Press(text, tcell.NewEventKey(tcell.KeyRune, 'c', 0))
+	if cp := s.Copied(); len(cp) != 1 || cp[0].Text != "image:\n  tag: stable\nreplicas: 2\n" {
+		t.Errorf("copied %+v", cp)
+	}
+}
+
+func TestTextOnAReleaseFollowsItsLatestRevision(t *testing.T) {
+	c, s := newReleases(t)
+	src, err := helm.NewSource(nil, c, c, "shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.install(t, "web", 1, common.StatusDeployed)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	src.Start(ctx)
+	defer src.Stop()
+	var text *Text
+	s.UI(func() {
+		text = NewText(s, src, "shop/web", 0, manifest)
+		text.Activate()
+	})
+	waitFor(t, s, "the manifest of revision 1", func() bool {
+		text.follow()
+		return text.rev.Number == 1 && strings.Contains(text.rel, "kind: ConfigMap")
+	})
+	c.install(t, "web", 2, common.StatusDeployed)
+	// Each tick (follow) reads the latest revision again.
+	waitFor(t, s, "revision 2 followed", func() bool {
+		text.follow()
+		return text.rev.Number == 2
+	})
+	var title string
+	s.UI(func() { title = text.text.View().GetTitle() })
+	if !strings.Contains(title, "manifest") || !strings.Contains(title, "shop/web #2") {
+		t.Errorf("title %q", title)
+	}
+	s.UI(func() { text.Close() })
+}
+
+var _ ui.Screen = (*Text)(nil)

@@ -1,0 +1,196 @@
+package helm
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rivo/tview"
+
+	"kscope/helm"
+	"kscope/ui"
+	"kscope/ui/keymap"
+	"kscope/ui/livetable"
+	"kscope/ui/screenlife"
+	"kscope/watch"
+)
+
+// flashFor and ghostFor are how long a changed release's row flashes and a gone one stays dimmed.
+const (
+	flashFor = 3 * time.Second
+	ghostFor = 3 * time.Second
+)
+
+// Releases is the live table of Helm releases (`:helm`): one row per release, its latest revision. UI
+// goroutine only, but for its source's goroutines.
+type Releases struct {
+	ui.BaseScreen
+	nav     ui.Navigator
+	src     *helm.Source
+	table   *tview.Table
+	content *livetable.RowContent
+	filter  watch.Filter
+	life    screenlife.Life // the source, its follower and the tick that ages the rows
+}
+
+// NewReleases returns the table of src's releases; its first show starts src, its Close stops it.
+func NewReleases(nav ui.Navigator, src *helm.Source) *Releases {
+	v := &Releases{nav: nav, src: src, content: livetable.NewRowContent(nav.Clock().Now, flashFor, ghostFor)}
+	v.content.SetTheme(nav.Theme())
+	v.table = tview.NewTable().SetContent(v.content).SetFixed(1, 0).SetSelectable(true, false)
+	v.table.SetBorder(true)
+	v.table.SetSelectedStyle(nav.Theme().Cursor)
+	return v
+}
+
+func (v *Releases) Crumb() string              { return "helm" }
+func (v *Releases) Primitive() tview.Primitive { return v.table }
+
+// Activate starts the source and its follower the first time, and shows the rows.
+func (v *Releases) Activate() {
+	v.life.Start(v.nav, func(ctx context.Context) {
+		v.src.Start(ctx)
+		v.life.Go(v.follow)
+		v.life.Tick(v, v.refresh)
+	})
+	v.refresh()
+}
+
+// follow refreshes the table after each change of the source, spaced as every live screen's, until ctx ends.
+func (v *Releases) follow(ctx context.Context) {
+	var last time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-v.src.Notify():
+		}
+		if !v.nav.SpaceRedraw(ctx, &last) {
+			return
+		}
+		v.life.Update(v.refresh)
+	}
+}
+
+// Close stops the source.
+func (v *Releases) Close() {
+	v.life.Stop()
+	v.src.Stop()
+}
+
+// Bindings: the selected release's revisions, values, manifest, notes and YAML; the filter; help, quit.
+func (v *Releases) Bindings() []keymap.Binding {
+	return []keymap.Binding{
+		v.nav.HelpBinding(),
+		keys.Revisions.Bind(func() { v.withSelected(func(r *watch.Row) { v.nav.Push(NewRevisions(v.nav, v.src, r.Key)) }) }),
+		keys.Values.Bind(func() { v.openText(values) }),
+		keys.Manifest.Bind(func() { v.openText(manifest) }),
+		keys.Notes.Bind(func() { v.openText(notes) }),
+		keys.YAML.Bind(func() { v.openText(asYAML) }),
+		keys.Filter.Bind(func() { v.nav.Ask("/", v.filter.String(), v.setFilter) }),
+		v.nav.QuitBinding(),
+	}
+}
+
+// openText pushes the text of the selected release's latest revision (followed as new ones come).
+func (v *Releases) openText(what textKind) {
+	v.withSelected(func(r *watch.Row) { v.nav.Push(NewText(v.nav, v.src, r.Key, 0, what)) })
+}
+
+// withSelected runs fn on the selected release's row, or says there is none.
+func (v *Releases) withSelected(fn func(r *watch.Row)) {
+	row, _ := v.table.GetSelection()
+	r, ghost := v.content.RowAt(row)
+	if r == nil || ghost {
+		v.nav.Errorf("no release selected")
+		return
+	}
+	fn(r)
+}
+
+// setFilter keeps only the rows matching text (a regular expression; "" for all).
+func (v *Releases) setFilter(text string) {
+	f, err := watch.ParseFilter(text)
+	if err != nil {
+		v.nav.Errorf("filter: %s", err.Error())
+		return
+	}
+	v.filter = f
+	v.refresh()
+}
+
+// Escape clears the filter.
+func (v *Releases) Escape() bool {
+	if v.filter.Empty() {
+		return false
+	}
+	v.setFilter("")
+	return true
+}
+
+// Status says how the listing stands: the state's error or note, else how many releases.
+func (v *Releases) Status() string {
+	st := v.src.State()
+	var parts []string
+	if st.Err != nil || st.Message != "" {
+		parts = append(parts, "[red]"+tview.Escape(firstNonEmpty(st.Message, fmt.Sprint(st.Err)))+"[-]")
+	}
+	if st.Note != "" {
+		parts = append(parts, "[orange]"+tview.Escape(st.Note)+"[-]")
+	}
+	if len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("%d release(s) in %s; chart and app version read from each latest revision once",
+			len(v.content.Rows()), where(v.src.Spec().Namespace)))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// refresh shows the source's rows as they are now, keeping the selection on its release.
+func (v *Releases) refresh() {
+	key := ""
+	if r, _ := v.content.RowAt(v.selectedRow()); r != nil {
+		key = r.Key
+	}
+	st := v.src.State()
+	v.content.SetColumns(v.src.Columns(), false)
+	snap := v.src.Snapshot(watch.Query{SortColumn: -1, Filter: v.filter, Now: v.nav.Clock().Now()})
+	v.content.Update(snap, v.src.Changes(), v.filter.Match)
+	switch {
+	case st.Phase == watch.Listing:
+		v.content.SetPlaceholder("listing the releases …", v.nav.Theme().Dim)
+	case snap.Total == 0:
+		v.content.SetPlaceholder("no Helm releases in "+where(v.src.Spec().Namespace), v.nav.Theme().Dim)
+	default:
+		v.content.SetPlaceholder("no release matches the filter", v.nav.Theme().Dim)
+	}
+	theme := v.nav.Theme()
+	count := fmt.Sprint(snap.Total)
+	if len(snap.Rows) != snap.Total {
+		count = fmt.Sprintf("%d/%d", len(snap.Rows), snap.Total)
+	}
+	title := fmt.Sprintf(" %shelm%s(%s)[%s] ", theme.Title, theme.Counter, tview.Escape(where(v.src.Spec().Namespace)), count)
+	if !v.filter.Empty() {
+		title += fmt.Sprintf("%s</%s> ", theme.Filter, tview.Escape(v.filter.String()))
+	}
+	v.table.SetTitle(title)
+	if i := v.content.IndexOf(key); i > 0 {
+		v.table.Select(i, 0)
+	} else if len(v.content.Rows()) > 0 {
+		v.table.Select(min(max(v.selectedRow(), 1), len(v.content.Rows())), 0)
+	}
+	v.nav.UpdateStatus(v)
+}
+
+// selectedRow is the table row selected (0: none, the header).
+func (v *Releases) selectedRow() int {
+	row, _ := v.table.GetSelection()
+	return row
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

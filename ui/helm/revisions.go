@@ -1,0 +1,183 @@
+package helm
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/rivo/tview"
+
+	"kscope/helm"
+	"kscope/ui"
+	"kscope/ui/keymap"
+	"kscope/ui/livetable"
+	"kscope/ui/screenlife"
+	"kscope/watch"
+)
+
+// Revisions lists the revisions of one release (helm history), newest first: the labels' status and time at
+// once, each revision's chart, app version and description once decoded. It reads the release's revisions
+// from the releases table's source again every tick, and decodes each revision once per version. UI
+// goroutine only.
+type Revisions struct {
+	ui.BaseScreen
+	nav   ui.Navigator
+	src   *helm.Source
+	key   string
+	table *tview.Table
+	revs  []helm.Revision // newest first, as shown
+	// decoded are the summaries (or errors) by revision (helm decodedKey); decoding tells a decode runs.
+	decoded  map[string]decodedRevision
+	decoding bool
+	life     screenlife.Life
+}
+
+// decodedRevision is one revision's summary, or why it could not be decoded.
+type decodedRevision struct {
+	sum helm.Summary
+	err error
+}
+
+// NewRevisions returns the revisions of the release key ("namespace/name") that src lists.
+func NewRevisions(nav ui.Navigator, src *helm.Source, key string) *Revisions {
+	v := &Revisions{nav: nav, src: src, key: key, decoded: map[string]decodedRevision{},
+		table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
+	v.table.SetBorder(true)
+	v.table.SetSelectedStyle(nav.Theme().Cursor)
+	return v
+}
+
+func (v *Revisions) Crumb() string              { return "revisions" }
+func (v *Revisions) Primitive() tview.Primitive { return v.table }
+func (v *Revisions) Close()                     { v.life.Stop() }
+
+// Activate reads the revisions now and every tick while on top.
+func (v *Revisions) Activate() {
+	v.life.Start(v.nav, func(context.Context) { v.life.Tick(v, v.refresh) })
+	v.refresh()
+}
+
+// Bindings: the selected revision's values, manifest, notes and YAML; help, quit.
+func (v *Revisions) Bindings() []keymap.Binding {
+	open := func(what textKind) func() {
+		return func() {
+			if r, ok := v.selected(); ok {
+				v.nav.Push(NewText(v.nav, v.src, v.key, r.Number, what))
+			}
+		}
+	}
+	return []keymap.Binding{
+		v.nav.HelpBinding(),
+		keys.Values.Bind(open(values)),
+		keys.Manifest.Bind(open(manifest)),
+		keys.Notes.Bind(open(notes)),
+		keys.YAML.Bind(open(asYAML)),
+		v.nav.QuitBinding(),
+	}
+}
+
+// Status counts the revisions.
+func (v *Revisions) Status() string {
+	return fmt.Sprintf("%d revision(s) of release %s", len(v.revs), tview.Escape(v.key))
+}
+
+// selected returns the selected revision, or says there is none.
+func (v *Revisions) selected() (helm.Revision, bool) {
+	row, _ := v.table.GetSelection()
+	if row < 1 || row > len(v.revs) {
+		v.nav.Errorf("no revision selected")
+		return helm.Revision{}, false
+	}
+	return v.revs[row-1], true
+}
+
+// refresh reads the revisions again, shows them and decodes those not decoded yet.
+func (v *Revisions) refresh() {
+	revs := v.src.Revisions(v.key)
+	v.revs = v.revs[:0]
+	for i := len(revs) - 1; i >= 0; i-- {
+		v.revs = append(v.revs, revs[i])
+	}
+	v.render()
+	v.decodeMissing()
+}
+
+// decodeMissing decodes, off the UI goroutine and one at a time, the revisions shown without a summary.
+func (v *Revisions) decodeMissing() {
+	if v.decoding {
+		return
+	}
+	var todo []helm.Revision
+	for _, r := range v.revs {
+		if _, ok := v.decoded[decodedKey(r)]; !ok {
+			todo = append(todo, r)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	v.decoding = true
+	get := v.src.Getter()
+	v.life.Go(func(ctx context.Context) {
+		for _, r := range todo {
+			rctx, cancel := context.WithTimeout(ctx, ui.RequestTimeout)
+			rel, err := helm.Decode(rctx, get, r)
+			cancel()
+			d := decodedRevision{err: err}
+			if err == nil {
+				d.sum = helm.Summarize(rel)
+			}
+			v.life.Update(func() {
+				v.decoded[decodedKey(r)] = d
+				v.render()
+			})
+		}
+		v.life.Update(func() { v.decoding = false })
+	})
+}
+
+// decodedKey names a revision's object at one version.
+func decodedKey(r helm.Revision) string { return string(r.UID) + "@" + r.ResourceVersion + "@" + r.Object }
+
+// render fills the table, keeping the selection's row.
+func (v *Revisions) render() {
+	theme := v.nav.Theme()
+	row, _ := v.table.GetSelection()
+	v.table.Clear()
+	v.table.SetTitle(fmt.Sprintf(" %srevisions%s(%s)[%d] ", theme.Title, theme.Counter, tview.Escape(v.key), len(v.revs)))
+	for c, title := range []string{"REVISION", "STATUS", "CHART", "APP VERSION", "DESCRIPTION", "UPDATED"} {
+		v.table.SetCell(0, c, tview.NewTableCell(title+livetable.ColumnGap).SetStyle(theme.Header).SetSelectable(false))
+	}
+	now := v.nav.Clock().Now()
+	for i, r := range v.revs {
+		d, ok := v.decoded[decodedKey(r)]
+		updated := r.Updated
+		chart, app, desc := "", "", ""
+		switch {
+		case ok && d.err != nil:
+			chart, desc = "<error>", d.err.Error()
+		case ok:
+			chart, app, desc = d.sum.Chart, d.sum.AppVersion, d.sum.Description
+			if !d.sum.Deployed.IsZero() {
+				updated = d.sum.Deployed
+			}
+		}
+		for c, text := range []string{strconv.Itoa(r.Number), r.Status, chart, app, desc, age(now, updated)} {
+			v.table.SetCell(i+1, c, tview.NewTableCell(tview.Escape(text)+livetable.ColumnGap).SetTextColor(theme.RowFg))
+		}
+	}
+	if len(v.revs) == 0 {
+		v.table.SetCell(1, 0, tview.NewTableCell("no revisions of "+tview.Escape(v.key)).SetSelectable(false).SetTextColor(theme.Dim))
+		return
+	}
+	v.table.Select(min(max(row, 1), len(v.revs)), 0)
+}
+
+// age is how long ago t was, as the tables show ages.
+func age(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return watch.FormatAge(now.Sub(t))
+}

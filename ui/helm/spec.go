@@ -1,0 +1,85 @@
+package helm
+
+import (
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+
+	"kscope/helm"
+	"kscope/ui"
+	"kscope/ui/keymap"
+)
+
+// keys are the Helm screens' keys: their family of the key table (Spec.Keys).
+var keys = struct {
+	Revisions, Filter, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy keymap.KeyDef
+}{
+	Revisions: keymap.NewKey("release revisions", keymap.Key(tcell.KeyEnter, "enter"),
+		"the selected release's revisions (helm history): status, chart, app version, description"),
+	Filter: keymap.NewKey("filter", keymap.Char('/'),
+		"show only the releases matching a regular expression (any cell; esc: all)"),
+	Values: keymap.NewKey("values", keymap.Char('v'),
+		"the values the user supplied to the selected release or revision (helm get values)"),
+	AllValues: keymap.NewKey("all values", keymap.Char('a'),
+		"in the values: every value the chart was rendered with, its defaults included (helm get values --all), or the user's again"),
+	Manifest: keymap.NewKey("manifest", keymap.Char('m'), "the manifest the selected release or revision rendered (helm get manifest)"),
+	Notes:    keymap.NewKey("notes", keymap.Char('n'), "the notes of the selected release or revision (helm get notes)"),
+	YAML:     keymap.NewKey("yaml", keymap.Char('y'), "the selected release or revision as Helm stores it, as YAML (its chart's metadata, not its files)"),
+	Search:   keymap.NewKey("search", keymap.Char('/'), "in a text: search it (n: next match)"),
+	NextMatch: keymap.NewKey("next match", keymap.Char('n'),
+		"in a text: go to the next search match"),
+	Copy: keymap.NewKey("copy", keymap.Char('c'), "in a text: copy it to the clipboard"),
+}
+
+// Spec declares the Helm screens to the app (ui.Options.Registered): `:helm [NS|all]` opens the releases of
+// NS (else the view's namespace); Tab after it offers all and the namespaces.
+var Spec = ui.ScreenSpec{
+	Keys: keymap.Family{Title: "Helm releases (:helm)", Screen: "ui/helm", Defs: []keymap.KeyDef{
+		keys.Revisions, keys.Filter, keys.Values, keys.AllValues, keys.Manifest, keys.Notes, keys.YAML,
+		keys.Search, keys.NextMatch, keys.Copy}},
+	Commands: []ui.Command{{
+		Names:      []string{"helm", "hr", "releases"},
+		Usage:      "[NS|all] (the Helm releases, live)",
+		Args:       true,
+		Candidates: func(s ui.Session) []string { return append([]string{"all"}, s.Namespaces()...) },
+		Run:        open,
+	}},
+}
+
+// open is the command: the releases of the namespace args name (all: every namespace; none: the view's),
+// pushed, or why they cannot be on the prompt line.
+func open(s ui.Session, args []string) {
+	ns := s.Namespace()
+	switch {
+	case len(args) > 1:
+		s.Errorf("helm: one namespace or all, not %d words", len(args))
+		return
+	case len(args) == 1 && args[0] == "all":
+		ns = ""
+	case len(args) == 1:
+		ns = args[0]
+	}
+	c := s.Cluster()
+	src, err := helm.NewSource(s.Go, c, c, ns)
+	if err != nil {
+		s.Errorf("%s", err.Error())
+		return
+	}
+	s.Push(NewReleases(s, src))
+}
+
+// where names a namespace for the titles: "all" for every one.
+func where(ns string) string {
+	if ns == "" {
+		return "all"
+	}
+	return ns
+}
+
+// revisionTitle names a revision for the titles: "shop/web" (latest) or "shop/web #3".
+func revisionTitle(key string, number int) string {
+	if number == 0 {
+		return key
+	}
+	return fmt.Sprintf("%s #%d", key, number)
+}
