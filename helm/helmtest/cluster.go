@@ -161,4 +161,3 @@ func ManifestObjects(manifest string) []string {
 	}
 	return out
 }
-

@@ -28,7 +28,9 @@ type releases struct {
 	store   *helmtest.Store
 }
 
-func (c *releases) NewSource(spec watch.Spec) (cluster.RowSource, error) { return c.sources.NewSource(spec) }
+func (c *releases) NewSource(spec watch.Spec) (cluster.RowSource, error) {
+	return c.sources.NewSource(spec)
+}
 func (c *releases) Get(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) (*unstructured.Unstructured, error) {
 	return c.store.Get(ctx, gvr, ns, name)
 }
@@ -134,7 +136,9 @@ func TestReleasesTableIsLiveAndOpensRevisionsAndTexts(t *testing.T) {
 
 	// A new revision shows live.
 	c.install(t, "web", 3, common.StatusDeployed)
-	waitFor(t, s, "revision 3", func() bool { return strings.Contains(strings.Join(navtest.TableRows(v.table), "\n"), "web   3   deployed   shop-1.3.0") })
+	waitFor(t, s, "revision 3", func() bool {
+		return strings.Contains(strings.Join(navtest.TableRows(v.table), "\n"), "web   3   deployed   shop-1.3.0")
+	})
 
 	// The filter keeps the matching releases; esc shows all again.
 	s.Press(v, tcell.NewEventKey(tcell.KeyRune, '/', 0))

@@ -138,7 +138,9 @@ func (v *Revisions) decodeMissing() {
 }
 
 // decodedKey names a revision's object at one version.
-func decodedKey(r helm.Revision) string { return string(r.UID) + "@" + r.ResourceVersion + "@" + r.Object }
+func decodedKey(r helm.Revision) string {
+	return string(r.UID) + "@" + r.ResourceVersion + "@" + r.Object
+}
 
 // render fills the table, keeping the selection's row.
 func (v *Revisions) render() {
