@@ -45,6 +45,8 @@ type Cluster struct {
 
 	// metrics is the client of metrics.k8s.io, built on first use (metrics.go).
 	metrics metricsClient
+	// rules answers Can from one rules review per namespace (access.go).
+	rules accessRules
 }
 
 var _ cluster.Interface = (*Cluster)(nil)

@@ -159,9 +159,16 @@ func uidConflict(gvr schema.GroupVersionResource, name string, err error) error 
 	return err
 }
 
-// Can implements cluster.Access with a SelfSubjectAccessReview (which read-only mode lets through: it changes
-// nothing).
+// Can implements cluster.Access. It answers from the rules the server lists for q's namespace (one
+// SelfSubjectRulesReview per namespace and minute, shared by every screen of the connection: rulesAnswer),
+// and where those cannot tell, or cannot be read, with a SelfSubjectAccessReview of q. Read-only mode lets
+// both through: they change nothing.
 func (c *Cluster) Can(ctx context.Context, q cluster.AccessQuery) (cluster.AccessAnswer, error) {
+	if status, err := c.rules.get(ctx, c.auth, q.Namespace); err == nil {
+		if ans, decided := rulesAnswer(status, q); decided {
+			return ans, nil
+		}
+	}
 	review := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
 		ResourceAttributes: &authorizationv1.ResourceAttributes{
 			Namespace: q.Namespace, Verb: q.Verb, Group: q.GVR.Group, Version: q.GVR.Version,
