@@ -172,6 +172,22 @@ func TestReleasesTableIsLiveAndOpensRevisionsAndTexts(t *testing.T) {
 	if cp := s.Copied(); len(cp) != 1 || cp[0].Text != "image:\n  tag: stable\nreplicas: 2\n" {
 		t.Errorf("copied %+v", cp)
 	}
+
+	// enter on revision 1 in the revisions: its values and manifest against the latest's; on the latest, a
+	// word instead.
+	s.UI(func() { revs.table.Select(3, 0) })
+	s.Press(revs, tcell.NewEventKey(tcell.KeyEnter, 0, 0))
+	diff := s.Pushed()[3].(*Diff)
+	s.UI(diff.Activate)
+	waitFor(t, s, "the diff", func() bool {
+		d := diff.text.GetText(true)
+		return strings.Contains(d, "- replicas: 1") && strings.Contains(d, "+ replicas: 3") && strings.Contains(d, "# manifest")
+	})
+	s.UI(func() { revs.table.Select(1, 0) })
+	s.Press(revs, tcell.NewEventKey(tcell.KeyEnter, 0, 0))
+	if errs := s.Errors(); len(errs) == 0 || !strings.Contains(errs[len(errs)-1], "revision 3 is the latest") {
+		t.Errorf("enter on the latest revision: errors %q", errs)
+	}
 }
 
 func TestTextOnAReleaseFollowsItsLatestRevision(t *testing.T) {

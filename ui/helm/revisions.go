@@ -58,7 +58,7 @@ func (v *Revisions) Activate() {
 	v.refresh()
 }
 
-// Bindings: the selected revision's values, manifest, notes and YAML; help, quit.
+// Bindings: the selected revision's diff to the latest, its values, manifest, notes and YAML; help, quit.
 func (v *Revisions) Bindings() []keymap.Binding {
 	open := func(what textKind) func() {
 		return func() {
@@ -69,6 +69,7 @@ func (v *Revisions) Bindings() []keymap.Binding {
 	}
 	return []keymap.Binding{
 		v.nav.HelpBinding(),
+		keys.Diff.Bind(v.diffSelected),
 		keys.Values.Bind(open(values)),
 		keys.Manifest.Bind(open(manifest)),
 		keys.Notes.Bind(open(notes)),
@@ -80,6 +81,20 @@ func (v *Revisions) Bindings() []keymap.Binding {
 // Status counts the revisions.
 func (v *Revisions) Status() string {
 	return fmt.Sprintf("%d revision(s) of release %s", len(v.revs), tview.Escape(v.key))
+}
+
+// diffSelected pushes the diff from the selected revision to the latest.
+func (v *Revisions) diffSelected() {
+	r, ok := v.selected()
+	if !ok {
+		return
+	}
+	latest := v.revs[0]
+	if r.Number == latest.Number {
+		v.nav.Errorf("revision %d is the latest: select an older one to compare with it", r.Number)
+		return
+	}
+	v.nav.Push(NewDiff(v.nav, v.src.Getter(), v.key, r, latest))
 }
 
 // selected returns the selected revision, or says there is none.

@@ -12,10 +12,12 @@ import (
 
 // keys are the Helm screens' keys: their family of the key table (Spec.Keys).
 var keys = struct {
-	Revisions, Filter, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy keymap.KeyDef
+	Revisions, Filter, Diff, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy keymap.KeyDef
 }{
 	Revisions: keymap.NewKey("release revisions", keymap.Key(tcell.KeyEnter, "enter"),
 		"the selected release's revisions (helm history): status, chart, app version, description"),
+	Diff: keymap.NewKey("revision diff", keymap.Key(tcell.KeyEnter, "enter"),
+		"in the revisions: the selected revision's values and manifest against the latest's"),
 	Filter: keymap.NewKey("filter", keymap.Char('/'),
 		"show only the releases matching a regular expression (any cell; esc: all)"),
 	Values: keymap.NewKey("values", keymap.Char('v'),
@@ -35,7 +37,7 @@ var keys = struct {
 // NS (else the view's namespace); Tab after it offers all and the namespaces.
 var Spec = ui.ScreenSpec{
 	Keys: keymap.Family{Title: "Helm releases (:helm)", Screen: "ui/helm", Defs: []keymap.KeyDef{
-		keys.Revisions, keys.Filter, keys.Values, keys.AllValues, keys.Manifest, keys.Notes, keys.YAML,
+		keys.Revisions, keys.Filter, keys.Diff, keys.Values, keys.AllValues, keys.Manifest, keys.Notes, keys.YAML,
 		keys.Search, keys.NextMatch, keys.Copy}},
 	Commands: []ui.Command{{
 		Names:      []string{"helm", "hr", "releases"},
