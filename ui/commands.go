@@ -37,6 +37,7 @@ func (a *App) catalogEntry(def discovery.Resource) discovery.Resource {
 }
 
 func (a *App) openCommandBar() {
+	a.namespaces.want() // for `ns ` Tab: the list arrives while the user types
 	a.bar.Open(":", "", a.command, a.completeCommand)
 }
 
