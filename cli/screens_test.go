@@ -51,6 +51,9 @@ func TestRegisteredScreensCollideWithNothing(t *testing.T) {
 		for _, tk := range s.Tables {
 			defs = append(defs, tk.Key)
 		}
+		for _, h := range s.Hidden {
+			defs = append(defs, h.Rows.Key)
+		}
 		for _, d := range defs {
 			if who, ok := taken[d.Key.Label]; ok {
 				t.Errorf("%s: key %s (%s) is %s too", s.Keys.Title, d.Key.Label, d.Name, who)

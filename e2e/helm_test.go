@@ -22,7 +22,7 @@ import (
 // TestUIHelmReleases: releases written into the test's namespace by Helm's own SDK (two revisions of web, a
 // failed api, cache stored in ConfigMaps) show in `:helm` as the SDK's storage lists them (the latest revision
 // of each: revision, status, chart, app version); a new revision of web shows live; enter lists web's
-// revisions, v shows the values of the selected one. The viewer, who may read ConfigMaps but not Secrets,
+// revisions, v shows the values of the selected one; the Secrets table hides Helm's until shift-z. The viewer, who may read ConfigMaps but not Secrets,
 // sees cache and is told the releases stored in Secrets are not shown, in the server's words.
 func TestUIHelmReleases(t *testing.T) {
 	parallel(t)
@@ -80,6 +80,14 @@ func TestUIHelmReleases(t *testing.T) {
 	s.waitFor("values "+ns+"/web #3", "replicas: 3")
 	s.keys("a")
 	s.waitFor("all values "+ns+"/web #3", "repository: example/web")
+
+	// The Secrets table hides the four Secrets Helm stores web's and api's revisions in until shift-z.
+	s.keys("Escape")
+	s.typeText(":secrets")
+	s.keys("Enter")
+	scr = s.waitFor("secrets("+ns+")[0] <4 hidden>", "4 Helm release Secrets hidden (shift-z: show)")
+	s.keys("Z")
+	scr = s.waitFor("secrets("+ns+")[4]", "sh.helm.release.v1.web.v3", "sh.helm.release.v1.api.v1")
 
 	// The viewer may read ConfigMaps, not Secrets: cache shows, and why the others do not.
 	kubectl(t, "-n", ns, "create", "role", "configmap-reader", "--verb=get,list,watch", "--resource=configmaps")

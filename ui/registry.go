@@ -9,6 +9,7 @@ import (
 	"kscope/forwards"
 	"kscope/history"
 	"kscope/ui/keymap"
+	"kscope/ui/livetable"
 	"kscope/ui/prompt"
 	"kscope/ui/verbs"
 	"kscope/watch"
@@ -28,6 +29,17 @@ type ScreenSpec struct {
 	Objects []ObjectKey
 	// Tables are the keys that open the screen of a live table itself (its source), in every table.
 	Tables []TableKey
+	// Hidden are the rows of other tables the screen is the view of, hidden there until a key shows them.
+	Hidden []HiddenRows
+}
+
+// HiddenRows are rows a screen hides in the tables of a resource (the storage of what it shows: Helm's
+// release Secrets), until the tables' key shows them.
+type HiddenRows struct {
+	// Applies tells whether the rows are hidden in the tables of res.
+	Applies func(res discovery.Resource) bool
+	// Rows are the rows, their key (one of the screen's family) and their name.
+	Rows livetable.Hidden
 }
 
 // TableKey is a key a screen declares on live tables: it opens the screen of the table's rows. Open runs on
@@ -133,6 +145,19 @@ func commandKey(screens []ScreenSpec) keymap.KeyDef {
 		d.Description += ", " + strings.Join(usages, ", ")
 	}
 	return d
+}
+
+// hiddenRows are the rows the registered screens hide in a table of res.
+func (a *App) hiddenRows(res discovery.Resource) []livetable.Hidden {
+	var out []livetable.Hidden
+	for _, s := range a.opts.Registered {
+		for _, h := range s.Hidden {
+			if h.Applies(res) {
+				out = append(out, h.Rows)
+			}
+		}
+	}
+	return out
 }
 
 // registeredCommands are the command bar's commands of the registered screens.

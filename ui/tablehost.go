@@ -28,6 +28,7 @@ type tableHost struct {
 func (a *App) newTable(res discovery.Resource, src cluster.RowSource, title string) *livetable.Table {
 	h := &tableHost{App: a, access: a.newAccess()}
 	h.t = livetable.New(h, res, src, title)
+	h.t.SetHidden(a.hiddenRows(res))
 	return h.t
 }
 
@@ -83,6 +84,7 @@ func (h *tableHost) Bindings() []keymap.Binding {
 	keys = append(keys, a.markedObjectBindings(t.Subject, h.marked, t.Scope, h.access)...)
 	keys = append(keys, keymap.Keys.Table.NewFrom.Bind(h.withSelected(a.newFrom)))
 	keys = append(keys, t.ViewBindings()...)
+	keys = append(keys, t.HiddenBindings()...) // the registered screens' (ScreenSpec.Hidden)
 	keys = append(keys, t.MarkBindings()...)
 	keys = append(keys, keymap.Keys.Table.AllNamespaces.Bind(func() { a.setNamespace("") }))
 	keys = append(keys, a.favoriteBindings()...)

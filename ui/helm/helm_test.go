@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"kscope/cluster"
+	"kscope/discovery"
 	"kscope/helm"
 	"kscope/helm/helmtest"
 	"kscope/ui"
@@ -225,3 +226,24 @@ func TestTextOnAReleaseFollowsItsLatestRevision(t *testing.T) {
 }
 
 var _ ui.Screen = (*Text)(nil)
+
+func TestReleaseSecretsAreHiddenInSecretsTables(t *testing.T) {
+	h := Spec.Hidden[0]
+	if !h.Applies(discovery.Resource{Version: "v1", Name: "secrets"}) || h.Applies(discovery.Resource{Version: "v1", Name: "configmaps"}) ||
+		h.Applies(discovery.Resource{Group: "example.com", Version: "v1", Name: "secrets"}) {
+		t.Error("hidden in the wrong tables")
+	}
+	cols := []watch.Column{{Name: "NAMESPACE"}, {Name: "Name"}, {Name: "Type"}, {Name: "Data"}}
+	for _, tc := range []struct {
+		typ  string
+		want bool
+	}{{"helm.sh/release.v1", true}, {"Opaque", false}, {"helm.sh/release.v2", false}} {
+		row := &watch.Row{Cells: []string{"shop", "x", tc.typ, "1"}}
+		if got := h.Rows.Hide(cols, row); got != tc.want {
+			t.Errorf("type %s: hidden %v, want %v", tc.typ, got, tc.want)
+		}
+	}
+	if h.Rows.Hide([]watch.Column{{Name: "Name"}}, &watch.Row{Cells: []string{"x"}}) {
+		t.Error("a table without a Type column hides rows")
+	}
+}

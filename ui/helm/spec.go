@@ -5,14 +5,17 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"kscope/discovery"
 	"kscope/helm"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/livetable"
+	"kscope/watch"
 )
 
 // keys are the Helm screens' keys: their family of the key table (Spec.Keys).
 var keys = struct {
-	Revisions, Filter, Diff, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy keymap.KeyDef
+	Revisions, Filter, Diff, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy, Storage keymap.KeyDef
 }{
 	Revisions: keymap.NewKey("release revisions", keymap.Key(tcell.KeyEnter, "enter"),
 		"the selected release's revisions (helm history): status, chart, app version, description"),
@@ -31,6 +34,8 @@ var keys = struct {
 	NextMatch: keymap.NewKey("next match", keymap.Char('n'),
 		"in a text: go to the next search match"),
 	Copy: keymap.NewKey("copy", keymap.Char('c'), "in a text: copy it to the clipboard"),
+	Storage: keymap.NewKey("helm storage", keymap.Shifted('Z'),
+		"in a Secrets table: show the Secrets Helm stores releases in (type helm.sh/release.v1, hidden: :helm shows them), or hide them again"),
 }
 
 // Spec declares the Helm screens to the app (ui.Options.Registered): `:helm [NS|all]` opens the releases of
@@ -38,7 +43,7 @@ var keys = struct {
 var Spec = ui.ScreenSpec{
 	Keys: keymap.Family{Title: "Helm releases (:helm)", Screen: "ui/helm", Defs: []keymap.KeyDef{
 		keys.Revisions, keys.Filter, keys.Diff, keys.Values, keys.AllValues, keys.Manifest, keys.Notes, keys.YAML,
-		keys.Search, keys.NextMatch, keys.Copy}},
+		keys.Search, keys.NextMatch, keys.Copy, keys.Storage}},
 	Commands: []ui.Command{{
 		Names:      []string{"helm", "hr", "releases"},
 		Usage:      "[NS|all] (the Helm releases, live)",
@@ -46,6 +51,21 @@ var Spec = ui.ScreenSpec{
 		Candidates: func(s ui.Session) []string { return append([]string{"all"}, s.Namespaces()...) },
 		Run:        open,
 	}},
+	Hidden: []ui.HiddenRows{{
+		Applies: func(res discovery.Resource) bool { return res.Group == "" && res.Name == "secrets" },
+		Rows:    livetable.Hidden{Key: keys.Storage, What: "Helm release Secrets", Hide: releaseSecret},
+	}},
+}
+
+// releaseSecret tells whether row, a row of a Secrets table with columns, is a Secret Helm stores a revision
+// in (its TYPE helm.sh/release.v1).
+func releaseSecret(columns []watch.Column, row *watch.Row) bool {
+	for i, c := range columns {
+		if c.Name == "Type" || c.Name == "TYPE" {
+			return i < len(row.Cells) && row.Cells[i] == "helm.sh/release.v1"
+		}
+	}
+	return false
 }
 
 // open is the command: the releases of the namespace args name (all: every namespace; none: the view's),

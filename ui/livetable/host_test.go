@@ -225,6 +225,7 @@ func (h *fakeHost) StatusNote() string         { return "" }
 func (h *fakeHost) Bindings() []keymap.Binding {
 	t := h.table
 	keys := append([]keymap.Binding{t.FilterBinding(), t.OpenBinding()}, t.ViewBindings()...)
+	keys = append(keys, t.HiddenBindings()...)
 	keys = append(keys, t.MarkBindings()...)
 	return append(keys, t.ColumnBindings()...)
 }

@@ -59,6 +59,7 @@ func (t *Table) updateTitle() {
 	if t.faults.on {
 		title += "[red::-]<faults> "
 	}
+	title += t.hiddenTitle()
 	title += t.marksTitle()
 	t.table.SetTitle(title)
 }
@@ -101,6 +102,7 @@ func (t *Table) Status() string {
 		text += "  [gray]" + t.pulse + "[-]"
 	}
 	text += t.faults.statusNote()
+	text += t.hiddenNote()
 	for _, p := range t.providers {
 		text += p.statusNote(st)
 	}

@@ -63,6 +63,8 @@ type Table struct {
 	layout *viewLayout
 	// faults is the fault filter (faults.go): only the rows that are not healthy while on.
 	faults tableFaults
+	// hidden are the kinds of rows hidden until their key shows them (hidden.go).
+	hidden []*tableHidden
 	// marks are the rows marked (marks.go).
 	marks marks
 }
@@ -292,7 +294,8 @@ func (t *Table) update() {
 		snap.Rows = slices.DeleteFunc(slices.Clone(snap.Rows), func(r *watch.Row) bool { return !faulty(r) })
 		keep = func(r *watch.Row) bool { return t.query.Filter.Match(r) && faulty(r) }
 	}
-	t.content.Update(snap, changes, keep)
+	snap.Rows = t.hide(snap.Rows)
+	t.content.Update(snap, changes, t.hiddenKeep(keep))
 	t.content.SetPlaceholder(t.placeholder(snap))
 	t.shown = len(snap.Rows)
 	row := -1
