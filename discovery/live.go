@@ -2,12 +2,9 @@ package discovery
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"sync"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/metadata"
@@ -25,12 +22,6 @@ func settleBackoff() wait.Backoff {
 	return wait.Backoff{Duration: 200 * time.Millisecond, Factor: 2, Steps: 4}
 }
 
-// probeBackoff gives the waits between attempts to list a watched resource while the server cannot be
-// reached: 1 s doubling to at most 30 s, for as long as it takes.
-func probeBackoff() wait.Backoff {
-	return wait.Backoff{Duration: time.Second, Factor: 2, Steps: math.MaxInt32, Cap: 30 * time.Second}
-}
-
 // watchedResources are the objects whose changes change what discovery serves.
 func watchedResources() []schema.GroupVersionResource {
 	return []schema.GroupVersionResource{
@@ -39,14 +30,14 @@ func watchedResources() []schema.GroupVersionResource {
 	}
 }
 
-// Run keeps the catalog current until ctx ends. It watches CRDs and APIServices with metadata informers
-// where the user may list and watch them, and after each add, update or delete re-reads discovery
-// (debounced; changes show within about 3 s) and notifies subscribers. Once the watches have synced it
-// re-reads discovery exactly once, so a catalog loaded from the disk cache catches up (one read: the settling
-// re-reads after a change cover the server's lag behind a CRD it has just established, which a catalog read at
-// start has no reason to expect). Where a watch is not
-// permitted (or the API is not served) it is not attempted again: the catalog then changes only on Refresh
-// or when Resolve meets a name it does not know. Watch errors are retried with the informers' backoff and
+// Run keeps the catalog current until ctx ends. It watches CRDs and APIServices with metadata informers,
+// and after each add, update or delete re-reads discovery (debounced; changes show within about 3 s) and
+// notifies subscribers. Once the watches have synced it re-reads discovery exactly once, so a catalog loaded
+// from the disk cache catches up (one read: the settling re-reads after a change cover the server's lag
+// behind a CRD it has just established, which a catalog read at start has no reason to expect). A watch the
+// server refuses for good (not permitted, or the API not served) stops at its first error and is not
+// attempted again, without a list beforehand to ask: the catalog then changes only on Refresh or when
+// Resolve meets a name it does not know. Other watch errors are retried with the informers' backoff and
 // never logged. Run blocks; call it once per catalog.
 func (c *Catalog) Run(ctx context.Context) {
 	var wg sync.WaitGroup
@@ -57,48 +48,59 @@ func (c *Catalog) Run(ctx context.Context) {
 		c.refreshLoop(ctx)
 	})
 
-	var synced []cache.InformerSynced
-	for _, inf := range c.startInformers(ctx, &wg) {
-		synced = append(synced, inf.HasSynced)
+	var client metadata.Interface
+	if cfg, err := c.getter.ToRESTConfig(); err == nil {
+		client, _ = metadata.NewForConfig(cfg)
 	}
-	if cache.WaitForCacheSync(ctx.Done(), synced...) {
+	var ready []<-chan struct{}
+	if client != nil {
+		ready = c.startInformers(ctx, &wg, client)
+	}
+	for _, r := range ready {
+		<-r
+	}
+	if ctx.Err() == nil {
 		_, _ = c.refresh(ctx) // (an error keeps what the catalog holds; the next change reads again)
 	}
 	<-ctx.Done()
 }
 
-// startInformers probes, for each watched resource in turn, whether the user may list it, and if so starts
-// a metadata informer for it on its own goroutine.
-func (c *Catalog) startInformers(ctx context.Context, wg *sync.WaitGroup) []cache.SharedIndexInformer {
-	cfg, err := c.getter.ToRESTConfig()
-	if err != nil {
-		return nil
-	}
-	client, err := metadata.NewForConfig(cfg)
-	if err != nil {
-		return nil
-	}
-	var started []cache.SharedIndexInformer
+// startInformers starts a metadata informer of client for each watched resource on its own goroutine. An
+// informer stops at an error that apierr.Classify calls terminal (forbidden, not found, method not
+// supported, unauthorized: as a watch.Source judges them); others are left to its backoff. It returns, for
+// each informer, a channel closed once it has synced or stopped, or ctx has ended.
+func (c *Catalog) startInformers(ctx context.Context, wg *sync.WaitGroup, client metadata.Interface) []<-chan struct{} {
+	var ready []<-chan struct{}
 	for _, gvr := range watchedResources() {
-		if err := probeList(ctx, client, gvr, probeBackoff()); err != nil {
-			continue
-		}
-		inf := c.newInformer(client, gvr)
-		wg.Add(1)
+		infCtx, stop := context.WithCancel(ctx)
+		inf := c.newInformer(client, gvr, stop)
+		wg.Add(2)
 		c.start.Go(func() {
 			defer wg.Done()
-			inf.RunWithContext(ctx)
+			defer stop()
+			inf.RunWithContext(infCtx)
 		})
-		started = append(started, inf)
+		done := make(chan struct{})
+		c.start.Go(func() {
+			defer wg.Done()
+			defer close(done)
+			cache.WaitForCacheSync(infCtx.Done(), inf.HasSynced)
+		})
+		ready = append(ready, done)
 	}
-	return started
+	return ready
 }
 
 // newInformer returns a metadata informer for gvr that wakes the refresher on every change after its
-// initial list. Its watch errors are left to the reflector's backoff, silently.
-func (c *Catalog) newInformer(client metadata.Interface, gvr schema.GroupVersionResource) cache.SharedIndexInformer {
+// initial list. A terminal error of its list or watch calls stop; other errors are left to the reflector's
+// backoff, silently.
+func (c *Catalog) newInformer(client metadata.Interface, gvr schema.GroupVersionResource, stop context.CancelFunc) cache.SharedIndexInformer {
 	inf := metadatainformer.NewFilteredMetadataInformer(client, gvr, "", 0, nil, nil).Informer()
-	_ = inf.SetWatchErrorHandlerWithContext(func(context.Context, *cache.Reflector, error) {})
+	_ = inf.SetWatchErrorHandlerWithContext(func(_ context.Context, _ *cache.Reflector, err error) {
+		if apierr.Classify(err).Terminal() {
+			stop()
+		}
+	})
 	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(_ any, initial bool) {
 			if !initial {
@@ -109,22 +111,6 @@ func (c *Catalog) newInformer(client metadata.Interface, gvr schema.GroupVersion
 		DeleteFunc: func(any) { c.wake() },
 	})
 	return inf
-}
-
-// probeList tells whether the user may list gvr. A terminal error (apierr.Classify: forbidden, not found,
-// method not supported, unauthorized, as a watch.Source judges them) is final; other errors (the server
-// unreachable) are retried after backoff's waits until ctx ends, which returns ctx.Err().
-func probeList(ctx context.Context, client metadata.Interface, gvr schema.GroupVersionResource, backoff wait.Backoff) error {
-	return backoff.DelayFunc().Until(ctx, true, true, func(ctx context.Context) (bool, error) {
-		_, err := client.Resource(gvr).List(ctx, metav1.ListOptions{Limit: 1})
-		switch {
-		case err == nil:
-			return true, nil
-		case apierr.Classify(err).Terminal():
-			return false, fmt.Errorf("list %s: %w", gvr, err)
-		}
-		return false, nil
-	})
 }
 
 // wake asks Run's refresher to re-read discovery soon; it never blocks.

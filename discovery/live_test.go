@@ -3,7 +3,7 @@ package discovery
 import (
 	"context"
 	"errors"
-	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/wait"
 	metadatafake "k8s.io/client-go/metadata/fake"
 	clienttesting "k8s.io/client-go/testing"
 )
@@ -88,56 +87,64 @@ func TestRunStartReadsOnce(t *testing.T) {
 	}
 }
 
-// TestProbeList: a terminal error (as apierr classifies it) ends the probe at once; other errors are retried
-// until the list succeeds or ctx ends.
-func TestProbeList(t *testing.T) {
-	gvr := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-	gr := gvr.GroupResource()
+// TestInformersStopAtTerminalErrors: the CRD and APIService watches start without a list to ask whether
+// they may (issue 51: two requests of every start); one the server refuses for good (as apierr classifies
+// its error) stops at once and is not tried again, one the server cannot answer yet is retried until it syncs.
+// Either way it reports ready, so that Run's start-up read follows.
+func TestInformersStopAtTerminalErrors(t *testing.T) {
+	gr := schema.GroupResource{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}
 	unavailable := apierrors.NewServiceUnavailable("starting")
 	tests := []struct {
-		name     string
-		errs     []error // what the first lists return; later ones succeed
-		canceled bool    // ctx ends after the errors instead
-		want     string  // the probe's error, "" for none
-		calls    int
+		name    string
+		errs    []error // what the first lists return; later ones succeed
+		synced  bool    // the informers sync (else they stop)
+		maxList int     // lists made, at most
 	}{
-		{"allowed", nil, false, "", 1},
-		{"forbidden", []error{apierrors.NewForbidden(gr, "", errors.New("no"))}, false,
-			"list apiextensions.k8s.io/v1, Resource=customresourcedefinitions: customresourcedefinitions.apiextensions.k8s.io is forbidden: no", 1},
-		{"not served", []error{apierrors.NewNotFound(gr, "")}, false, "not found", 1},
-		{"method not supported", []error{apierrors.NewMethodNotSupported(gr, "list")}, false, "not supported", 1},
-		{"unauthorized", []error{apierrors.NewUnauthorized("token expired")}, false, "token expired", 1},
-		{"unreachable, then allowed", []error{unavailable, unavailable}, false, "", 3},
-		{"unreachable until ctx ends", []error{unavailable, unavailable}, true, context.Canceled.Error(), 2},
+		{"allowed", nil, true, 2},
+		{"forbidden", []error{apierrors.NewForbidden(gr, "", errors.New("no"))}, false, 2},
+		{"not served", []error{apierrors.NewNotFound(gr, "")}, false, 2},
+		{"method not supported", []error{apierrors.NewMethodNotSupported(gr, "list")}, false, 2},
+		{"unauthorized", []error{apierrors.NewUnauthorized("token expired")}, false, 2},
+		{"unreachable, then allowed", []error{unavailable, unavailable}, true, 6},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
 			client := metadatafake.NewSimpleMetadataClient(runtime.NewScheme())
-			calls := 0
-			client.PrependReactor("list", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
-				calls++
-				if calls > len(tt.errs) {
-					if tt.canceled {
-						t.Fatal("listed after ctx ended")
-					}
-					return true, &metav1.List{}, nil
+			var mu sync.Mutex
+			var lists []metav1.ListOptions
+			client.PrependReactor("list", "*", func(a clienttesting.Action) (bool, runtime.Object, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				lists = append(lists, a.(clienttesting.ListActionImpl).ListOptions)
+				if len(lists) <= 2*len(tt.errs) { // (each of the two informers meets each error)
+					return true, nil, tt.errs[(len(lists)-1)/2]
 				}
-				if calls == len(tt.errs) && tt.canceled {
-					cancel()
-				}
-				return true, nil, tt.errs[calls-1]
+				return false, nil, nil
 			})
-			err := probeList(ctx, client, gvr, wait.Backoff{Duration: time.Millisecond, Factor: 2, Steps: 10, Cap: 5 * time.Millisecond})
-			switch {
-			case tt.want == "" && err != nil:
-				t.Errorf("probe: %v, want none", err)
-			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-				t.Errorf("probe: %v, want an error containing %q", err, tt.want)
+			c, _ := loadedCatalog(t, testServer())
+			var wg sync.WaitGroup
+			defer func() { cancel(); wg.Wait() }()
+			for i, r := range c.startInformers(ctx, &wg, client) {
+				select {
+				case <-r:
+				case <-time.After(10 * time.Second):
+					t.Fatalf("informer %d neither synced nor stopped within 10 s", i)
+				}
 			}
-			if calls != tt.calls {
-				t.Errorf("%d lists, want %d", calls, tt.calls)
+			time.Sleep(300 * time.Millisecond) // a stopped informer would list again now
+			mu.Lock()
+			defer mu.Unlock()
+			for _, o := range lists {
+				if o.Limit == 1 {
+					t.Errorf("a probe list (limit 1) before the watch: %+v", o)
+				}
+			}
+			if len(lists) > tt.maxList {
+				t.Errorf("%d lists, want at most %d", len(lists), tt.maxList)
+			}
+			if !tt.synced && len(lists) != len(watchedResources()) {
+				t.Errorf("%d lists, want one per informer and no retry", len(lists))
 			}
 		})
 	}
