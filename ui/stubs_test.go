@@ -9,6 +9,7 @@ import (
 	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/ui/keymap"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -63,9 +64,7 @@ func treeSpec(open func(s Session, res discovery.Resource, row *watch.Row) (Scre
 var stubRolloutsSpec = ScreenSpec{
 	Keys: keymap.Family{Title: "Rollouts view", Screen: "ui/rollouts", Defs: []keymap.KeyDef{stubRolloutsKey, stubRolloutsUndo}},
 	Objects: []ObjectKey{{Key: stubRolloutsKey,
-		Applies: func(res discovery.Resource) bool {
-			return res.Group == "apps" && (res.Name == "deployments" || res.Name == "statefulsets" || res.Name == "daemonsets")
-		},
+		Applies: verbs.Restartable,
 		Open: func(s Session, res discovery.Resource, row *watch.Row) {
 			s.Push(stubRollouts(s, res, row, s.WriteGuard(res, row)))
 		}}},

@@ -6,6 +6,7 @@ import (
 	"kscope/discovery"
 	"kscope/ui"
 	"kscope/ui/keymap"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -26,15 +27,9 @@ var Spec = ui.ScreenSpec{
 		Defs: []keymap.KeyDef{keys.Rollouts, keys.Diff, keys.Undo}},
 	Objects: []ui.ObjectKey{{
 		Key:     keys.Rollouts,
-		Applies: hasRevisions,
+		Applies: verbs.Restartable, // the workloads whose revisions kubectl rollout history lists
 		Open: func(s ui.Session, res discovery.Resource, row *watch.Row) {
 			s.Push(New(s, res, row, s.WriteGuard(res, row)))
 		},
 	}},
-}
-
-// hasRevisions tells whether res keeps revisions kubectl rollout history lists: deployments, statefulsets
-// and daemonsets (what kubectl rollout restart restarts).
-func hasRevisions(res discovery.Resource) bool {
-	return res.Group == "apps" && (res.Name == "deployments" || res.Name == "statefulsets" || res.Name == "daemonsets")
 }

@@ -76,10 +76,16 @@ func scalable(res discovery.Resource) error {
 	return nil
 }
 
-// restartable: what `kubectl rollout restart` restarts.
+// Restartable tells whether res is a workload `kubectl rollout restart` restarts and whose revisions
+// `kubectl rollout history` lists: apps' deployments, statefulsets and daemonsets. The one place kscope
+// decides it (the restart verb, the rollouts screen's key); safe from any goroutine.
+func Restartable(res discovery.Resource) bool {
+	return res.Group == "apps" && (res.Name == "deployments" || res.Name == "statefulsets" || res.Name == "daemonsets")
+}
+
+// restartable: what `kubectl rollout restart` restarts (Restartable), or why res is not.
 func restartable(res discovery.Resource) error {
-	switch {
-	case res.Group == "apps" && (res.Name == "deployments" || res.Name == "statefulsets" || res.Name == "daemonsets"):
+	if Restartable(res) {
 		return nil
 	}
 	return fmt.Errorf("%s cannot be restarted: only deployments, statefulsets and daemonsets can", res.FullName())
