@@ -43,6 +43,9 @@ type Catalog struct {
 	subs        map[int]*subscription
 	nextSub     int
 	kick        chan struct{} // wakes Run's refresher; buffered, never closed
+	// apiServices lists the names of the APIServices while Run's watch of them has synced and runs; nil
+	// otherwise (see staleProbeNeeded).
+	apiServices func() []string
 	// start starts the catalog's goroutines (Run's, the subscribers'); nil: plain goroutines. Set by Spawn
 	// before either starts, then read only.
 	start spawn.Func
@@ -117,13 +120,31 @@ func (c *Catalog) read(ctx context.Context, invalidate bool) (changed bool, err 
 	case err != nil:
 		return false, fmt.Errorf("discover API resources: %w", err)
 	}
-	if groups, err := cl.disc.ServerGroupsWithContext(ctx); err == nil && staleProbeNeeded(ctx, cl.disc, groups) {
+	if groups, err := cl.disc.ServerGroupsWithContext(ctx); err == nil && staleProbeNeeded(ctx, cl.disc, groups, c.registered()) {
 		unavailable = mergeUnavailable(unavailable, staleGroupVersions(ctx, cl.disc.RESTClient()))
 	}
 	// Subresources ("deployments/scale") are left out of the preferred lists; the full lists (from the same
 	// cache, no further request once read) name them.
 	_, all, _ := cl.disc.ServerGroupsAndResourcesWithContext(ctx)
 	return c.install(withSubresources(fromPreferredLists(lists), all), unavailable), nil
+}
+
+// registered returns the APIServices' names while Run's watch of them knows them, else nil.
+func (c *Catalog) registered() []string {
+	c.mu.RLock()
+	list := c.apiServices
+	c.mu.RUnlock()
+	if list == nil {
+		return nil
+	}
+	return list()
+}
+
+// setAPIServices makes list the source of registered (nil: none).
+func (c *Catalog) setAPIServices(list func() []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.apiServices = list
 }
 
 func (c *Catalog) isLoaded() bool {

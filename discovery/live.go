@@ -75,16 +75,22 @@ func (c *Catalog) startInformers(ctx context.Context, wg *sync.WaitGroup, client
 		infCtx, stop := context.WithCancel(ctx)
 		inf := c.newInformer(client, gvr, stop)
 		wg.Add(2)
+		apiServices := gvr.Resource == "apiservices"
 		c.start.Go(func() {
 			defer wg.Done()
 			defer stop()
 			inf.RunWithContext(infCtx)
+			if apiServices {
+				c.setAPIServices(nil)
+			}
 		})
 		done := make(chan struct{})
 		c.start.Go(func() {
 			defer wg.Done()
 			defer close(done)
-			cache.WaitForCacheSync(infCtx.Done(), inf.HasSynced)
+			if cache.WaitForCacheSync(infCtx.Done(), inf.HasSynced) && apiServices && infCtx.Err() == nil {
+				c.setAPIServices(inf.GetStore().ListKeys)
+			}
 		})
 		ready = append(ready, done)
 	}

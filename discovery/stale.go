@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,10 +21,13 @@ import (
 // the aggregated document directly, so it can name them.
 
 // staleProbeNeeded tells whether the last read may hide stale group-versions: it came from the server
-// (fresh), or the cached group list has a group without any served version (all its versions were stale).
-func staleProbeNeeded(ctx context.Context, disc discovery.CachedDiscoveryInterfaceWithContext, groups *metav1.APIGroupList) bool {
+// (fresh) and some group-version that registered names (the APIServices, "v1.apps", as the catalog's watch
+// of them holds them; nil when it does not) is missing from groups; or the cached group list has a group
+// without any served version (all its versions were stale). A fresh read that lists every registered
+// group-version hides none: the probe would read /apis again for nothing (issue 51).
+func staleProbeNeeded(ctx context.Context, disc discovery.CachedDiscoveryInterfaceWithContext, groups *metav1.APIGroupList, registered []string) bool {
 	if disc.FreshWithContext(ctx) {
-		return true
+		return registered == nil || groups == nil || !allListed(registered, groups)
 	}
 	if groups != nil {
 		for _, g := range groups.Groups {
@@ -33,6 +37,24 @@ func staleProbeNeeded(ctx context.Context, disc discovery.CachedDiscoveryInterfa
 		}
 	}
 	return false
+}
+
+// allListed tells whether groups lists the group-version of each APIService name ("v1.apps"; "v1." is the
+// core group's v1).
+func allListed(names []string, groups *metav1.APIGroupList) bool {
+	listed := map[schema.GroupVersion]bool{}
+	for _, g := range groups.Groups {
+		for _, v := range g.Versions {
+			listed[schema.GroupVersion{Group: g.Name, Version: v.Version}] = true
+		}
+	}
+	for _, name := range names {
+		version, group, _ := strings.Cut(name, ".")
+		if !listed[schema.GroupVersion{Group: group, Version: version}] {
+			return false
+		}
+	}
+	return true
 }
 
 // staleGroupVersions reads /apis in aggregated form and returns the stale group-versions, each explained by
