@@ -34,6 +34,9 @@ func (m *metricsClient) list(ctx context.Context, cfg *rest.Config, namespace, r
 		c.APIPath = "/apis"
 		c.ContentType, c.AcceptContentTypes = "application/json", "application/json"
 		c.NegotiatedSerializer = scheme.Codecs.WithoutConversion()
+		if c.UserAgent == "" { // (RESTClientFor leaves it to net/http's: the server's audit would not name kscope)
+			c.UserAgent = rest.DefaultKubernetesUserAgent()
+		}
 		m.client, m.err = rest.RESTClientFor(c)
 	})
 	if m.err != nil {

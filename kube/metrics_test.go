@@ -150,3 +150,22 @@ func TestKeepPodResources(t *testing.T) {
 		t.Errorf("a non-pod became %v", got)
 	}
 }
+
+// TestMetricsUserAgent: the metrics client names kscope as its other clients do (client-go's default user
+// agent), not net/http's, so that the server's audit log counts its requests with kscope's.
+func TestMetricsUserAgent(t *testing.T) {
+	agents := make(chan string, 1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		agents <- r.UserAgent()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","items":[]}`)
+	}))
+	t.Cleanup(ts.Close)
+	c := &Cluster{cfg: &rest.Config{Host: ts.URL}}
+	if _, err := c.PodMetrics(context.Background(), "shop", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := <-agents, rest.DefaultKubernetesUserAgent(); got != want {
+		t.Errorf("user agent %q, want %q", got, want)
+	}
+}
