@@ -21,4 +21,5 @@ type Interface interface {
 	Debug
 	ChangeFeed
 	Applier
+	Helm
 }

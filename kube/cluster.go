@@ -30,7 +30,10 @@ const connectTimeout = 20 * time.Second
 // Cluster is one connection to an API server over real clients; it implements cluster.Interface. All methods are
 // safe for concurrent use.
 type Cluster struct {
-	cfg     *rest.Config
+	cfg *rest.Config
+	// flags are the kubeconfig flags the connection was made from (their read-only wrap included): what
+	// the kubectl and Helm libraries build their own clients from (helm.go).
+	flags   *genericclioptions.ConfigFlags
 	dyn     dynamic.Interface
 	auth    authorizationclient.AuthorizationV1Interface
 	core    corev1client.CoreV1Interface
@@ -86,7 +89,7 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags, start sp
 		return nil, DescribeServerError(cfg.Host, err)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
-	c := &Cluster{info: info, cfg: cfg, dyn: dyn, auth: auth, core: core, catalog: catalog, cancel: cancel, done: make(chan struct{}),
+	c := &Cluster{info: info, cfg: cfg, flags: flags, dyn: dyn, auth: auth, core: core, catalog: catalog, cancel: cancel, done: make(chan struct{}),
 		start: start}
 	start.Go(func() {
 		defer close(c.done)

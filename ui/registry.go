@@ -102,8 +102,9 @@ type Session interface {
 	// Forwards is the session's port-forwards; changed on the UI goroutine.
 	Forwards() *forwards.List
 	// WriteGuard is the checks every object verb makes before it asks, for a write of a screen to row, an
-	// object of res (one access cache for the guard's life).
-	WriteGuard(res discovery.Resource, row *watch.Row) WriteGuard
+	// object of res, of apiVerb ("patch", "create", "delete"…: what the access review asks; one access cache
+	// for the guard's life).
+	WriteGuard(res discovery.Resource, row *watch.Row, apiVerb string) WriteGuard
 	// OpenYAML opens the live YAML view of row, an object of res (nothing when none is registered).
 	OpenYAML(res discovery.Resource, row *watch.Row)
 	// ResourceForKind finds the catalog's resource of an apiVersion and kind (an ownerReference's).
@@ -221,8 +222,8 @@ func (a screenSession) OpenHistory(conn cluster.Interface, context string, res d
 func (a screenSession) Forwards() *forwards.List { return &a.forwards }
 
 // WriteGuard implements Session.
-func (a screenSession) WriteGuard(res discovery.Resource, row *watch.Row) WriteGuard {
-	return a.writeGuard(res, row)
+func (a screenSession) WriteGuard(res discovery.Resource, row *watch.Row, apiVerb string) WriteGuard {
+	return a.writeGuard(res, row, apiVerb)
 }
 
 // OpenYAML implements Session.

@@ -19,9 +19,9 @@ type WriteGuard struct {
 	Denied func() bool
 }
 
-// writeGuard is the WriteGuard of row, an object of res, for one screen: the object verbs' checks of a patch
-// (verbs.Verbs.WriteCheck, one access cache for the screen's life).
-func (a *App) writeGuard(res discovery.Resource, row *watch.Row) WriteGuard {
-	permitted, denied := a.verbs.WriteCheck(res, row, "patch")
+// writeGuard is the WriteGuard of row, an object of res, for one screen: the object verbs' checks of a write
+// of apiVerb (verbs.Verbs.WriteCheck, one access cache for the screen's life).
+func (a *App) writeGuard(res discovery.Resource, row *watch.Row, apiVerb string) WriteGuard {
+	permitted, denied := a.verbs.WriteCheck(res, row, apiVerb)
 	return WriteGuard{Permitted: permitted, Denied: denied}
 }

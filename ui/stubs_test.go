@@ -66,6 +66,6 @@ var stubRolloutsSpec = ScreenSpec{
 	Objects: []ObjectKey{{Key: stubRolloutsKey,
 		Applies: verbs.Restartable,
 		Open: func(s Session, res discovery.Resource, row *watch.Row) {
-			s.Push(stubRollouts(s, res, row, s.WriteGuard(res, row)))
+			s.Push(stubRollouts(s, res, row, s.WriteGuard(res, row, "patch")))
 		}}},
 }

@@ -27,6 +27,7 @@ type releases struct {
 	cluster.Interface
 	sources *helmtest.Sources
 	store   *helmtest.Store
+	helm    helmCalls
 }
 
 func (c *releases) NewSource(spec watch.Spec) (cluster.RowSource, error) {

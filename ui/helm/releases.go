@@ -13,6 +13,7 @@ import (
 	"kscope/ui/keymap"
 	"kscope/ui/livetable"
 	"kscope/ui/screenlife"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -31,12 +32,15 @@ type Releases struct {
 	table   *tview.Table
 	content *livetable.RowContent
 	filter  watch.Filter
+	guard   Guard
+	guards  map[string]ui.WriteGuard // guardOf's
 	life    screenlife.Life // the source, its follower and the tick that ages the rows
 }
 
-// NewReleases returns the table of src's releases; its first show starts src, its Close stops it.
-func NewReleases(nav ui.Navigator, src *helm.Source) *Releases {
-	v := &Releases{nav: nav, src: src, content: livetable.NewRowContent(nav.Clock().Now, flashFor, ghostFor)}
+// NewReleases returns the table of src's releases; its first show starts src, its Close stops it. guard checks
+// the writes (nil: none is offered).
+func NewReleases(nav ui.Navigator, src *helm.Source, guard Guard) *Releases {
+	v := &Releases{nav: nav, src: src, guard: guard, content: livetable.NewRowContent(nav.Clock().Now, flashFor, ghostFor)}
 	v.content.SetTheme(nav.Theme())
 	v.table = tview.NewTable().SetContent(v.content).SetFixed(1, 0).SetSelectable(true, false)
 	v.table.SetBorder(true)
@@ -79,18 +83,67 @@ func (v *Releases) Close() {
 	v.src.Stop()
 }
 
-// Bindings: the selected release's revisions, values, manifest, notes and YAML; the filter; help, quit.
+// Bindings: the selected release's revisions, values, manifest, notes and YAML, its uninstall; the filter;
+// help, quit.
 func (v *Releases) Bindings() []keymap.Binding {
-	return []keymap.Binding{
+	out := []keymap.Binding{
 		v.nav.HelpBinding(),
-		keys.Revisions.Bind(func() { v.withSelected(func(r *watch.Row) { v.nav.Push(NewRevisions(v.nav, v.src, r.Key)) }) }),
+		keys.Revisions.Bind(func() {
+			v.withSelected(func(r *watch.Row) { v.nav.Push(NewRevisions(v.nav, v.src, r.Key, v.guard)) })
+		}),
 		keys.Values.Bind(func() { v.openText(values) }),
 		keys.Manifest.Bind(func() { v.openText(manifest) }),
 		keys.Notes.Bind(func() { v.openText(notes) }),
 		keys.YAML.Bind(func() { v.openText(asYAML) }),
 		keys.Filter.Bind(func() { v.nav.Ask("/", v.filter.String(), v.setFilter) }),
-		v.nav.QuitBinding(),
 	}
+	if v.guard != nil {
+		out = append(out, keys.Uninstall.Bind(v.uninstallSelected).WithDenied(func() bool {
+			latest, ok := v.selectedLatest()
+			return ok && v.guardOf(latest, "delete").Denied()
+		}))
+	}
+	return append(out, v.nav.QuitBinding())
+}
+
+// uninstallSelected asks, then uninstalls the selected release.
+func (v *Releases) uninstallSelected() {
+	v.withSelected(func(r *watch.Row) {
+		latest, ok := v.selectedLatest()
+		if !ok {
+			v.nav.Errorf("release %s has no revision left", r.Key)
+			return
+		}
+		uninstall(v.nav, &v.life, v.nav.Cluster(), v.guardOf(latest, "delete"), latest)
+	})
+}
+
+// selectedLatest is the latest revision of the selected release.
+func (v *Releases) selectedLatest() (helm.Revision, bool) {
+	r, ghost := v.content.RowAt(v.selectedRow())
+	if r == nil || ghost {
+		return helm.Revision{}, false
+	}
+	revs := v.src.Revisions(r.Key)
+	if len(revs) == 0 {
+		return helm.Revision{}, false
+	}
+	return revs[len(revs)-1], true
+}
+
+// guardOf is the guard of a write of apiVerb to rev's object, one per object and verb for the view's life
+// (so that the access answers are asked once).
+func (v *Releases) guardOf(rev helm.Revision, apiVerb string) ui.WriteGuard {
+	k := decodedKey(rev) + " " + apiVerb
+	if g, ok := v.guards[k]; ok {
+		return g
+	}
+	if v.guards == nil {
+		v.guards = map[string]ui.WriteGuard{}
+	}
+	g := v.guard(rev, apiVerb)
+	v.guards[k] = g
+	return g
 }
 
 // openText pushes the text of the selected release's latest revision (followed as new ones come).
@@ -143,7 +196,7 @@ func (v *Releases) Status() string {
 		parts = append(parts, fmt.Sprintf("%d release(s) in %s; chart and app version read from each latest revision once",
 			len(v.content.Rows()), where(v.src.Spec().Namespace)))
 	}
-	return strings.Join(parts, " · ")
+	return strings.Join(parts, " · ") + verbs.NotPermitted(v.Bindings())
 }
 
 // refresh shows the source's rows as they are now, keeping the selection on its release.

@@ -13,6 +13,7 @@ import (
 	"kscope/ui/keymap"
 	"kscope/ui/livetable"
 	"kscope/ui/screenlife"
+	"kscope/ui/verbs"
 	"kscope/watch"
 )
 
@@ -30,6 +31,8 @@ type Revisions struct {
 	// decoded are the summaries (or errors) by revision (helm decodedKey); decoding tells a decode runs.
 	decoded  map[string]decodedRevision
 	decoding bool
+	guard    Guard
+	guards   map[string]ui.WriteGuard // by the latest revision's decodedKey
 	life     screenlife.Life
 }
 
@@ -39,9 +42,11 @@ type decodedRevision struct {
 	err error
 }
 
-// NewRevisions returns the revisions of the release key ("namespace/name") that src lists.
-func NewRevisions(nav ui.Navigator, src *helm.Source, key string) *Revisions {
-	v := &Revisions{nav: nav, src: src, key: key, decoded: map[string]decodedRevision{},
+// NewRevisions returns the revisions of the release key ("namespace/name") that src lists; guard checks the
+// rollback (nil: none is offered).
+func NewRevisions(nav ui.Navigator, src *helm.Source, key string, guard Guard) *Revisions {
+	v := &Revisions{nav: nav, src: src, key: key, guard: guard, decoded: map[string]decodedRevision{},
+		guards: map[string]ui.WriteGuard{},
 		table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
 	v.table.SetBorder(true)
 	v.table.SetSelectedStyle(nav.Theme().Cursor)
@@ -67,20 +72,58 @@ func (v *Revisions) Bindings() []keymap.Binding {
 			}
 		}
 	}
-	return []keymap.Binding{
+	out := []keymap.Binding{
 		v.nav.HelpBinding(),
 		keys.Diff.Bind(v.diffSelected),
 		keys.Values.Bind(open(values)),
 		keys.Manifest.Bind(open(manifest)),
 		keys.Notes.Bind(open(notes)),
 		keys.YAML.Bind(open(asYAML)),
-		v.nav.QuitBinding(),
 	}
+	if v.guard != nil && len(v.revs) > 0 {
+		out = append(out, keys.Rollback.Bind(v.rollbackSelected).WithDenied(func() bool {
+			return len(v.revs) > 0 && v.guardOf(v.revs[0]).Denied()
+		}))
+	}
+	return append(out, v.nav.QuitBinding())
 }
 
-// Status counts the revisions.
+// rollbackSelected asks, then rolls the release back to the selected revision.
+func (v *Revisions) rollbackSelected() {
+	r, ok := v.selected()
+	if !ok {
+		return
+	}
+	latest := v.revs[0]
+	if r.Number == latest.Number {
+		v.nav.Errorf("revision %d is the latest: select an older one to roll back to", r.Number)
+		return
+	}
+	rollback(v.nav, &v.life, v.nav.Cluster(), v.guardOf(latest), latest, r, v.chart(r), v.chart(latest))
+}
+
+// guardOf is the guard of a rollback from latest: the new revision's object is created beside it.
+func (v *Revisions) guardOf(latest helm.Revision) ui.WriteGuard {
+	k := decodedKey(latest)
+	if g, ok := v.guards[k]; ok {
+		return g
+	}
+	g := v.guard(latest, "create")
+	v.guards[k] = g
+	return g
+}
+
+// chart is the chart of r as decoded ("" until it is).
+func (v *Revisions) chart(r helm.Revision) string {
+	if d, ok := v.decoded[decodedKey(r)]; ok && d.err == nil {
+		return d.sum.Chart
+	}
+	return ""
+}
+
+// Status counts the revisions and names the keys the server refuses.
 func (v *Revisions) Status() string {
-	return fmt.Sprintf("%d revision(s) of release %s", len(v.revs), tview.Escape(v.key))
+	return fmt.Sprintf("%d revision(s) of release %s", len(v.revs), tview.Escape(v.key)) + verbs.NotPermitted(v.Bindings())
 }
 
 // diffSelected pushes the diff from the selected revision to the latest.

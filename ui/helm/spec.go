@@ -15,7 +15,7 @@ import (
 
 // keys are the Helm screens' keys: their family of the key table (Spec.Keys).
 var keys = struct {
-	Revisions, Filter, Diff, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy, Storage keymap.KeyDef
+	Revisions, Filter, Diff, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy, Rollback, Uninstall, Storage keymap.KeyDef
 }{
 	Revisions: keymap.NewKey("release revisions", keymap.Key(tcell.KeyEnter, "enter"),
 		"the selected release's revisions (helm history): status, chart, app version, description"),
@@ -34,6 +34,10 @@ var keys = struct {
 	NextMatch: keymap.NewKey("next match", keymap.Char('n'),
 		"in a text: go to the next search match"),
 	Copy: keymap.NewKey("copy", keymap.Char('c'), "in a text: copy it to the clipboard"),
+	Rollback: keymap.NewKey("rollback", keymap.Char('r'),
+		"in the revisions: roll the release back to the selected revision, as helm rollback (asks first)"),
+	Uninstall: keymap.NewKey("uninstall", keymap.Key(tcell.KeyCtrlD, "ctrl-d"),
+		"uninstall the selected release, as helm uninstall, keeping its history or not (asks first)"),
 	Storage: keymap.NewKey("helm storage", keymap.Shifted('Z'),
 		"in a Secrets table: show the Secrets Helm stores releases in (type helm.sh/release.v1, hidden: :helm shows them), or hide them again"),
 }
@@ -43,7 +47,7 @@ var keys = struct {
 var Spec = ui.ScreenSpec{
 	Keys: keymap.Family{Title: "Helm releases (:helm)", Screen: "ui/helm", Defs: []keymap.KeyDef{
 		keys.Revisions, keys.Filter, keys.Diff, keys.Values, keys.AllValues, keys.Manifest, keys.Notes, keys.YAML,
-		keys.Search, keys.NextMatch, keys.Copy, keys.Storage}},
+		keys.Search, keys.NextMatch, keys.Copy, keys.Rollback, keys.Uninstall, keys.Storage}},
 	Commands: []ui.Command{{
 		Names:      []string{"helm", "hr", "releases"},
 		Usage:      "[NS|all] (the Helm releases, live)",
@@ -87,7 +91,9 @@ func open(s ui.Session, args []string) {
 		s.Errorf("%s", err.Error())
 		return
 	}
-	s.Push(NewReleases(s, src))
+	s.Push(NewReleases(s, src, func(rev helm.Revision, apiVerb string) ui.WriteGuard {
+		return s.WriteGuard(storageResource(rev.Driver), storageRow(rev), apiVerb)
+	}))
 }
 
 // where names a namespace for the titles: "all" for every one.

@@ -36,6 +36,7 @@ type Session struct {
 
 	histories []HistoryOpened
 	yamls     []*watch.Row
+	guarded   []string
 }
 
 // HistoryOpened is one OpenHistory call.
@@ -103,7 +104,11 @@ func (s *Session) Histories() []HistoryOpened {
 func (s *Session) Forwards() *forwards.List { return &s.List }
 
 // WriteGuard implements ui.Session with Guard; a nil func of it permits (Permitted runs do) or denies nothing.
-func (s *Session) WriteGuard(discovery.Resource, *watch.Row) ui.WriteGuard {
+// It records what it was asked for (Guarded).
+func (s *Session) WriteGuard(res discovery.Resource, row *watch.Row, apiVerb string) ui.WriteGuard {
+	s.rec.Lock()
+	s.guarded = append(s.guarded, apiVerb+" "+res.Name+" "+row.Key)
+	s.rec.Unlock()
 	g := s.Guard
 	if g.Permitted == nil {
 		g.Permitted = func(_ string, do func()) { do() }
@@ -112,6 +117,14 @@ func (s *Session) WriteGuard(discovery.Resource, *watch.Row) ui.WriteGuard {
 		g.Denied = func() bool { return false }
 	}
 	return g
+}
+
+// Guarded are the guards WriteGuard was asked for, in order: "VERB RESOURCE KEY" ("delete secrets
+// shop/sh.helm.release.v1.web.v3").
+func (s *Session) Guarded() []string {
+	s.rec.Lock()
+	defer s.rec.Unlock()
+	return append([]string(nil), s.guarded...)
 }
 
 // OpenYAML implements ui.Session: it records row (YAMLs).

@@ -29,7 +29,7 @@ var Spec = ui.ScreenSpec{
 		Key:     keys.Rollouts,
 		Applies: verbs.Restartable, // the workloads whose revisions kubectl rollout history lists
 		Open: func(s ui.Session, res discovery.Resource, row *watch.Row) {
-			s.Push(New(s, res, row, s.WriteGuard(res, row)))
+			s.Push(New(s, res, row, s.WriteGuard(res, row, "patch")))
 		},
 	}},
 }

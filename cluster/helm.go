@@ -1,0 +1,35 @@
+package cluster
+
+import (
+	"context"
+	"time"
+)
+
+// HelmTimeout bounds one Helm action: how long Helm waits for the release's hooks (helm's --timeout).
+const HelmTimeout = 5 * time.Minute
+
+// Helm is what Helm's own SDK does to a release in the cluster (its action package), through the
+// connection's clients: a rollback and an uninstall, run as `helm rollback` and `helm uninstall` run them (the
+// release's hooks are the cluster's Jobs; nothing runs on the user's machine, no chart is downloaded). The
+// connection's read-only transport refuses their writes as every other. Implementations are safe for
+// concurrent use; each method blocks for the action (Helm waits for the release's hooks, at most
+// HelmTimeout), and ctx bounds only what is read before it starts.
+type Helm interface {
+	// HelmRollback rolls r back to revision (helm rollback NAME REVISION): a new revision with that one's
+	// chart, values and manifest, applied. r.Latest is the precondition: when the release's latest revision
+	// is another, nothing is written and the error is a Conflict.
+	HelmRollback(ctx context.Context, r HelmRelease, revision int) error
+	// HelmUninstall uninstalls r (helm uninstall, with keepHistory --keep-history): its objects deleted, its
+	// revisions too unless kept (then marked uninstalled). It returns Helm's info line. r.Latest is the
+	// precondition, as for HelmRollback.
+	HelmUninstall(ctx context.Context, r HelmRelease, keepHistory bool) (info string, err error)
+}
+
+// HelmRelease names a release and what the user saw of it. A plain value.
+type HelmRelease struct {
+	Namespace, Name string
+	// Driver is where the release is stored: "secret" or "configmap".
+	Driver string
+	// Latest is the number of the latest revision the user saw: the precondition of a write.
+	Latest int
+}
