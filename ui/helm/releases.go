@@ -34,7 +34,7 @@ type Releases struct {
 	filter  watch.Filter
 	guard   Guard
 	guards  map[string]ui.WriteGuard // guardOf's
-	life    screenlife.Life // the source, its follower and the tick that ages the rows
+	life    screenlife.Life          // the source, its follower and the tick that ages the rows
 }
 
 // NewReleases returns the table of src's releases; its first show starts src, its Close stops it. guard checks

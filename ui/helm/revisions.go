@@ -47,7 +47,7 @@ type decodedRevision struct {
 func NewRevisions(nav ui.Navigator, src *helm.Source, key string, guard Guard) *Revisions {
 	v := &Revisions{nav: nav, src: src, key: key, guard: guard, decoded: map[string]decodedRevision{},
 		guards: map[string]ui.WriteGuard{},
-		table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
+		table:  tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
 	v.table.SetBorder(true)
 	v.table.SetSelectedStyle(nav.Theme().Cursor)
 	return v

@@ -53,7 +53,9 @@ func TestRollbackAsksThenRollsBackWithThePrecondition(t *testing.T) {
 	s.Press(v, tcell.NewEventKey(tcell.KeyEnter, 0, 0))
 	revs := s.Pushed()[1].(*Revisions)
 	s.UI(revs.Activate)
-	waitFor(t, s, "the charts", func() bool { return revs.chart(revs.revs[2]) == "shop-1.1.0" && revs.chart(revs.revs[0]) == "shop-1.3.0" })
+	waitFor(t, s, "the charts", func() bool {
+		return revs.chart(revs.revs[2]) == "shop-1.1.0" && revs.chart(revs.revs[0]) == "shop-1.3.0"
+	})
 
 	// r on the latest: nothing to roll back to.
 	s.UI(func() { revs.table.Select(1, 0) })
