@@ -1,64 +1,34 @@
 package cli
 
 import (
-	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
+	"kscope/ui"
 	"kscope/ui/keymap"
 )
 
-// defsOf are the keys of one family of keymap.Keys (a struct of KeyDefs).
-func defsOf(family any) []keymap.KeyDef {
-	v := reflect.ValueOf(family)
-	out := make([]keymap.KeyDef, 0, v.NumField())
-	for i := range v.NumField() {
-		out = append(out, v.Field(i).Interface().(keymap.KeyDef))
-	}
-	return out
-}
-
 // TestRegisteredScreensCollideWithNothing: the screens the program registers take no command name twice nor
-// one of kscope's own, and their keys on the selected object and on a live table are none of the keys kscope
-// binds in those views itself (everywhere, the views', the tables', the object keys, the workloads', nodes',
-// debugging and health ones), nor each other's: a new screen's key cannot shadow another silently.
+// one of kscope's own, and their keys on the selected object, on a live table and of hidden rows are none of
+// the keys kscope binds in those views itself, nor each other's (ui.ScreenCollisions, which the app says at
+// start): a new screen's command or key cannot shadow another silently. The check knows every one of
+// kscope's command names (ui.CommandNames): a screen registered after these taking one is said.
 func TestRegisteredScreensCollideWithNothing(t *testing.T) {
-	k := keymap.Keys
-	taken := map[string]string{}
-	for _, family := range []any{k.Global, k.Views, k.Table, k.Object, k.Workload, k.Node, k.Debug, k.Health} {
-		for _, d := range defsOf(family) {
-			if d.Key.Label != "" {
-				taken[d.Key.Label] = "kscope's " + d.Name
-			}
-		}
+	screens := registered()
+	for _, line := range ui.ScreenCollisions(screens) {
+		t.Error(line)
 	}
-	commands := map[string]string{}
-	for _, n := range []string{"q", "quit", "q!", "help", "apply", "ns", "namespace", "ctx", "context", "contexts"} {
-		commands[n] = "kscope's"
+	names := ui.CommandNames()
+	if len(names) == 0 {
+		t.Fatal("ui.CommandNames: none")
 	}
-	for _, s := range registered() {
-		for _, c := range s.Commands {
-			for _, n := range c.Names {
-				if who, ok := commands[n]; ok {
-					t.Errorf("%s: command %q is %s too", s.Keys.Title, n, who)
-				}
-				commands[n] = s.Keys.Title + "'s"
-			}
-		}
-		var defs []keymap.KeyDef
-		for _, o := range s.Objects {
-			defs = append(defs, o.Key)
-		}
-		for _, tk := range s.Tables {
-			defs = append(defs, tk.Key)
-		}
-		for _, h := range s.Hidden {
-			defs = append(defs, h.Rows.Key)
-		}
-		for _, d := range defs {
-			if who, ok := taken[d.Key.Label]; ok {
-				t.Errorf("%s: key %s (%s) is %s too", s.Keys.Title, d.Key.Label, d.Name, who)
-			}
-			taken[d.Key.Label] = s.Keys.Title + "'s " + d.Name
+	for _, n := range names {
+		probe := ui.ScreenSpec{Keys: keymap.Family{Title: "Probe view"},
+			Commands: []ui.Command{{Names: []string{n}, Run: func(ui.Session, []string) {}}}}
+		lines := ui.ScreenCollisions(append(slices.Clip(screens), probe))
+		if want := "Probe view's command :" + n + " is kscope's too"; len(lines) != 1 || !strings.HasPrefix(lines[0], want) {
+			t.Errorf("a screen's :%s: collisions %q, want one saying %q", n, lines, want)
 		}
 	}
 }

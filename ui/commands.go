@@ -46,15 +46,30 @@ func (a *App) commandLine() prompt.CommandLine {
 	return prompt.CommandLine{Commands: a.barCommands(), Words: a.resourceWords}
 }
 
-// barCommands is the one list of the command bar's own commands, for running and for completion (anything
-// else typed after `:` names a resource).
+// barCommands is the one list of the command bar's commands, for running and for completion (anything else
+// typed after `:` names a resource): kscope's own, then the registered screens' (ScreenSpec), so that a
+// registered command of one of kscope's names never runs (ScreenCollisions says so at start).
 func (a *App) barCommands() []prompt.Command {
-	cmds := []prompt.Command{
+	return append(a.ownCommands(), a.registeredCommands()...)
+}
+
+// CommandNames are the names of kscope's own commands of the command bar (q, help, apply, ns, ctx and their
+// aliases), read from the list the bar runs: a registered screen's command may take none of them. Safe from
+// any goroutine.
+func CommandNames() []string {
+	var names []string
+	for _, c := range (&App{}).ownCommands() { // built, never run: only the names are read
+		names = append(names, c.Names...)
+	}
+	return names
+}
+
+// ownCommands are kscope's own commands of the command bar. It only builds them (nothing of a is read until
+// one runs): CommandNames reads their names on an App of no session.
+func (a *App) ownCommands() []prompt.Command {
+	return []prompt.Command{
 		{Names: []string{"q", "quit", "q!"}, Run: func([]string) { a.Stop() }},
 		{Names: []string{"help"}, Run: func([]string) { a.showHelp() }},
-	}
-	cmds = append(cmds, a.registeredCommands()...) // the registered screens' (ScreenSpec)
-	return append(cmds, []prompt.Command{
 		{Names: []string{"apply"}, Args: true, Rest: true, Run: a.runApply},
 		{Names: []string{"ns", "namespace"}, Args: true, ArgCandidates: func() []string { return a.namespaces.names() },
 			Run: func(args []string) {
@@ -75,7 +90,7 @@ func (a *App) barCommands() []prompt.Command {
 				}
 				a.switchContext(args[0])
 			}},
-	}...)
+	}
 }
 
 // resourceWords are the names a resource may be opened by after `:`, for Tab.

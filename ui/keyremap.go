@@ -85,13 +85,14 @@ func (k keyRemaps) apply(keys []keymap.Binding) ([]keymap.Binding, []string) {
 }
 
 // readKeys reads the configured keys (hotkeys, plugins, keys.yaml's remaps) once, at start; it returns a
-// line for each that cannot be used.
+// line for each that cannot be used, then one for each command or key of a registered screen that collides
+// (ScreenCollisions).
 func (a *App) readKeys() []string {
 	var bad, badPlugins, badRemaps []string
 	a.hotkeysFirst, a.hotkeys, bad = plugins.HotKeys(a.opts.HotKeys, a.command)
 	a.plugins, badPlugins = plugins.New(pluginHost{a}, a.opts.Plugins, a.opts.ContextPlugins)
 	a.remaps, badRemaps = newKeyRemaps(a.opts.Keys, keymap.Names(KeyFamilies(a.opts.Registered)))
-	return append(append(bad, badPlugins...), badRemaps...)
+	return slices.Concat(bad, badPlugins, badRemaps, ScreenCollisions(a.opts.Registered))
 }
 
 // keys returns the keys of v, then the global keys, as keys.yaml remaps them and as configured keys take
