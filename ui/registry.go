@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"kscope/cluster"
@@ -119,18 +120,25 @@ var _ Session = screenSession{}
 
 // KeyFamilies is the whole key table as an app with screens registered shows it: keymap.Keys's families,
 // the `:` key's description naming the registered screens' commands, then each registered screen's family.
-// README's key tables are generated from it.
+// README's key tables are generated from it. A pure function; safe from any goroutine.
 func KeyFamilies(screens []ScreenSpec) []keymap.Family {
-	out := keymap.Keys.Families()
-	for i := range out[0].Defs {
-		if out[0].Defs[i].Name == keymap.Keys.Global.Command.Name {
-			out[0].Defs[i] = commandKey(screens)
+	return withScreens(keymap.Keys.Families(), screens)
+}
+
+// withScreens is families (which it changes) with the `:` key described as commandKey describes it, in the
+// family that holds it (found by its name, wherever the key table puts it), then each of screens' families.
+func withScreens(families []keymap.Family, screens []ScreenSpec) []keymap.Family {
+	name := keymap.Keys.Global.Command.Name
+	for _, f := range families {
+		if i := slices.IndexFunc(f.Defs, func(d keymap.KeyDef) bool { return d.Name == name }); i >= 0 {
+			f.Defs[i] = commandKey(screens)
+			break
 		}
 	}
 	for _, s := range screens {
-		out = append(out, s.Keys)
+		families = append(families, s.Keys)
 	}
-	return out
+	return families
 }
 
 // commandKey is the `:` key with the registered screens' commands in its description.
