@@ -190,7 +190,10 @@
 // namespace and clusters, connections to other contexts, the history and YAML screens, a write's guard, the
 // forwards) is Session's. A key on the selected object is a ScreenSpec.Objects entry (its key, the resources
 // it applies to, how it opens), bound after kscope's own object keys in the tables and the views of one
-// object. The screen's own tests check it binds its family's keys (ui/navtest's Nav and Session are what
+// object. A command name or key that kscope or an earlier registered screen has in the same views is said on
+// the prompt line at start (ScreenCollisions, keyconflicts.go), and kscope's command, or the earlier screen's,
+// is the one that runs; cli's TestRegisteredScreensCollideWithNothing keeps the program's screens clear of
+// them. The screen's own tests check it binds its family's keys (ui/navtest's Nav and Session are what
 // those tests use).
 //
 // A screen not moved yet is a field of TableScreens, its key written in keymap.Keys (ui/keymap/table.go)
