@@ -108,7 +108,9 @@ type session struct {
 	favs        map[string][]string // favourite namespaces by kubeconfig context (withFavorite)
 	unsubscribe func()
 	namespaces  *namespaceNames // for :ns completion
-	history     viewHistory     // the resources opened from the top ([ ] -)
+	// startNamespace is the start's namespace while its check waits for a table to settle (namespacecheck.go).
+	startNamespace string
+	history        viewHistory // the resources opened from the top ([ ] -)
 	// hotkeys are the configured keys: those that override the views' keys, and the others (after them).
 	hotkeysFirst, hotkeys []keymap.Binding
 	remaps                keyRemaps    // keys.yaml
@@ -302,7 +304,7 @@ func (a *App) attach(c cluster.Interface) {
 	}
 	if a.namespace != "" {
 		a.addFavorite(a.namespace)
-		a.warnIfNamespaceMissing(a.namespace)
+		a.checkNamespaceAtStart(a.namespace)
 	}
 	a.namespaces = a.watchNamespaceNames()
 	resources := picker.New(pickerHost{a})

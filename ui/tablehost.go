@@ -38,6 +38,14 @@ func (h *tableHost) Spawn() spawn.Func { return h.sup.Func() }
 // Queue implements livetable.Host.
 func (h *tableHost) Queue(fn func()) { h.tv.QueueUpdate(fn) }
 
+// Settle implements livetable.Host: the app's Settle, after handing the settled table to the namespace
+// check the start left for it (settledStart). Any goroutine but the UI's.
+func (h *tableHost) Settle() {
+	t := h.t
+	h.tv.QueueUpdate(func() { h.settledStart(t) })
+	h.App.Settle()
+}
+
 // Draw implements livetable.Host.
 func (h *tableHost) Draw() { h.tv.ForceDraw() }
 
