@@ -150,9 +150,9 @@ func Bulk(namespace string, releases, revisions int, now time.Time) []Revision {
 	return out
 }
 
-// ManifestObjects splits a rendered manifest into its documents (without their "# Source:" lines' separators),
+// ManifestDocuments splits a rendered manifest into its documents (without their "# Source:" lines' separators),
 // the objects a release's deployed revision puts in the cluster.
-func ManifestObjects(manifest string) []string {
+func ManifestDocuments(manifest string) []string {
 	var out []string
 	for _, doc := range strings.Split(manifest, "---\n") {
 		if strings.TrimSpace(doc) != "" {

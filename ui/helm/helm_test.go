@@ -248,3 +248,34 @@ func TestReleaseSecretsAreHiddenInSecretsTables(t *testing.T) {
 		t.Error("a table without a Type column hides rows")
 	}
 }
+
+func TestDescribeOnARevision(t *testing.T) {
+	c, s := newReleases(t)
+	src, err := helm.NewSource(nil, c, c, "shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.install(t, "web", 1, common.StatusDeployed)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	src.Start(ctx)
+	defer src.Stop()
+	revs := NewRevisions(s, src, "shop/web", nil)
+	s.UI(revs.Activate)
+	waitFor(t, s, "the revision", func() bool { revs.refresh(); return len(revs.revs) == 1 })
+	s.Press(revs, tcell.NewEventKey(tcell.KeyRune, 'd', 0))
+	text := s.Pushed()[0].(*Text)
+	s.UI(text.Activate)
+	waitFor(t, s, "the description", func() bool {
+		return strings.Contains(text.rel, "Revision:       1\n") && strings.Contains(text.rel, "Chart:          shop-1.1.0\n") &&
+			strings.Contains(text.rel, "Resources:\n  ConfigMap")
+	})
+	var title string
+	s.UI(func() { title = text.text.View().GetTitle() })
+	if !strings.Contains(title, "describe") {
+		t.Errorf("title %q", title)
+	}
+	if revs.Bindings()[len(revs.Bindings())-2].Name == keys.Rollback.Name {
+		t.Error("a revisions view without a guard offers the rollback")
+	}
+}

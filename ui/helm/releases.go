@@ -91,6 +91,7 @@ func (v *Releases) Bindings() []keymap.Binding {
 		keys.Revisions.Bind(func() {
 			v.withSelected(func(r *watch.Row) { v.nav.Push(NewRevisions(v.nav, v.src, r.Key, v.guard)) })
 		}),
+		keys.Describe.Bind(func() { v.openText(described) }),
 		keys.Values.Bind(func() { v.openText(values) }),
 		keys.Manifest.Bind(func() { v.openText(manifest) }),
 		keys.Notes.Bind(func() { v.openText(notes) }),

@@ -75,6 +75,7 @@ func (v *Revisions) Bindings() []keymap.Binding {
 	out := []keymap.Binding{
 		v.nav.HelpBinding(),
 		keys.Diff.Bind(v.diffSelected),
+		keys.Describe.Bind(open(described)),
 		keys.Values.Bind(open(values)),
 		keys.Manifest.Bind(open(manifest)),
 		keys.Notes.Bind(open(notes)),

@@ -15,7 +15,7 @@ import (
 
 // keys are the Helm screens' keys: their family of the key table (Spec.Keys).
 var keys = struct {
-	Revisions, Filter, Diff, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy, Rollback, Uninstall, Storage keymap.KeyDef
+	Revisions, Filter, Diff, Describe, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy, Rollback, Uninstall, Storage keymap.KeyDef
 }{
 	Revisions: keymap.NewKey("release revisions", keymap.Key(tcell.KeyEnter, "enter"),
 		"the selected release's revisions (helm history): status, chart, app version, description"),
@@ -23,6 +23,8 @@ var keys = struct {
 		"in the revisions: the selected revision's values and manifest against the latest's"),
 	Filter: keymap.NewKey("filter", keymap.Char('/'),
 		"show only the releases matching a regular expression (any cell; esc: all)"),
+	Describe: keymap.NewKey("describe", keymap.Char('d'),
+		"the selected release or revision as kubectl describe would print it: status, chart, times, values, the objects it made, hooks, notes"),
 	Values: keymap.NewKey("values", keymap.Char('v'),
 		"the values the user supplied to the selected release or revision (helm get values)"),
 	AllValues: keymap.NewKey("all values", keymap.Char('a'),
@@ -46,7 +48,7 @@ var keys = struct {
 // NS (else the view's namespace); Tab after it offers all and the namespaces.
 var Spec = ui.ScreenSpec{
 	Keys: keymap.Family{Title: "Helm releases (:helm)", Screen: "ui/helm", Defs: []keymap.KeyDef{
-		keys.Revisions, keys.Filter, keys.Diff, keys.Values, keys.AllValues, keys.Manifest, keys.Notes, keys.YAML,
+		keys.Revisions, keys.Filter, keys.Diff, keys.Describe, keys.Values, keys.AllValues, keys.Manifest, keys.Notes, keys.YAML,
 		keys.Search, keys.NextMatch, keys.Copy, keys.Rollback, keys.Uninstall, keys.Storage}},
 	Commands: []ui.Command{{
 		Names:      []string{"helm", "hr", "releases"},

@@ -21,11 +21,12 @@ const (
 	manifest
 	notes
 	asYAML
+	described
 )
 
 // name is the kind's word in titles and on the prompt line.
 func (k textKind) name() string {
-	return [...]string{"values", "manifest", "notes", "release"}[k]
+	return [...]string{"values", "manifest", "notes", "release", "describe"}[k]
 }
 
 // Text is one text of a revision (its values, manifest, notes, or the release as YAML), searchable and
@@ -165,6 +166,8 @@ func read(ctx context.Context, get helm.Getter, rev helm.Revision, what textKind
 			return "", nil
 		}
 		return rel.Info.Notes, nil
+	case described:
+		return helm.Describe(rel), nil
 	default:
 		return helm.AsYAML(rel)
 	}
@@ -197,7 +200,7 @@ func (v *Text) render() {
 
 // colour is how the lines of the text are coloured: YAML as the YAML views colour it, notes as they are.
 func (v *Text) colour() func(string) string {
-	if v.what == notes {
+	if v.what == notes || v.what == described {
 		return nil
 	}
 	return v.nav.Theme().YAMLLine

@@ -95,7 +95,7 @@ func writeDemo(ctx context.Context, client kubernetes.Interface, dyn dynamic.Int
 		if r.Status != common.StatusDeployed {
 			continue
 		}
-		for _, doc := range helmtest.ManifestObjects(rel.Manifest) {
+		for _, doc := range helmtest.ManifestDocuments(rel.Manifest) {
 			if err := apply(ctx, dyn, doc); err != nil {
 				return written, fmt.Errorf("apply release %s/%s: %w", r.Namespace, r.Name, err)
 			}
