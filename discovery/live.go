@@ -67,7 +67,8 @@ func (c *Catalog) Run(ctx context.Context) {
 
 // startInformers starts a metadata informer of client for each watched resource on its own goroutine. An
 // informer stops at an error that apierr.Classify calls terminal (forbidden, not found, method not
-// supported, unauthorized: as a watch.Source judges them); others are left to its backoff. It returns, for
+// supported, unauthorized: as a watch.Source judges them) before it has synced; others are left to its
+// backoff. It returns, for
 // each informer, a channel closed once it has synced or stopped, or ctx has ended.
 func (c *Catalog) startInformers(ctx context.Context, wg *sync.WaitGroup, client metadata.Interface) []<-chan struct{} {
 	var ready []<-chan struct{}
@@ -98,12 +99,13 @@ func (c *Catalog) startInformers(ctx context.Context, wg *sync.WaitGroup, client
 }
 
 // newInformer returns a metadata informer for gvr that wakes the refresher on every change after its
-// initial list. A terminal error of its list or watch calls stop; other errors are left to the reflector's
-// backoff, silently.
+// initial list. A terminal error before it has synced calls stop (the server refuses it for good, as the
+// probe list it replaces would have said); any error after, such as an expired token that the credential
+// plugin renews, and every other error, is left to the reflector's backoff, silently.
 func (c *Catalog) newInformer(client metadata.Interface, gvr schema.GroupVersionResource, stop context.CancelFunc) cache.SharedIndexInformer {
 	inf := metadatainformer.NewFilteredMetadataInformer(client, gvr, "", 0, nil, nil).Informer()
 	_ = inf.SetWatchErrorHandlerWithContext(func(_ context.Context, _ *cache.Reflector, err error) {
-		if apierr.Classify(err).Terminal() {
+		if !inf.HasSynced() && apierr.Classify(err).Terminal() {
 			stop()
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	metadatafake "k8s.io/client-go/metadata/fake"
 	clienttesting "k8s.io/client-go/testing"
 )
@@ -147,5 +149,31 @@ func TestInformersStopAtTerminalErrors(t *testing.T) {
 				t.Errorf("%d lists, want one per informer and no retry", len(lists))
 			}
 		})
+	}
+}
+
+// TestInformersKeepWatchingAfterSync: once synced, a watch that meets a terminal error (a token expired,
+// which the credential plugin renews) is retried, not stopped: only the first list tells that the server
+// refuses it for good.
+func TestInformersKeepWatchingAfterSync(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	client := metadatafake.NewSimpleMetadataClient(runtime.NewScheme())
+	var watches atomic.Int32
+	client.PrependWatchReactor("*", func(clienttesting.Action) (bool, watch.Interface, error) {
+		if watches.Add(1) <= int32(len(watchedResources())) {
+			return true, nil, apierrors.NewUnauthorized("token expired")
+		}
+		return false, nil, nil
+	})
+	c, _ := loadedCatalog(t, testServer())
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	for _, r := range c.startInformers(ctx, &wg, client) {
+		<-r
+	}
+	for deadline := time.Now().Add(10 * time.Second); watches.Load() <= int32(len(watchedResources())); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d watches in 10 s: a watch refused after its informer synced was not retried", watches.Load())
+		}
 	}
 }
