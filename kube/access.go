@@ -35,7 +35,7 @@ type nsRules struct {
 	err    error
 }
 
-// get returns the rules of namespace ("": the cluster-wide ones), asking the server once per rulesTTL while
+// get returns the rules of namespace (not "": the server refuses a review of no namespace), asking the server once per rulesTTL while
 // concurrent callers wait for that one answer. A failed review is not kept: the next call asks again.
 func (r *accessRules) get(ctx context.Context, auth authorizationclient.AuthorizationV1Interface, namespace string) (authorizationv1.SubjectRulesReviewStatus, error) {
 	r.mu.Lock()

@@ -163,6 +163,18 @@ func TestCanOneRulesReviewPerNamespace(t *testing.T) {
 		t.Errorf("%d access reviews, want none", n)
 	}
 
+	// A question of no namespace (a cluster-scoped resource, or all namespaces) goes to an access review: the
+	// server lists rules only in a namespace.
+	if _, err := c.Can(context.Background(), cluster.AccessQuery{Verb: "delete", GVR: schema.GroupVersionResource{Version: "v1", Resource: "nodes"}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.count("selfsubjectrulesreviews "); n != 0 {
+		t.Errorf("%d rules reviews of no namespace, want none (the server refuses them)", n)
+	}
+	if n := s.count("selfsubjectaccessreviews "); n != 1 {
+		t.Errorf("%d access reviews of no namespace, want 1", n)
+	}
+
 	incomplete := &accessServer{incomplete: true, allowed: true}
 	c = accessCluster(t, incomplete)
 	ans, err := c.Can(context.Background(), cluster.AccessQuery{Verb: "delete", GVR: podsGVR, Namespace: "shop"})

@@ -159,14 +159,17 @@ func uidConflict(gvr schema.GroupVersionResource, name string, err error) error 
 	return err
 }
 
-// Can implements cluster.Access. It answers from the rules the server lists for q's namespace (one
-// SelfSubjectRulesReview per namespace and minute, shared by every screen of the connection: rulesAnswer),
-// and where those cannot tell, or cannot be read, with a SelfSubjectAccessReview of q. Read-only mode lets
-// both through: they change nothing.
+// Can implements cluster.Access. A question in a namespace is answered from the rules the server lists for
+// it (one SelfSubjectRulesReview per namespace and minute, shared by every screen of the connection:
+// rulesAnswer); a question where those cannot tell, or cannot be read, and one of no namespace (the server
+// lists rules only in a namespace), with a SelfSubjectAccessReview of q. Read-only mode lets both through:
+// they change nothing.
 func (c *Cluster) Can(ctx context.Context, q cluster.AccessQuery) (cluster.AccessAnswer, error) {
-	if status, err := c.rules.get(ctx, c.auth, q.Namespace); err == nil {
-		if ans, decided := rulesAnswer(status, q); decided {
-			return ans, nil
+	if q.Namespace != "" {
+		if status, err := c.rules.get(ctx, c.auth, q.Namespace); err == nil {
+			if ans, decided := rulesAnswer(status, q); decided {
+				return ans, nil
+			}
 		}
 	}
 	review := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
