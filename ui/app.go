@@ -95,6 +95,9 @@ type session struct {
 	// a key with more input behind it (burstScreen). UI goroutine.
 	screen   *burstScreen
 	skipDraw bool
+	// draws counts the draws made; drawLater is set while a fallback draw waits (keyburst.go). UI goroutine.
+	draws     uint64
+	drawLater bool
 
 	header *Header
 	status *StatusLine
@@ -181,11 +184,7 @@ func New(opts Options) *App {
 		AddItem(a.status.view, 1, 0, false)
 	a.applyTheme()
 	a.tv.SetRoot(a.root, true).SetInputCapture(a.capture)
-	a.tv.SetBeforeDrawFunc(func(tcell.Screen) bool {
-		skip := a.skipDraw
-		a.skipDraw = false
-		return skip
-	})
+	a.tv.SetBeforeDrawFunc(a.beforeDraw)
 	return a
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"sync"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 )
@@ -56,4 +57,44 @@ func (s *burstScreen) takeFollowed(k *tcell.EventKey) bool {
 	_, ok := s.followed[k]
 	delete(s.followed, k)
 	return ok
+}
+
+// burstDraw is how long after a skipped draw the app draws anyway, should no draw have come since: what
+// followed the key may not be a key that draws (a terminal's reply, a focus or paste event, a key the prompt
+// takes), and the screen must not stay as it was before the key.
+const burstDraw = 50 * time.Millisecond
+
+// beforeDraw is tview's before-draw hook: it skips the draw that follows a key with more input behind it
+// (capture sets skipDraw), and then makes sure one comes within burstDraw (drawSoon). UI goroutine.
+func (a *App) beforeDraw(tcell.Screen) bool {
+	skip := a.skipDraw
+	a.skipDraw = false
+	if skip {
+		a.drawSoon()
+		return true
+	}
+	a.draws++
+	return false
+}
+
+// drawSoon draws after burstDraw unless the app has drawn by then (the burst's last key did). UI goroutine.
+func (a *App) drawSoon() {
+	if a.drawLater {
+		return
+	}
+	a.drawLater = true
+	seen, clk := a.draws, a.opts.Clock
+	a.Go(func() {
+		select {
+		case <-a.ctx.Done():
+			return
+		case <-clk.After(burstDraw):
+		}
+		a.tv.QueueUpdate(func() {
+			a.drawLater = false
+			if a.draws == seen {
+				a.tv.ForceDraw()
+			}
+		})
+	})
 }

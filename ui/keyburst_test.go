@@ -58,3 +58,32 @@ func TestKeyBurstDrawnOnce(t *testing.T) {
 	}
 	h.contains("pods(shop)[2] </web>")
 }
+
+// TestBurstWhoseLastKeyIsFollowedIsDrawn: when what follows the last key of a burst is not a key that draws
+// (here: nothing comes), the draw skipped after it comes burstDraw later, once.
+func TestBurstWhoseLastKeyIsFollowedIsDrawn(t *testing.T) {
+	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
+	count := h.countDraws()
+	base := count()
+	var burst []*tcell.EventKey
+	for _, r := range "/web" {
+		burst = append(burst, tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+	}
+	burst = append(burst, tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone))
+	h.app.screen.mu.Lock()
+	for _, k := range burst { // the last too: input followed it, but no key came
+		h.app.screen.followed[k] = struct{}{}
+	}
+	h.app.screen.mu.Unlock()
+	for _, k := range burst {
+		h.app.tv.QueueEvent(k)
+	}
+	h.until("filter applied", func() bool { return h.app.top().(*livetable.Table).Query().Filter.String() == "web" })
+	if n := count() - base; n != 0 {
+		t.Fatalf("%d draws before the fallback, want 0", n)
+	}
+	h.waitClockWaiter()
+	h.advance(burstDraw)
+	h.until("drawn", func() bool { return count()-base == 1 })
+	h.contains("pods(shop)[2] </web>")
+}
