@@ -20,7 +20,8 @@
 // (a ScreenSpec, registry.go: its commands and Tab's words for them, its keys on the selected object and
 // which resources they apply to, its family of keys) and the program lists it in Options.Registered
 // (cli/screens.go, one line): ui/portforwards (`:pf`), ui/changes (`:changes`), ui/rollouts (shift-r on a
-// workload), ui/treeview (`t` on any object) and ui/pulse (`i` on a live table: ScreenSpec.Tables). The
+// workload), ui/treeview (`t` on any object), ui/pulse (`i` on a live table: ScreenSpec.Tables) and ui/helm
+// (`:helm`, which also hides Helm's release Secrets in Secrets tables until shift-z: ScreenSpec.Hidden). The
 // screens not moved yet (ui/versions, ui/logview, ui/objectview, ui/containers, ui/contexts) are fields of
 // TableScreens (navigator.go) the program fills (cli/tui.go); a key whose screen is not registered is not
 // bound. ui's tests register stubs.
