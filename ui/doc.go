@@ -56,8 +56,9 @@
 //     opening of screens (TableScreens, and the registered ScreenSpecs: registry.go), the terminal handed to a
 //     child (suspend.go);
 //  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
-//     ui/containers, ui/portforwards, ui/rollouts, ui/changes), which import ui (Screen, Navigator, Session,
-//     ScreenSpec) and which ui never imports; ui/screenlife, the lifecycle they keep, is among them.
+//     ui/containers, ui/portforwards, ui/rollouts, ui/changes, ui/helm), which import ui (Screen, Navigator,
+//     Session, ScreenSpec) and which ui never imports; ui/screenlife, the lifecycle they keep, and
+//     ui/searchtext, the searchable text the object and Helm views show, are among them.
 //
 // # Structure
 //
