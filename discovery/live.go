@@ -3,10 +3,13 @@ package discovery
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/metadata/metadatainformer"
 	"k8s.io/client-go/tools/cache"
@@ -67,9 +70,9 @@ func (c *Catalog) Run(ctx context.Context) {
 
 // startInformers starts a metadata informer of client for each watched resource on its own goroutine. An
 // informer stops at an error that apierr.Classify calls terminal (forbidden, not found, method not
-// supported, unauthorized: as a watch.Source judges them) before it has synced; others are left to its
-// backoff. It returns, for
-// each informer, a channel closed once it has synced or stopped, or ctx has ended.
+// supported, unauthorized: as a watch.Source judges them) before any of its requests has succeeded; other
+// errors are left to its backoff. It returns, for each informer, a channel closed once it has synced or
+// stopped, or ctx has ended.
 func (c *Catalog) startInformers(ctx context.Context, wg *sync.WaitGroup, client metadata.Interface) []<-chan struct{} {
 	var ready []<-chan struct{}
 	for _, gvr := range watchedResources() {
@@ -99,16 +102,23 @@ func (c *Catalog) startInformers(ctx context.Context, wg *sync.WaitGroup, client
 }
 
 // newInformer returns a metadata informer for gvr that wakes the refresher on every change after its
-// initial list. A terminal error before it has synced calls stop (the server refuses it for good, as the
-// probe list it replaces would have said); any error after, such as an expired token that the credential
-// plugin renews, and every other error, is left to the reflector's backoff, silently.
+// initial list. A terminal error before any of its lists and watches has succeeded calls stop (the server
+// refuses it for good, as the probe list it replaces would have said) as that request returns, so that the
+// reflector's fallback from its streaming list to a plain list is not sent: one refused request per
+// resource. Any error after, such as an expired token that the credential plugin renews, and every other
+// error, is left to the reflector's backoff, silently.
 func (c *Catalog) newInformer(client metadata.Interface, gvr schema.GroupVersionResource, stop context.CancelFunc) cache.SharedIndexInformer {
-	inf := metadatainformer.NewFilteredMetadataInformer(client, gvr, "", 0, nil, nil).Informer()
-	_ = inf.SetWatchErrorHandlerWithContext(func(_ context.Context, _ *cache.Reflector, err error) {
-		if !inf.HasSynced() && apierr.Classify(err).Terminal() {
+	var answered atomic.Bool // a list or watch has succeeded
+	answer := func(err error) {
+		switch {
+		case err == nil:
+			answered.Store(true)
+		case !answered.Load() && apierr.Classify(err).Terminal():
 			stop()
 		}
-	})
+	}
+	inf := metadatainformer.NewFilteredMetadataInformer(refusalClient{client, answer}, gvr, "", 0, nil, nil).Informer()
+	_ = inf.SetWatchErrorHandlerWithContext(func(context.Context, *cache.Reflector, error) {})
 	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(_ any, initial bool) {
 			if !initial {
@@ -119,6 +129,58 @@ func (c *Catalog) newInformer(client metadata.Interface, gvr schema.GroupVersion
 		DeleteFunc: func(any) { c.wake() },
 	})
 	return inf
+}
+
+// refusalClient is a metadata client whose lists and watches hand their outcome (nil: success) to refused
+// before returning.
+type refusalClient struct {
+	metadata.Interface
+	refused func(error)
+}
+
+// IsWatchListSemanticsUnSupported passes on what the wrapped client says (client-go's fakes cannot stream a
+// list; the informer asks, see util/watchlist).
+func (c refusalClient) IsWatchListSemanticsUnSupported() bool {
+	u, ok := c.Interface.(interface{ IsWatchListSemanticsUnSupported() bool })
+	return ok && u.IsWatchListSemanticsUnSupported()
+}
+
+func (c refusalClient) Resource(gvr schema.GroupVersionResource) metadata.Getter {
+	return refusalGetter{c.Interface.Resource(gvr), c.refused}
+}
+
+type refusalGetter struct {
+	metadata.Getter
+	refused func(error)
+}
+
+func (g refusalGetter) Namespace(ns string) metadata.ResourceInterface {
+	return refusalResource{g.Getter.Namespace(ns), g.refused}
+}
+
+func (g refusalGetter) List(ctx context.Context, opts metav1.ListOptions) (*metav1.PartialObjectMetadataList, error) {
+	return refusalResource{g.Getter, g.refused}.List(ctx, opts)
+}
+
+func (g refusalGetter) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	return refusalResource{g.Getter, g.refused}.Watch(ctx, opts)
+}
+
+type refusalResource struct {
+	metadata.ResourceInterface
+	refused func(error)
+}
+
+func (r refusalResource) List(ctx context.Context, opts metav1.ListOptions) (*metav1.PartialObjectMetadataList, error) {
+	l, err := r.ResourceInterface.List(ctx, opts)
+	r.refused(err)
+	return l, err
+}
+
+func (r refusalResource) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	w, err := r.ResourceInterface.Watch(ctx, opts)
+	r.refused(err)
+	return w, err
 }
 
 // wake asks Run's refresher to re-read discovery soon; it never blocks.
