@@ -54,8 +54,8 @@ type Cluster struct {
 
 var _ cluster.Interface = (*Cluster)(nil)
 
-// Connect reads the kubeconfig that flags select, checks that the server answers, loads the discovery
-// catalog and starts its live refresh (discovery.Catalog.Run). The requests made before Connect returns end
+// Connect reads the kubeconfig that flags select, checks that the server answers (its version, asked beside
+// the catalog's load), loads the discovery catalog and starts its live refresh (discovery.Catalog.Run). The requests made before Connect returns end
 // with ctx or after 20 s. The live refresh runs until Close is called or ctx ends, so ctx should be the
 // lifetime of the connection, not of one request. Errors are one line a user can act on
 // (DescribeConfigError, DescribeServerError). start starts every goroutine of the connection and of the
@@ -66,9 +66,18 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags, start sp
 	if err != nil {
 		return nil, err
 	}
-	if info.ServerVersion, err = serverVersion(ctx, cfg); err != nil {
-		return nil, err
+	// The version is asked beside the catalog's load, not before it: a cold start reads discovery from the
+	// server in the same round trip (issue 51). Its error still comes first, as the one that says best why
+	// the server cannot be used.
+	type answer struct {
+		version string
+		err     error
 	}
+	versioned := make(chan answer, 1)
+	start.Go(func() {
+		v, err := serverVersion(ctx, cfg)
+		versioned <- answer{v, err}
+	})
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client: %w", err)
@@ -85,8 +94,14 @@ func Connect(ctx context.Context, flags *genericclioptions.ConfigFlags, start sp
 	catalog.Spawn(start)
 	loadCtx, cancelLoad := context.WithTimeout(ctx, connectTimeout)
 	defer cancelLoad()
-	if err := catalog.Load(loadCtx); err != nil {
-		return nil, DescribeServerError(cfg.Host, err)
+	loadErr := catalog.Load(loadCtx)
+	v := <-versioned
+	if v.err != nil {
+		return nil, v.err
+	}
+	info.ServerVersion = v.version
+	if loadErr != nil {
+		return nil, DescribeServerError(cfg.Host, loadErr)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	c := &Cluster{info: info, cfg: cfg, flags: flags, dyn: dyn, auth: auth, core: core, catalog: catalog, cancel: cancel, done: make(chan struct{}),
