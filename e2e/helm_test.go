@@ -83,6 +83,7 @@ func TestUIHelmReleases(t *testing.T) {
 
 	// The Secrets table hides the four Secrets Helm stores web's and api's revisions in until shift-z.
 	s.keys("Escape")
+	s.waitFor("revisions(" + ns + "/web)[3]")
 	s.typeText(":secrets")
 	s.keys("Enter")
 	scr = s.waitFor("secrets("+ns+")[0] <4 hidden>", "4 Helm release Secrets hidden (shift-z: show)")
@@ -129,4 +130,117 @@ func sdkLatest(t *testing.T, client kubernetes.Interface, ns string) []*rspb.Rel
 		t.Fatalf("the SDK lists %d releases in %s, want 3", len(out), ns)
 	}
 	return out
+}
+
+// TestUIHelmRollbackAndUninstall: r on web's first revision asks (Cancel first), then Helm's rollback makes
+// revision 3 from it (the SDK's storage and the cluster's ConfigMap say so); ctrl-d on web, asked how,
+// uninstalls it with its history (its Secrets and its ConfigMap gone). Read-only mode refuses both before any
+// question, api left as it was.
+func TestUIHelmRollbackAndUninstall(t *testing.T) {
+	parallel(t)
+	ns := testNamespace(t)
+	client := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
+	for _, r := range []helmtest.Revision{
+		{Name: "web", Number: 1, ChartVersion: "1.0.0", Status: common.StatusSuperseded, Values: map[string]any{"replicas": 1}},
+		{Name: "web", Number: 2, ChartVersion: "1.1.0", Status: common.StatusDeployed, Values: map[string]any{"replicas": 2}},
+		{Name: "api", Number: 1, ChartVersion: "0.1.0", Status: common.StatusSuperseded, Values: map[string]any{"replicas": 1}},
+		{Name: "api", Number: 2, ChartVersion: "0.2.0", Status: common.StatusDeployed, Values: map[string]any{"replicas": 2}},
+	} {
+		r.Namespace, r.Driver, r.Description, r.Deployed = ns, helm.Secrets, "Upgrade complete", time.Now().Add(-time.Hour)
+		if _, _, err := helmtest.WriteRevision(client, r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Status == common.StatusDeployed { // the deployed revision's objects, as Helm would have applied them
+			kubectl(t, "-n", ns, "create", "configmap", r.Name+"-config", "--from-literal=replicas="+fmt.Sprint(r.Values["replicas"]))
+			kubectl(t, "-n", ns, "label", "configmap", r.Name+"-config", "app.kubernetes.io/managed-by=Helm")
+			kubectl(t, "-n", ns, "annotate", "configmap", r.Name+"-config", "meta.helm.sh/release-name="+r.Name, "meta.helm.sh/release-namespace="+ns)
+		}
+	}
+
+	s := startUI(t, "-n", ns, "configmaps")
+	s.waitFor("configmaps(" + ns + ")")
+	s.typeText(":helm")
+	s.keys("Enter")
+	s.waitUntil("web's chart", func(scr string) bool { return strings.Contains(scr, "web-1.1.0") && strings.Contains(scr, "api-0.2.0") })
+	s.keys("/")
+	s.typeText("web")
+	s.keys("Enter")
+	s.waitFor("</web>")
+	s.keys("Enter")
+	s.waitFor("revisions("+ns+"/web)[2]", "web-1.0.0")
+	s.keys("Down", "r")
+	question := "Roll back release " + ns + "/web from revision 2 (web-1.1.0) to revision 1 (web-1.0.0)?"
+	s.waitUntil("the question", func(scr string) bool { return strings.Contains(dialogText(scr), dialogText(question)) })
+	s.keys("Tab", "Enter")
+	s.waitFor("rolled back release " + ns + "/web to revision 1 (now revision 3)")
+	latest := sdkRelease(t, client, ns, "web")
+	if latest.Version != 3 || latest.Info.Status != common.StatusDeployed || fmt.Sprint(latest.Config["replicas"]) != "1" {
+		t.Errorf("after the rollback, the SDK's latest web: revision %d %s values %v", latest.Version, latest.Info.Status, latest.Config)
+	}
+	if got := kubectl(t, "-n", ns, "get", "configmap", "web-config", "-o", "jsonpath={.data.replicas}"); got != "1" {
+		t.Errorf("after the rollback, web-config replicas %q, want revision 1's", got)
+	}
+	s.waitFor("revisions(" + ns + "/web)[3]") // live: the new revision shows
+
+	s.keys("Escape")
+	s.waitFor("helm(" + ns + ")")
+	s.keys("C-d")
+	s.waitFor("Uninstall release "+ns+"/web (revision 3)?", "Uninstall: delete its objects and its history")
+	s.keys("Down", "Enter")
+	s.waitFor("uninstalled release " + ns + "/web")
+	waitGoneBy(t, func() string {
+		return kubectl(t, "-n", ns, "get", "secrets,configmaps", "-l", "owner=helm,name=web", "-o", "name") +
+			kubectl(t, "-n", ns, "get", "configmaps", "--field-selector=metadata.name=web-config", "-o", "name")
+	})
+
+	ro := startUI(t, "--readonly", "-n", ns, "configmaps")
+	ro.waitFor("configmaps(" + ns + ")")
+	ro.typeText(":helm")
+	ro.keys("Enter")
+	ro.waitFor("api-0.2.0")
+	ro.keys("C-d")
+	ro.waitFor("read-only mode: refusing to uninstall release " + ns + "/api")
+	ro.keys("Enter")
+	ro.waitFor("revisions(" + ns + "/api)[2]")
+	ro.keys("Down", "r")
+	ro.waitFor("read-only mode: refusing to roll back release " + ns + "/api to revision 1")
+	if rel := sdkRelease(t, client, ns, "api"); rel.Version != 2 || rel.Info.Status != common.StatusDeployed {
+		t.Errorf("read-only: api at revision %d %s, want 2 deployed still", rel.Version, rel.Info.Status)
+	}
+}
+
+// sdkRelease is the latest revision of release name in ns as Helm's storage reads it.
+func sdkRelease(t *testing.T, client kubernetes.Interface, ns, name string) *rspb.Release {
+	t.Helper()
+	last, err := storage.Init(driver.NewSecrets(client.CoreV1().Secrets(ns))).Last(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return last.(*rspb.Release)
+}
+
+// waitGoneBy waits until list prints nothing.
+func waitGoneBy(t *testing.T, list func() string) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		out := strings.TrimSpace(list())
+		if out == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still there: %s", out)
+		}
+	}
+}
+
+// dialogText is scr's text without the spaces and the frame lines a dialog wraps its question between, so
+// that a question reads the same wherever the dialog broke its lines.
+func dialogText(scr string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '\n', '║', '│':
+			return -1
+		}
+		return r
+	}, scr)
 }
