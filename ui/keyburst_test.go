@@ -39,19 +39,7 @@ func TestKeyBurstDrawnOnce(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
 	count := h.countDraws()
 	base := count()
-	var burst []*tcell.EventKey
-	for _, r := range "/web" {
-		burst = append(burst, tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
-	}
-	burst = append(burst, tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone))
-	h.app.screen.mu.Lock()
-	for _, k := range burst[:len(burst)-1] {
-		h.app.screen.followed[k] = struct{}{}
-	}
-	h.app.screen.mu.Unlock()
-	for _, k := range burst {
-		h.app.tv.QueueEvent(k)
-	}
+	burst := filterBurst(h, false)
 	h.until("filter applied", func() bool { return h.app.top().(*livetable.Table).Query().Filter.String() == "web" })
 	if n := count() - base; n != 1 {
 		t.Errorf("%d draws for a burst of %d keys, want 1", n, len(burst))
@@ -65,19 +53,7 @@ func TestBurstWhoseLastKeyIsFollowedIsDrawn(t *testing.T) {
 	h := start(t, 100, 30, func(o *Options) { o.Resource = "pods" })
 	count := h.countDraws()
 	base := count()
-	var burst []*tcell.EventKey
-	for _, r := range "/web" {
-		burst = append(burst, tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
-	}
-	burst = append(burst, tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone))
-	h.app.screen.mu.Lock()
-	for _, k := range burst { // the last too: input followed it, but no key came
-		h.app.screen.followed[k] = struct{}{}
-	}
-	h.app.screen.mu.Unlock()
-	for _, k := range burst {
-		h.app.tv.QueueEvent(k)
-	}
+	filterBurst(h, true) // the last key too: input followed it, but no key came
 	h.until("filter applied", func() bool { return h.app.top().(*livetable.Table).Query().Filter.String() == "web" })
 	if n := count() - base; n != 0 {
 		t.Fatalf("%d draws before the fallback, want 0", n)
@@ -86,4 +62,27 @@ func TestBurstWhoseLastKeyIsFollowedIsDrawn(t *testing.T) {
 	h.advance(burstDraw)
 	h.until("drawn", func() bool { return count()-base == 1 })
 	h.contains("pods(shop)[2] </web>")
+}
+
+// filterBurst sends the keys of `/web` enter at once, as the terminal reads a burst: each but the last (and
+// the last too when lastFollowed) noted as having input behind it. It returns the keys.
+func filterBurst(h *harness, lastFollowed bool) []*tcell.EventKey {
+	var burst []*tcell.EventKey
+	for _, r := range "/web" {
+		burst = append(burst, tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+	}
+	burst = append(burst, tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone))
+	followed := burst[:len(burst)-1]
+	if lastFollowed {
+		followed = burst
+	}
+	h.app.screen.mu.Lock()
+	for _, k := range followed {
+		h.app.screen.followed[k] = struct{}{}
+	}
+	h.app.screen.mu.Unlock()
+	for _, k := range burst {
+		h.app.tv.QueueEvent(k)
+	}
+	return burst
 }

@@ -55,6 +55,22 @@ func newReleases(t *testing.T) (*releases, *navtest.Session) {
 	return c, s
 }
 
+// startedSource is the releases of c's namespace shop, started, stopped when t ends.
+func startedSource(t *testing.T, c *releases) *helm.Source {
+	t.Helper()
+	src, err := helm.NewSource(nil, c, c, "shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	src.Start(ctx)
+	t.Cleanup(func() {
+		cancel()
+		src.Stop()
+	})
+	return src
+}
+
 // waitFor waits until cond, read under the UI lock, holds.
 func waitFor(t *testing.T, nav *navtest.Session, what string, cond func() bool) {
 	t.Helper()
@@ -194,15 +210,8 @@ func TestReleasesTableIsLiveAndOpensRevisionsAndTexts(t *testing.T) {
 
 func TestTextOnAReleaseFollowsItsLatestRevision(t *testing.T) {
 	c, s := newReleases(t)
-	src, err := helm.NewSource(nil, c, c, "shop")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := startedSource(t, c)
 	c.install(t, "web", 1, common.StatusDeployed)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	src.Start(ctx)
-	defer src.Stop()
 	var text *Text
 	s.UI(func() {
 		text = NewText(s, src, "shop/web", 0, manifest)
@@ -251,15 +260,8 @@ func TestReleaseSecretsAreHiddenInSecretsTables(t *testing.T) {
 
 func TestDescribeOnARevision(t *testing.T) {
 	c, s := newReleases(t)
-	src, err := helm.NewSource(nil, c, c, "shop")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := startedSource(t, c)
 	c.install(t, "web", 1, common.StatusDeployed)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	src.Start(ctx)
-	defer src.Stop()
 	revs := NewRevisions(s, src, "shop/web", nil)
 	s.UI(revs.Activate)
 	waitFor(t, s, "the revision", func() bool { revs.refresh(); return len(revs.revs) == 1 })
