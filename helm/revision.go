@@ -57,6 +57,14 @@ type Revision struct {
 // Key is the release's key: "namespace/name".
 func (r Revision) Key() string { return r.Namespace + "/" + r.Release }
 
+// Stored names the object r is stored in: "namespace/object".
+func (r Revision) Stored() string { return r.Namespace + "/" + r.Object }
+
+// Version names the object r is stored in at the version read: its name, UID and resourceVersion. It
+// changes whenever Helm rewrites the object; a row listed before its metadata was filled in (no UID nor
+// resourceVersion yet) still has one of its own.
+func (r Revision) Version() string { return r.Stored() + "@" + string(r.UID) + "@" + r.ResourceVersion }
+
 // ParseRevision reads the revision stored in row, an object of driver listed with Helm's owner label: the
 // release's name and revision from the labels Helm sets (else from the object's name), the status and the
 // times from the labels. It tells false for an object that is not one of Helm's revisions.

@@ -36,9 +36,9 @@ type Source struct {
 
 	mu      sync.Mutex
 	revs    [][]Revision            // each part's revisions as last read
-	decoded map[string]decodedEntry // by the stored object's UID
+	decoded map[string]decodedEntry // by the stored object (Revision.Stored)
 	queue   []Revision              // revisions waiting for a decoder
-	queued  map[string]bool         // their decodedKeys
+	queued  map[string]bool         // their Revision.Versions
 	wake    chan struct{}           // a decoder has work (cap 1)
 	done    chan struct{}           // a decoder finished one (cap 1)
 }
@@ -49,11 +49,12 @@ type part struct {
 	src    cluster.RowSource
 }
 
-// decodedEntry is a revision's summary as decoded from its object at version rv, or why it could not be.
+// decodedEntry is a revision's summary as decoded from its object at version (Revision.Version), or why it
+// could not be.
 type decodedEntry struct {
-	rv  string
-	sum Summary
-	err error
+	version string
+	sum     Summary
+	err     error
 }
 
 // NewSource builds (does not start) the releases of namespace ("" = all) from the live sources sources makes,
@@ -146,14 +147,14 @@ func (s *Source) take() {
 	now := map[string]bool{}
 	failed := 0
 	for _, rev := range latest {
-		d, ok := s.decoded[string(rev.UID)]
-		if !ok || d.rv != rev.ResourceVersion {
+		d, ok := s.decoded[rev.Stored()]
+		if !ok || d.version != rev.Version() {
 			s.enqueueLocked(rev)
 		}
 		if ok && d.err != nil {
 			failed++
 		}
-		rows = append(rows, s.row(rev, d, ok && d.rv == rev.ResourceVersion))
+		rows = append(rows, s.row(rev, d, ok && d.version == rev.Version()))
 		now[rev.Key()] = true
 	}
 	s.mu.Unlock()
@@ -194,7 +195,7 @@ func (s *Source) row(rev Revision, d decodedEntry, fresh bool) *watch.Row {
 
 // enqueueLocked queues rev for a decoder unless it is queued already. s.mu held.
 func (s *Source) enqueueLocked(rev Revision) {
-	k := decodedKey(rev)
+	k := rev.Version()
 	if s.queued[k] {
 		return
 	}
@@ -205,9 +206,6 @@ func (s *Source) enqueueLocked(rev Revision) {
 	default:
 	}
 }
-
-// decodedKey names a revision's object at one version.
-func decodedKey(rev Revision) string { return string(rev.UID) + "@" + rev.ResourceVersion }
 
 // decode decodes queued revisions until ctx ends, recording each one's summary (or error) and telling feed.
 func (s *Source) decode(ctx context.Context) {
@@ -227,13 +225,13 @@ func (s *Source) decode(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		entry := decodedEntry{rv: rev.ResourceVersion, err: err}
+		entry := decodedEntry{version: rev.Version(), err: err}
 		if err == nil {
 			entry.sum = Summarize(rel)
 		}
 		s.mu.Lock()
-		s.decoded[string(rev.UID)] = entry
-		delete(s.queued, decodedKey(rev))
+		s.decoded[rev.Stored()] = entry
+		delete(s.queued, rev.Version())
 		s.mu.Unlock()
 		select {
 		case s.done <- struct{}{}:

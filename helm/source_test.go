@@ -166,3 +166,22 @@ func TestSourceSaysWhatItCannotList(t *testing.T) {
 		t.Errorf("state %+v", st)
 	}
 }
+
+// TestSourceDecodesEachReleaseBeforeItsMetadataIsFilled: rows of a one-namespace list have no UID nor
+// resourceVersion until their metadata is filled in; each release still shows its own chart.
+func TestSourceDecodesEachReleaseBeforeItsMetadataIsFilled(t *testing.T) {
+	store := &helmtest.Store{}
+	kw := store.Install(t, helm.Secrets, helmtest.Release("web", "shop", 1, common.StatusDeployed, "1.0.0"))
+	ka := store.Install(t, helm.Secrets, helmtest.Release("api", "shop", 1, common.StatusDeployed, "2.0.0"))
+	maker := &helmtest.Sources{}
+	s, err := helm.NewSource(nil, maker, store, "shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	maker.Part("secrets").Put(store.Row(helm.Secrets, "shop", kw, "", ""), store.Row(helm.Secrets, "shop", ka, "", ""))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.Start(ctx)
+	defer s.Stop()
+	waitRows(t, s, "api 1 deployed shop-2.0.0 2.2.0.0 ", "web 1 deployed shop-1.0.0 2.1.0.0 ")
+}

@@ -135,7 +135,7 @@ func (v *Releases) selectedLatest() (helm.Revision, bool) {
 // guardOf is the guard of a write of apiVerb to rev's object, one per object and verb for the view's life
 // (so that the access answers are asked once).
 func (v *Releases) guardOf(rev helm.Revision, apiVerb string) ui.WriteGuard {
-	k := decodedKey(rev) + " " + apiVerb
+	k := rev.Version() + " " + apiVerb
 	if g, ok := v.guards[k]; ok {
 		return g
 	}

@@ -28,11 +28,11 @@ type Revisions struct {
 	key   string
 	table *tview.Table
 	revs  []helm.Revision // newest first, as shown
-	// decoded are the summaries (or errors) by revision (helm decodedKey); decoding tells a decode runs.
+	// decoded are the summaries (or errors) by revision (Revision.Version); decoding tells a decode runs.
 	decoded  map[string]decodedRevision
 	decoding bool
 	guard    Guard
-	guards   map[string]ui.WriteGuard // by the latest revision's decodedKey
+	guards   map[string]ui.WriteGuard // by the latest revision's Version
 	life     screenlife.Life
 }
 
@@ -105,7 +105,7 @@ func (v *Revisions) rollbackSelected() {
 
 // guardOf is the guard of a rollback from latest: the new revision's object is created beside it.
 func (v *Revisions) guardOf(latest helm.Revision) ui.WriteGuard {
-	k := decodedKey(latest)
+	k := latest.Version()
 	if g, ok := v.guards[k]; ok {
 		return g
 	}
@@ -116,7 +116,7 @@ func (v *Revisions) guardOf(latest helm.Revision) ui.WriteGuard {
 
 // chart is the chart of r as decoded ("" until it is).
 func (v *Revisions) chart(r helm.Revision) string {
-	if d, ok := v.decoded[decodedKey(r)]; ok && d.err == nil {
+	if d, ok := v.decoded[r.Version()]; ok && d.err == nil {
 		return d.sum.Chart
 	}
 	return ""
@@ -169,7 +169,7 @@ func (v *Revisions) decodeMissing() {
 	}
 	var todo []helm.Revision
 	for _, r := range v.revs {
-		if _, ok := v.decoded[decodedKey(r)]; !ok {
+		if _, ok := v.decoded[r.Version()]; !ok {
 			todo = append(todo, r)
 		}
 	}
@@ -188,17 +188,12 @@ func (v *Revisions) decodeMissing() {
 				d.sum = helm.Summarize(rel)
 			}
 			v.life.Update(func() {
-				v.decoded[decodedKey(r)] = d
+				v.decoded[r.Version()] = d
 				v.render()
 			})
 		}
 		v.life.Update(func() { v.decoding = false })
 	})
-}
-
-// decodedKey names a revision's object at one version.
-func decodedKey(r helm.Revision) string {
-	return string(r.UID) + "@" + r.ResourceVersion + "@" + r.Object
 }
 
 // render fills the table, keeping the selection's row.
@@ -212,7 +207,7 @@ func (v *Revisions) render() {
 	}
 	now := v.nav.Clock().Now()
 	for i, r := range v.revs {
-		d, ok := v.decoded[decodedKey(r)]
+		d, ok := v.decoded[r.Version()]
 		updated := r.Updated
 		chart, app, desc := "", "", ""
 		switch {

@@ -42,7 +42,7 @@ type Text struct {
 	all    bool // values: every value computed, not only the user's
 	text   *searchtext.Text
 
-	shown   string // the decodedKey of the revision shown ("" before)
+	shown   string // the Version of the revision shown ("" before)
 	rev     helm.Revision
 	rel     string // the text shown
 	err     error
@@ -115,7 +115,7 @@ func (v *Text) follow() {
 		}
 		return
 	}
-	if v.loading || decodedKey(rev) == v.shown {
+	if v.loading || rev.Version() == v.shown {
 		return
 	}
 	v.loading = true
@@ -126,7 +126,7 @@ func (v *Text) follow() {
 		cancel()
 		v.life.Update(func() {
 			v.loading = false
-			v.shown, v.rev, v.rel, v.err = decodedKey(rev), rev, text, err
+			v.shown, v.rev, v.rel, v.err = rev.Version(), rev, text, err
 			v.render()
 			v.nav.UpdateStatus(v)
 		})
