@@ -165,7 +165,9 @@ func TestViewFeed(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	waitRows(t, nav, v, "no change")
-	if st := v.Status(); !strings.Contains(st, "not visible (skipped): secrets") || strings.Count(st, "secrets") != 1 {
+	var st string
+	nav.UI(func() { st = v.Status() }) // (the view's goroutines render under the UI lock)
+	if !strings.Contains(st, "not visible (skipped): secrets") || strings.Count(st, "secrets") != 1 {
 		t.Errorf("status %q: want the forbidden kind named once", st)
 	}
 
@@ -174,7 +176,9 @@ func TestViewFeed(t *testing.T) {
 	must(tracker.Update(configmaps, meta("shop", "cm", "3", "e2e-patcher", 5, `{"f:data":{"f:k":{}}}`), "shop"))
 	must(tracker.Delete(configmaps, "shop", "listed"))
 	waitRows(t, nav, v, "shop listed deleted —", "cm updated e2e-patcher data 3", "cm created kubectl-create 2")
-	if title := v.table.GetTitle(); !strings.Contains(title, "changes(shop)") || !strings.Contains(title, "[3 of max 2000]") {
+	var title string
+	nav.UI(func() { title = v.table.GetTitle() })
+	if !strings.Contains(title, "changes(shop)") || !strings.Contains(title, "[3 of max 2000]") {
 		t.Errorf("title %q", title)
 	}
 
@@ -183,7 +187,8 @@ func TestViewFeed(t *testing.T) {
 		t.Fatal("/ asked nothing")
 	}
 	waitRows(t, nav, v, "cm updated e2e-patcher")
-	if title := v.table.GetTitle(); !strings.Contains(title, "[1/3 of max 2000]") || !strings.Contains(title, "</patcher>") {
+	nav.UI(func() { title = v.table.GetTitle() })
+	if !strings.Contains(title, "[1/3 of max 2000]") || !strings.Contains(title, "</patcher>") {
 		t.Errorf("filtered title %q", title)
 	}
 	nav.UI(func() {
