@@ -110,6 +110,11 @@ type Session interface {
 	OpenYAML(res discovery.Resource, row *watch.Row)
 	// ResourceForKind finds the catalog's resource of an apiVersion and kind (an ownerReference's).
 	ResourceForKind(apiVersion, kind string) (discovery.Resource, error)
+	// Edit opens content in the user's editor as the `e` key does ($KUBE_EDITOR, $EDITOR, else vi; the
+	// terminal given to it, taken back when it quits) and returns the saved text and its temporary file's
+	// path (also on error, when there is one; the caller removes it). UI goroutine; it blocks until the editor
+	// quits.
+	Edit(content []byte) (edited []byte, path string, err error)
 }
 
 // screenSession is the Session of an App: what a registered screen asks beyond Navigator, kept off App's own
@@ -240,6 +245,19 @@ func (a screenSession) OpenYAML(res discovery.Resource, row *watch.Row) { a.open
 // ResourceForKind implements Session.
 func (a screenSession) ResourceForKind(apiVersion, kind string) (discovery.Resource, error) {
 	return a.resourceForKind(apiVersion, kind)
+}
+
+// Edit implements Session: Options.Edit, else kubectl's editor as a child of kscope, the terminal suspended.
+func (a screenSession) Edit(content []byte) (edited []byte, path string, err error) {
+	h := verbHost{a.App}
+	launch := h.Editor()
+	if launch == nil {
+		launch = verbs.ChildEditor(h)
+	}
+	if !h.Suspend(func() { edited, path, err = launch(content) }) {
+		edited, path, err = launch(content) // no screen to suspend (tests)
+	}
+	return edited, path, err
 }
 
 // objectOpeners are the registered screens' object keys for the object keys (verbs.Screens.More), opening

@@ -33,6 +33,8 @@ type Session struct {
 	Guard ui.WriteGuard
 	// Kinds answers ResourceForKind (nil: no kind is served).
 	Kinds func(apiVersion, kind string) (discovery.Resource, error)
+	// Editor answers Edit: what the user saves from content (nil: the editor fails).
+	Editor func(content []byte) ([]byte, error)
 
 	histories []HistoryOpened
 	yamls     []*watch.Row
@@ -147,4 +149,13 @@ func (s *Session) ResourceForKind(apiVersion, kind string) (discovery.Resource, 
 		return discovery.Resource{}, errors.New("no resource of kind " + kind + " in " + apiVersion + " is served")
 	}
 	return s.Kinds(apiVersion, kind)
+}
+
+// Edit implements ui.Session: Editor's answer, no file.
+func (s *Session) Edit(content []byte) ([]byte, string, error) {
+	if s.Editor == nil {
+		return nil, "", errors.New("navtest: no editor")
+	}
+	out, err := s.Editor(content)
+	return out, "", err
 }
