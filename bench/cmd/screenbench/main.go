@@ -5,6 +5,7 @@
 //	screenbench report --out FILE.md FILE.json ...
 //	screenbench clusters --namespace NS --pods N --contexts admin,second,third --out FILE.json --report FILE.md
 //	screenbench views --namespace NS --pods N --devcluster BIN --out FILE.json --report FILE.md
+//	screenbench far --namespace NS --pods N --proxy ADDR --control ADDR --audit LOG --out FILE.json --report FILE.md
 //
 // For each run (interleaved: kscope, k9s, kubectl, then again) it records: launch → the first screen showing
 // a pod row (and whether its title said the list was still arriving) and → the complete table (the title's
@@ -22,6 +23,9 @@
 // state the server can be in (settled, etcd just compacted, the API server just restarted), in the namespace
 // and in all namespaces, and kscope's other views of that namespace: the HEALTH column, a pod's tree, custom
 // columns and the "all" category (views.go, viewsreport.go).
+//
+// far measures kscope, k9s, kubectl and the server's floor through the far-link proxy (bench/cmd/farlink) at
+// several round-trip times: complete time, bytes each way, connections and requests per launch (far.go).
 package main
 
 import (
@@ -31,7 +35,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: screenbench run|report|clusters|views [flags]")
+		fmt.Fprintln(os.Stderr, "usage: screenbench run|report|clusters|views|far [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -44,8 +48,10 @@ func main() {
 		err = clustersCommand(os.Args[2:])
 	case "views":
 		err = viewsCommand(os.Args[2:])
+	case "far":
+		err = farCommand(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want run, report, clusters or views)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want run, report, clusters, views or far)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "screenbench: %s\n", err)
