@@ -23,6 +23,18 @@ type Helm interface {
 	// revisions too unless kept (then marked uninstalled). It returns Helm's info line. r.Latest is the
 	// precondition, as for HelmRollback.
 	HelmUninstall(ctx context.Context, r HelmRelease, keepHistory bool) (info string, err error)
+	// HelmUpgrade upgrades r with values as the release's user-supplied values (helm upgrade --reset-values
+	// with the whole of them: what the user edited from the latest revision's), with the chart stored in r's
+	// latest revision (its version unchanged, nothing downloaded). With dryRun Helm renders it with the
+	// server (its lookups) and writes nothing; the result is the revision as rendered. No revision is pruned.
+	// r.Latest is the precondition, as for HelmRollback.
+	HelmUpgrade(ctx context.Context, r HelmRelease, values map[string]any, dryRun bool) (HelmUpgraded, error)
+}
+
+// HelmUpgraded is what an upgrade rendered: the new revision's number and manifest. A plain value.
+type HelmUpgraded struct {
+	Revision int
+	Manifest string
 }
 
 // HelmRelease names a release and what the user saw of it. A plain value.

@@ -21,7 +21,7 @@ var helmGroupResource = schema.GroupResource{Group: "helm.sh", Resource: "releas
 // HelmRollback implements cluster.Helm with Helm's rollback action over this connection's kubeconfig flags
 // (their read-only wrap included).
 func (c *Cluster) HelmRollback(ctx context.Context, r cluster.HelmRelease, revision int) error {
-	cfg, err := c.helmAction(ctx, r)
+	cfg, _, err := c.helmAction(ctx, r)
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func (c *Cluster) HelmRollback(ctx context.Context, r cluster.HelmRelease, revis
 
 // HelmUninstall implements cluster.Helm with Helm's uninstall action, as HelmRollback.
 func (c *Cluster) HelmUninstall(ctx context.Context, r cluster.HelmRelease, keepHistory bool) (string, error) {
-	cfg, err := c.helmAction(ctx, r)
+	cfg, _, err := c.helmAction(ctx, r)
 	if err != nil {
 		return "", err
 	}
@@ -57,34 +57,73 @@ func (c *Cluster) HelmUninstall(ctx context.Context, r cluster.HelmRelease, keep
 	return res.Info, nil
 }
 
+// HelmUpgrade implements cluster.Helm with Helm's upgrade action, as HelmRollback, its chart the latest
+// revision's.
+func (c *Cluster) HelmUpgrade(ctx context.Context, r cluster.HelmRelease, values map[string]any, dryRun bool) (cluster.HelmUpgraded, error) {
+	cfg, last, err := c.helmAction(ctx, r)
+	if err != nil {
+		return cluster.HelmUpgraded{}, err
+	}
+	if last.Chart == nil {
+		return cluster.HelmUpgraded{}, fmt.Errorf("helm upgrade %s/%s: revision %d stores no chart", r.Namespace, r.Name, last.Version)
+	}
+	up := action.NewUpgrade(cfg)
+	up.Namespace = r.Namespace
+	up.ResetValues = true
+	up.Timeout = cluster.HelmTimeout
+	up.WaitStrategy = helmkube.HookOnlyStrategy
+	up.ServerSideApply = "auto"
+	up.Description = "Upgrade complete (kscope: values edited)"
+	if dryRun {
+		up.DryRunStrategy = action.DryRunServer
+	}
+	// The action runs to its end once started, however the screen that asked goes: a cancelled upgrade is
+	// a failed revision. Its hooks are waited for at most HelmTimeout.
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cluster.HelmTimeout)
+	defer cancel()
+	out, err := up.RunWithContext(actx, r.Name, last.Chart, values)
+	what := "upgrade"
+	if dryRun {
+		what = "upgrade --dry-run=server"
+	}
+	if err != nil {
+		return cluster.HelmUpgraded{}, fmt.Errorf("helm %s %s/%s: %w", what, r.Namespace, r.Name, err)
+	}
+	rel, ok := out.(*rspb.Release)
+	if !ok {
+		return cluster.HelmUpgraded{}, fmt.Errorf("helm %s %s/%s: rendered as %T, not a Helm v1 release", what, r.Namespace, r.Name, out)
+	}
+	return cluster.HelmUpgraded{Revision: rel.Version, Manifest: rel.Manifest}, nil
+}
+
 // helmAction is Helm's action configuration for r's namespace and driver over the connection's flags, its
-// logs dropped (the terminal is kscope's), once r's precondition holds: the release's latest revision is still
-// r.Latest (else a Conflict, nothing written).
-func (c *Cluster) helmAction(ctx context.Context, r cluster.HelmRelease) (*action.Configuration, error) {
+// logs dropped (the terminal is kscope's), and the release's latest revision, once r's precondition holds: that
+// revision is still r.Latest (else a Conflict, nothing written).
+func (c *Cluster) helmAction(ctx context.Context, r cluster.HelmRelease) (*action.Configuration, *rspb.Release, error) {
 	if c.flags == nil {
-		return nil, errors.New("helm: this connection has no kubeconfig flags")
+		return nil, nil, errors.New("helm: this connection has no kubeconfig flags")
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cfg := action.NewConfiguration(action.ConfigurationSetLogger(slog.DiscardHandler))
 	if err := cfg.Init(c.flags, r.Namespace, r.Driver); err != nil {
-		return nil, fmt.Errorf("helm %s/%s: %w", r.Namespace, r.Name, err)
+		return nil, nil, fmt.Errorf("helm %s/%s: %w", r.Namespace, r.Name, err)
 	}
 	if kc, ok := cfg.KubeClient.(*helmkube.Client); ok {
 		kc.Namespace = r.Namespace
 	}
 	last, err := cfg.Releases.Last(r.Name)
 	if err != nil {
-		return nil, fmt.Errorf("helm %s/%s: read the latest revision: %w", r.Namespace, r.Name, err)
+		return nil, nil, fmt.Errorf("helm %s/%s: read the latest revision: %w", r.Namespace, r.Name, err)
 	}
 	rel, ok := last.(*rspb.Release)
 	if !ok {
-		return nil, fmt.Errorf("helm %s/%s: stored as %T, not a Helm v1 release", r.Namespace, r.Name, last)
+		return nil, nil, fmt.Errorf("helm %s/%s: stored as %T, not a Helm v1 release", r.Namespace, r.Name, last)
 	}
 	if rel.Version != r.Latest {
-		return nil, apierrors.NewConflict(helmGroupResource, r.Name,
+		return nil, nil, apierrors.NewConflict(helmGroupResource, r.Name,
 			fmt.Errorf("its latest revision is %d now, not %d as shown", rel.Version, r.Latest))
 	}
-	return cfg, nil
+	return cfg, rel, nil
 }

@@ -18,3 +18,9 @@ func (c *fakeCluster) HelmUninstall(_ context.Context, r cluster.HelmRelease, ke
 	c.record(fmt.Sprintf("helm uninstall %s/%s keep-history=%v latest=%d", r.Namespace, r.Name, keepHistory, r.Latest))
 	return "release uninstalled", nil
 }
+
+// HelmUpgrade implements cluster.Helm: recorded, as HelmRollback.
+func (c *fakeCluster) HelmUpgrade(_ context.Context, r cluster.HelmRelease, values map[string]any, dryRun bool) (cluster.HelmUpgraded, error) {
+	c.record(fmt.Sprintf("helm upgrade %s/%s dry-run=%v latest=%d values=%v", r.Namespace, r.Name, dryRun, r.Latest, values))
+	return cluster.HelmUpgraded{Revision: r.Latest + 1}, nil
+}

@@ -33,18 +33,19 @@ type Releases struct {
 	content *livetable.RowContent
 	filter  watch.Filter
 	guard   Guard
+	edit    Editor
 	guards  map[string]ui.WriteGuard // guardOf's
 	life    screenlife.Life          // the source, its follower and the tick that ages the rows
 }
 
-// NewReleases returns the table of src's releases; its first show starts src, its Close stops it. guard checks
-// the writes (nil: none is offered).
-func NewReleases(nav ui.Navigator, src *helm.Source, guard Guard) *Releases {
-	v := &Releases{nav: nav, src: src, guard: guard, content: livetable.NewRowContent(nav.Clock().Now, flashFor, ghostFor)}
-	v.content.SetTheme(nav.Theme())
+// NewReleases returns the table of src's releases, in s; its first show starts src, its Close stops it. guard
+// checks the writes (nil: none is offered).
+func NewReleases(s ui.Session, src *helm.Source, guard Guard) *Releases {
+	v := &Releases{nav: s, src: src, guard: guard, edit: s.Edit, content: livetable.NewRowContent(s.Clock().Now, flashFor, ghostFor)}
+	v.content.SetTheme(s.Theme())
 	v.table = tview.NewTable().SetContent(v.content).SetFixed(1, 0).SetSelectable(true, false)
 	v.table.SetBorder(true)
-	v.table.SetSelectedStyle(nav.Theme().Cursor)
+	v.table.SetSelectedStyle(s.Theme().Cursor)
 	return v
 }
 
@@ -102,6 +103,9 @@ func (v *Releases) Bindings() []keymap.Binding {
 		out = append(out, keys.Uninstall.Bind(v.uninstallSelected).WithDenied(func() bool {
 			latest, ok := v.selectedLatest()
 			return ok && v.guardOf(latest, "delete").Denied()
+		}), keys.Upgrade.Bind(v.upgradeSelected).WithDenied(func() bool {
+			latest, ok := v.selectedLatest()
+			return ok && v.guardOf(latest, "create").Denied()
 		}))
 	}
 	return append(out, v.nav.QuitBinding())
@@ -116,6 +120,21 @@ func (v *Releases) uninstallSelected() {
 			return
 		}
 		uninstall(v.nav, &v.life, v.nav.Cluster(), v.guardOf(latest, "delete"), latest)
+	})
+}
+
+// upgradeSelected checks, then edits the selected release's values and dry-runs its upgrade.
+func (v *Releases) upgradeSelected() {
+	v.withSelected(func(r *watch.Row) {
+		latest, ok := v.selectedLatest()
+		if !ok {
+			v.nav.Errorf("release %s has no revision left", r.Key)
+			return
+		}
+		c := v.nav.Cluster()
+		v.guardOf(latest, "create").Permitted("upgrade release "+latest.Key(), func() {
+			upgrading{nav: v.nav, life: &v.life, c: c, edit: v.edit, latest: latest}.start()
+		})
 	})
 }
 

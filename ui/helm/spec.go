@@ -15,7 +15,7 @@ import (
 
 // keys are the Helm screens' keys: their family of the key table (Spec.Keys).
 var keys = struct {
-	Revisions, Filter, Diff, Describe, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy, Rollback, Uninstall, Storage keymap.KeyDef
+	Revisions, Filter, Diff, Describe, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy, Rollback, Uninstall, Upgrade, Apply, Storage keymap.KeyDef
 }{
 	Revisions: keymap.NewKey("release revisions", keymap.Key(tcell.KeyEnter, "enter"),
 		"the selected release's revisions (helm history): status, chart, app version, description"),
@@ -40,6 +40,10 @@ var keys = struct {
 		"in the revisions: roll the release back to the selected revision, as helm rollback (asks first)"),
 	Uninstall: keymap.NewKey("uninstall", keymap.Key(tcell.KeyCtrlD, "ctrl-d"),
 		"uninstall the selected release, as helm uninstall, keeping its history or not (asks first)"),
+	Upgrade: keymap.NewKey("upgrade", keymap.Char('e'),
+		"edit the selected release's values in $KUBE_EDITOR or $EDITOR, then a server dry run of the upgrade (the chart stored in the release, nothing downloaded) and its diff against the live objects"),
+	Apply: keymap.NewKey("upgrade apply", keymap.Char('a'),
+		"in an upgrade's dry run: upgrade the release with the edited values, as helm upgrade (asks first)"),
 	Storage: keymap.NewKey("helm storage", keymap.Shifted('Z'),
 		"in a Secrets table: show the Secrets Helm stores releases in (type helm.sh/release.v1, hidden: :helm shows them), or hide them again"),
 }
@@ -49,7 +53,7 @@ var keys = struct {
 var Spec = ui.ScreenSpec{
 	Keys: keymap.Family{Title: "Helm releases (:helm)", Screen: "ui/helm", Defs: []keymap.KeyDef{
 		keys.Revisions, keys.Filter, keys.Diff, keys.Describe, keys.Values, keys.AllValues, keys.Manifest, keys.Notes, keys.YAML,
-		keys.Search, keys.NextMatch, keys.Copy, keys.Rollback, keys.Uninstall, keys.Storage}},
+		keys.Search, keys.NextMatch, keys.Copy, keys.Rollback, keys.Uninstall, keys.Upgrade, keys.Apply, keys.Storage}},
 	Commands: []ui.Command{{
 		Names:      []string{"helm", "hr", "releases"},
 		Usage:      "[NS|all] (the Helm releases, live)",
