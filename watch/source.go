@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
@@ -25,6 +26,8 @@ type Source struct {
 	store  *rowStore
 	snaps  snapshotter
 	pulse  *pulseRecorder
+	// busy is the "server busy" note its requests' 429 answers set (busy.go); State puts it first in Note.
+	busy busyState
 
 	// Guarded by the Lifecycle's mu:
 	note   string // State.Note
@@ -40,19 +43,20 @@ func NewSource(cfg *rest.Config, spec Spec) (*Source, error) {
 	if spec.GVR.Resource == "" || spec.GVR.Version == "" {
 		return nil, fmt.Errorf("watch: incomplete resource %q", spec.GVR.String())
 	}
-	client, err := newTableClient(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("watch %s: %w", spec.GVR.String(), err)
-	}
 	s := &Source{
 		spec:    spec,
-		client:  client,
 		store:   newSourceStore(),
 		pulse:   newPulseRecorder(nil),
 		settled: make(chan struct{}),
 		filled:  true,
 	}
 	s.initLifecycle(Hooks{Go: spec.Go, Run: s.run, Release: s.release}, State{Phase: Listing})
+	s.busy.changed = s.Signal
+	client, err := newTableClient(observeBusy(cfg, &s.busy))
+	if err != nil {
+		return nil, fmt.Errorf("watch %s: %w", spec.GVR.String(), err)
+	}
+	s.client = client
 	s.conv = newConverter(spec.AllNamespaces(), s.Signal)
 	s.store.ageCell = s.conv.ageCell
 	if spec.Namespaced {
@@ -98,11 +102,16 @@ func (s *Source) release() {
 }
 
 // State returns the current phase and error, with the note and the expected row count of the first list.
+// While the server answers its requests 429 Too Many Requests, the note says so first ("server busy, retrying
+// in N s").
 func (s *Source) State() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.state
 	st.Note, st.Expected = s.note, s.expect
+	if busy := s.busy.get(); busy != "" {
+		st.Note = strings.TrimSuffix(busy+"; "+st.Note, "; ")
+	}
 	return st
 }
 
