@@ -80,11 +80,12 @@ func farCommand(args []string) error {
 	fs := flag.NewFlagSet("far", flag.ContinueOnError)
 	b := &bench{log: bufio.NewWriter(os.Stderr), width: 160, height: 50, maxLoad: 100}
 	fb := &farBench{b: b}
-	var kubeconfig, ctxName, proxy, kscope, k9s, k9sConfig, rtts, out, report, from string
+	var kubeconfig, ctxName, benchCtx, proxy, kscope, k9s, k9sConfig, rtts, out, report, from string
 	fs.StringVar(&b.namespace, "namespace", "", "namespace holding the pods (required)")
 	fs.IntVar(&b.pods, "pods", 0, "pods in the namespace (required; checked)")
 	fs.StringVar(&kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "the cluster's kubeconfig")
 	fs.StringVar(&ctxName, "context", "tester", "context the tools use (its user's requests are the audit log's)")
+	fs.StringVar(&benchCtx, "bench-context", "admin", "context of the bench's own requests (the pod counts), straight to the server: another user than --context's, so that they are not counted")
 	fs.StringVar(&proxy, "proxy", "", "the farlink proxy's address, forwarding to the context's server (required)")
 	fs.StringVar(&fb.control, "control", "", "the farlink control endpoint's address (required)")
 	fs.StringVar(&fb.audit, "audit", "", "the API server's audit log (required)")
@@ -127,7 +128,7 @@ func farCommand(args []string) error {
 		fb.tools = append(fb.tools, b.k9sTool(abs(k9s), abs(k9sConfig)))
 	}
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(&clientcmd.ClientConfigLoadingRules{ExplicitPath: abs(kubeconfig)},
-		&clientcmd.ConfigOverrides{CurrentContext: ctxName}).ClientConfig()
+		&clientcmd.ConfigOverrides{CurrentContext: benchCtx}).ClientConfig()
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %w", err)
 	}
