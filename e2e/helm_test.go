@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -243,4 +245,69 @@ func dialogText(scr string) string {
 		}
 		return r
 	}, scr)
+}
+
+// TestUIHelmUpgrade: e on web opens its user values in $EDITOR (a script changes replicas 2 → 7), then the
+// server's dry run of the upgrade shows the config map's change against the live one; a asks (Cancel first),
+// then Helm's upgrade makes revision 2 with the edited values (the SDK's storage and the live ConfigMap say so).
+// Read-only mode refuses e before the editor opens.
+func TestUIHelmUpgrade(t *testing.T) {
+	parallel(t)
+	ns := testNamespace(t)
+	client := kubernetes.NewForConfigOrDie(restConfig(t, "admin"))
+	r := helmtest.Revision{Name: "web", Namespace: ns, Driver: helm.Secrets, Number: 1, ChartVersion: "1.0.0",
+		Status: common.StatusDeployed, Description: "Install complete", Values: map[string]any{"replicas": 2},
+		Deployed: time.Now().Add(-time.Hour)}
+	rel, _, err := helmtest.WriteRevision(client, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The revision's objects, as Helm would have applied them.
+	applyYAML(t, rel.Manifest)
+
+	marker := filepath.Join(t.TempDir(), "edited")
+	editor := editorScript(t, "values.sh", "touch "+marker+"\nsed -i 's/^replicas: 2$/replicas: 7/' \"$1\"")
+	s := startTmuxEnv(t, []string{"EDITOR=" + editor}, env.kscope, "; echo KSCOPE-EXIT=$?; sleep 600", "-n", ns, "configmaps")
+	s.waitFor("configmaps(" + ns + ")")
+	s.typeText(":helm")
+	s.keys("Enter")
+	s.waitFor("web-1.0.0")
+	s.keys("e")
+	s.waitFor("upgrade", ns+"/web", "revision 1 → 2 (dry run)", "change    configmaps "+ns+"/web-config",
+		`- replicas: 2`, `+ replicas: 7`, `-   replicas: "2"`, `+   replicas: "7"`, "0 to create  1 to change  0 to delete")
+	s.keys("a")
+	question := "Upgrade release " + ns + "/web from revision 1 to revision 2 with the edited values?"
+	s.waitUntil("the question", func(scr string) bool { return strings.Contains(dialogText(scr), dialogText(question)) })
+	s.keys("Tab", "Enter")
+	s.waitFor("upgraded release " + ns + "/web to revision 2")
+	latest := sdkRelease(t, client, ns, "web")
+	if latest.Version != 2 || latest.Info.Status != common.StatusDeployed || fmt.Sprint(latest.Config["replicas"]) != "7" {
+		t.Errorf("after the upgrade, the SDK's latest web: revision %d %s values %v", latest.Version, latest.Info.Status, latest.Config)
+	}
+	if got := kubectl(t, "-n", ns, "get", "configmap", "web-config", "-o", "jsonpath={.data.replicas}"); got != "7" {
+		t.Errorf("after the upgrade, web-config replicas %q, want the edited 7", got)
+	}
+	s.keys("Escape")
+	s.waitFor("helm("+ns+")", "web ") // live: revision 2 shows
+	s.waitUntil("revision 2 in the table", func(scr string) bool {
+		f := strings.Fields(strings.Trim(lineWith(scr, "web "), "║ "))
+		return len(f) > 2 && f[1] == "2" && f[2] == "deployed"
+	})
+
+	if err := os.Remove(marker); err != nil {
+		t.Fatal(err)
+	}
+	ro := startTmuxEnv(t, []string{"EDITOR=" + editor}, env.kscope, "; echo KSCOPE-EXIT=$?; sleep 600", "--readonly", "-n", ns, "configmaps")
+	ro.waitFor("configmaps(" + ns + ")")
+	ro.typeText(":helm")
+	ro.keys("Enter")
+	ro.waitFor("web-1.0.0")
+	ro.keys("e")
+	ro.waitFor("read-only mode: refusing to upgrade release " + ns + "/web")
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("read-only: the editor ran")
+	}
+	if rel := sdkRelease(t, client, ns, "web"); rel.Version != 2 {
+		t.Errorf("read-only: web at revision %d, want 2 still", rel.Version)
+	}
 }

@@ -68,7 +68,7 @@ func (v *Upgrade) Status() string {
 	case v.busy:
 		return s + "  upgrading …"
 	}
-	return s + fmt.Sprintf("  (%s: upgrade)", keys.Apply.Key.Name)
+	return s + fmt.Sprintf("  (%s: upgrade)", keys.Apply.Key.Label)
 }
 
 // render writes the plan.
@@ -80,7 +80,7 @@ func (v *Upgrade) render() {
 	var b strings.Builder
 	b.WriteString("[::b]values (user-supplied)[::-]\n")
 	b.WriteString(theme.DiffMarkup(p.ValuesDiff))
-	b.WriteString("\n[::b]objects[::-] [gray](the server's dry run of each, against the live one)[-]\n")
+	b.WriteString("\n\n[::b]objects[::-] [gray](the server's dry run of each, against the live one)[-]\n")
 	for _, r := range p.Results {
 		fmt.Fprintf(&b, "%s %s\n", stateLabel(r.State), tview.Escape(r.What()))
 		if r.State == apply.Create || r.State == apply.Change {
