@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -29,6 +30,27 @@ func TestRegisteredScreensCollideWithNothing(t *testing.T) {
 		lines := ui.ScreenCollisions(append(slices.Clip(screens), probe))
 		if want := "Probe view's command :" + n + " is kscope's too"; len(lines) != 1 || !strings.HasPrefix(lines[0], want) {
 			t.Errorf("a screen's :%s: collisions %q, want one saying %q", n, lines, want)
+		}
+	}
+}
+
+// TestRegisteredScreensPlayEveryRole: every role kscope's own keys open (ui.Roles: the YAML, description,
+// history, blame and logs of an object, a pod's containers, the contexts) is played by a screen the program
+// registers, so that none of those keys is left unbound.
+func TestRegisteredScreensPlayEveryRole(t *testing.T) {
+	var played ui.Roles
+	for _, s := range registered() {
+		p, out := reflect.ValueOf(s.Plays), reflect.ValueOf(&played).Elem()
+		for i := range p.NumField() {
+			if !p.Field(i).IsNil() {
+				out.Field(i).Set(p.Field(i))
+			}
+		}
+	}
+	r := reflect.ValueOf(played)
+	for i := range r.NumField() {
+		if r.Field(i).IsNil() {
+			t.Errorf("no registered screen plays ui.Roles.%s", r.Type().Field(i).Name)
 		}
 	}
 }

@@ -18,11 +18,6 @@ import (
 	"kscope/config"
 	"kscope/spawn"
 	"kscope/ui"
-	"kscope/ui/containers"
-	"kscope/ui/contexts"
-	"kscope/ui/logview"
-	"kscope/ui/objectview"
-	"kscope/ui/versions"
 	"kscope/watch"
 )
 
@@ -157,15 +152,6 @@ func (o *tuiOptions) newUI(s *tuiSession) *ui.App {
 	}
 	dirs := s.dirs
 	return ui.New(ui.Options{
-		Screens: ui.TableScreens{ // the screens in packages of their own: one line each
-			Contexts:   contexts.New,
-			History:    versions.NewHistory,
-			Blame:      versions.NewBlame,
-			Logs:       logview.Open,
-			YAML:       objectview.NewYAMLView,
-			Describe:   objectview.NewDescribeView,
-			Containers: containers.New,
-		},
 		Registered: registered(),
 		Stderr:     stderr,
 		Supervisor: s.sup,

@@ -18,7 +18,7 @@ func (a *App) escape() {
 
 // objectBindings are the keys that act on one object, the one subject returns: the object verbs
 // (verbs.Verbs.Bindings, asked about in access before they are offered) and the screens of the object that
-// are registered (describe, logs: TableScreens; the registered screens' object keys: ScreenSpec.Objects). The keys depend on scope's resource, never
+// are registered (describe, logs: the Roles they play; the registered screens' object keys: ScreenSpec.Objects). The keys depend on scope's resource, never
 // on the object.
 func (a *App) objectBindings(subject verbs.SubjectFunc, scope verbs.ScopeFunc, access *verbs.Access) []keymap.Binding {
 	return a.markedObjectBindings(subject, nil, scope, access)
@@ -28,13 +28,11 @@ func (a *App) objectBindings(subject verbs.SubjectFunc, scope verbs.ScopeFunc, a
 // marked returns, when it returns some (a live table's marks).
 func (a *App) markedObjectBindings(subject verbs.SubjectFunc, marked verbs.MarkedFunc, scope verbs.ScopeFunc, access *verbs.Access) []keymap.Binding {
 	open := verbs.Screens{Events: a.openEvents}
-	if a.opts.Screens.Describe != nil { // a screen of its own package (TableScreens)
+	if a.roles().Describe != nil { // a registered screen's (Roles)
 		open.Describe = a.openDescribe
 	}
-	if logs := a.opts.Screens.Logs; logs != nil { // a screen of its own package (TableScreens)
-		open.Logs = func(res discovery.Resource, row *watch.Row, previous bool) {
-			logs(a, res, row, previous, a.opts.logSettings())
-		}
+	if logs := a.openLogs(); logs != nil { // a registered screen's (Roles)
+		open.Logs = func(res discovery.Resource, row *watch.Row, previous bool) { logs(res, row, previous, "") }
 	}
 	open.More = a.objectOpeners() // the registered screens' (ScreenSpec.Objects)
 	return a.verbs.TableBindings(subject, marked, scope, access, open)

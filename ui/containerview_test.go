@@ -34,8 +34,8 @@ func withPodContainers(logged *[]string, mu *sync.Mutex) func(*Options) {
 			map[string]any{"name": "sidecar", "image": "busybox:1.36",
 				"ports": []any{map[string]any{"name": "metrics", "containerPort": int64(9090), "protocol": "TCP"}}},
 		}}
-		o.Screens.Containers = stubContainersOn("sidecar")
-		o.Screens.Logs = func(nav Navigator, res discovery.Resource, row *watch.Row, previous bool, s LogSettings) {
+		o.Registered[0].Plays.Containers = stubContainersOn("sidecar")
+		o.Registered[0].Plays.Logs = func(nav Navigator, res discovery.Resource, row *watch.Row, previous bool, s LogSettings) {
 			mu.Lock()
 			*logged = append(*logged, map[bool]string{false: "logs ", true: "previous "}[previous]+s.Container)
 			mu.Unlock()

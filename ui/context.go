@@ -22,14 +22,3 @@ func (a *App) switchContext(name string) {
 		})
 	})
 }
-
-// openContexts pushes the contexts screen (`:ctx` without a name) and tells whether it could: the screen and
-// the list of contexts must be registered (TableScreens.Contexts, Options.Contexts).
-func (a *App) openContexts() bool {
-	open, list := a.opts.Screens.Contexts, a.opts.Contexts
-	if open == nil || list == nil {
-		return false
-	}
-	a.Push(open(a, list, a.switchContext))
-	return true
-}

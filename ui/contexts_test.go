@@ -20,7 +20,7 @@ func TestCtxWithoutANameOpensTheContextsScreen(t *testing.T) {
 		o.Contexts = func() ([]cluster.KubeContext, error) {
 			return []cluster.KubeContext{{Name: "admin"}, {Name: "viewer"}}, nil
 		}
-		o.Screens.Contexts = func(nav Navigator, list func() ([]cluster.KubeContext, error), u func(string)) Screen {
+		o.Registered[0].Plays.Contexts = func(nav Navigator, list func() ([]cluster.KubeContext, error), u func(string)) Screen {
 			use = u
 			return stubContexts(nav, list, u)
 		}

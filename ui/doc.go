@@ -18,13 +18,14 @@
 // Most screens live in packages of their own under ui/, which ui never imports. They implement Screen and ask
 // the app only what Navigator offers plus what they are opened with. A screen declares itself in its package
 // (a ScreenSpec, registry.go: its commands and Tab's words for them, its keys on the selected object and
-// which resources they apply to, its family of keys) and the program lists it in Options.Registered
-// (cli/screens.go, one line): ui/portforwards (`:pf`), ui/changes (`:changes`), ui/rollouts (shift-r on a
-// workload), ui/treeview (`t` on any object), ui/pulse (`i` on a live table: ScreenSpec.Tables) and ui/helm
-// (`:helm`, which also hides Helm's release Secrets in Secrets tables until shift-z: ScreenSpec.Hidden). The
-// screens not moved yet (ui/versions, ui/logview, ui/objectview, ui/containers, ui/contexts) are fields of
-// TableScreens (navigator.go) the program fills (cli/tui.go); a key whose screen is not registered is not
-// bound. ui's tests register stubs.
+// which resources they apply to, its family of keys, the roles it plays) and the program lists it in
+// Options.Registered (cli/screens.go, one line): ui/portforwards (`:pf`), ui/changes (`:changes`),
+// ui/rollouts (shift-r on a workload), ui/treeview (`t` on any object), ui/pulse (`i` on a live table:
+// ScreenSpec.Tables) and ui/helm (`:helm`, which also hides Helm's release Secrets in Secrets tables until
+// shift-z: ScreenSpec.Hidden). The screens kscope's own keys open play a role (ScreenSpec.Plays, Roles in
+// roles.go, named by what they show): ui/objectview the YAML and the description of an object, ui/versions
+// its history and blame, ui/logview its logs, ui/containers a pod's containers, ui/contexts the kubeconfig's
+// contexts; a key whose role no registered screen plays is not bound. ui's tests register stubs.
 //
 // # Layers
 //
@@ -53,8 +54,8 @@
 //     ui/apply, the :apply screen (the server-side dry run's diff, then the apply); ui's applyHost
 //     (applyhost.go) is its host;
 //  3. ui, the core: App, the stack, the prompt and status lines, the dialogs, commands, the
-//     opening of screens (TableScreens, and the registered ScreenSpecs: registry.go), the terminal handed to a
-//     child (suspend.go);
+//     opening of screens (the registered ScreenSpecs: registry.go, and the roles they play: roles.go), the
+//     terminal handed to a child (suspend.go);
 //  4. the screens (ui/pulse, ui/logview, ui/treeview, ui/versions, ui/objectview, ui/contexts,
 //     ui/containers, ui/portforwards, ui/rollouts, ui/changes, ui/helm), which import ui (Screen, Navigator,
 //     Session, ScreenSpec) and which ui never imports; ui/screenlife, the lifecycle they keep, and
@@ -98,7 +99,7 @@
 //
 // # Streams
 //
-// The logs screen is package ui/logview, registered in Options.Screens (TableScreens.Logs): `l` and `p`
+// The logs screen is package ui/logview, registered in Options.Registered (it plays Roles.Logs): `l` and `p`
 // (objectBindings) are bound only when it is, and ui hands it the Options of the logs (LogSettings). It reads
 // what package logs holds; ui gives it a Navigator (its dialogs, clipboard and saved files, the spacing of
 // redraws) and runs the plugins of its logs of one pod (plugins.Subject).
@@ -132,7 +133,7 @@
 // # History and blame
 //
 // kscope keeps the versions of what it watches; package history holds them and the comparisons, package
-// ui/versions the screens (history, diff, blame), registered in Options.Screens. The YAML views' watches
+// ui/versions the screens (history, diff, blame), registered in Options.Registered (Roles.History, Blame). The YAML views' watches
 // record each full object in the app's history.Book (50 versions an object, 32 MB estimated in all), and each
 // table's source keeps its rows' versions (watch.Source.Versions: 50 a row, 5000 a table). `h` opens the
 // registered history screen with a function over both for one object (historyentries.go: historyOf,
@@ -141,7 +142,7 @@
 // # Views of one object
 //
 // The YAML and describe views, their search and health panel, are package ui/objectview, registered in
-// Options.Screens (TableScreens.YAML, Describe); openYAML (objectscreens.go) is ui's one way to the YAML view.
+// Options.Registered (Roles.YAML, Describe); openYAML (roles.go) is ui's one way to the YAML view.
 // ui hands each view an ObjectView: the object keys above (objectBindings, the view telling which UID it
 // shows and whether it was deleted: verbs.ShownRow), the openers of history, blame and YAML, and
 // the recording of its watch in the versions book.
@@ -198,12 +199,17 @@
 // them. The screen's own tests check it binds its family's keys (ui/navtest's Nav and Session are what
 // those tests use).
 //
-// A screen not moved yet is a field of TableScreens, its key written in keymap.Keys (ui/keymap/table.go)
-// in the family of the screen it is pressed in, bound only when the program registers it:
+// A screen that kscope's own keys open (Enter's last resort, `y`, `h`, `d`, `l`) plays a role instead: the
+// role is named by what the screen shows (Roles: the YAML of an object, its history …), its keys are written
+// in keymap.Keys (ui/keymap/table.go) in the family of the view they are pressed in, and they are bound only
+// when a registered screen plays it; the screen's package declares the role with its constructor:
 //
-//	if a.opts.Screens.Describe != nil {
-//		open.Describe = a.openDescribe // bound by verbs as keymap.Keys.Object.Describe
-//	}
+//	var Spec = ui.ScreenSpec{Keys: keymap.Family{Screen: "ui/versions"},
+//		Plays: ui.Roles{History: NewHistory, Blame: NewBlame}}
+//
+// A screen opened from another screen's key asks for it through what it is handed (ObjectView's openers,
+// Session.OpenHistory and OpenYAML), never through a type assertion on the view on top. Two screens playing
+// one role are said at start as the collisions above are, and the first registered is the one opened.
 //
 // ui's own tests register stub screens in their harness (they cannot import a package that imports ui); the
 // e2e tests run the real ones. TestNoKeyBoundTwice checks that the keys collide with none of the view's or the

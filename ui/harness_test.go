@@ -52,8 +52,6 @@ func start(t *testing.T, w, hgt int, opts func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t, cluster: fixtureCluster(), clk: clocktesting.NewFakeClock(t0), done: make(chan error, 1)}
 	o := Options{Cluster: h.cluster, Version: "v0.1.0", Clock: h.clk, Tick: -1, MinRedraw: -1, Edit: unchangedEditor,
-		Screens: TableScreens{History: stubHistory, Blame: stubBlame, Logs: stubLogs,
-			Contexts: stubContexts, YAML: stubYAML, Describe: stubDescribe},
 		Registered: stubScreens()}
 	if opts != nil {
 		opts(&o)

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"kscope/cluster"
 	"kscope/discovery"
 	"kscope/history"
@@ -37,19 +35,4 @@ func (a *App) historyOf(res discovery.Resource, row *watch.Row) []history.Entry 
 	objs := a.versions.Versions(res.GVR(), row.Namespace, row.Name)
 	rows, cols := a.rowVersions(res, row.Key)
 	return history.Entries(objs, rows, cols)
-}
-
-// openHistory pushes the registered history screen (TableScreens.History) of row, an object of res.
-func (a *App) openHistory(res discovery.Resource, row *watch.Row) {
-	a.Push(a.opts.Screens.History(a, row, func() []history.Entry { return a.historyOf(res, row) }))
-}
-
-// openBlame pushes the registered blame screen (TableScreens.Blame) of obj, the object of row; nil (not
-// read yet) is an error.
-func (a *App) openBlame(row *watch.Row, obj *unstructured.Unstructured) {
-	if obj == nil {
-		a.Errorf("no object to blame yet")
-		return
-	}
-	a.Push(a.opts.Screens.Blame(a, row, obj))
 }

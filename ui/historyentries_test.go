@@ -33,7 +33,7 @@ func deploymentVersion(rv string, replicas int64, image string, entries ...any) 
 }
 
 // TestHistoryOfYAML: versions a YAML view's watch delivers are kept in the app's book; `h` there opens the
-// registered history screen (TableScreens.History) with the object's row and its versions: the full ones
+// registered history screen (Roles.History) with the object's row and its versions: the full ones
 // and, where the book has no full version, the table's own row versions (the row as it was listed), oldest
 // first, read again at each call.
 func TestHistoryOfYAML(t *testing.T) {
@@ -41,7 +41,7 @@ func TestHistoryOfYAML(t *testing.T) {
 	var entries func() []history.Entry
 	h := start(t, 140, 30, func(o *Options) {
 		o.Resource = "deployments"
-		o.Screens.History = func(nav Navigator, row *watch.Row, e func() []history.Entry) Screen {
+		o.Registered[0].Plays.History = func(nav Navigator, row *watch.Row, e func() []history.Entry) Screen {
 			opened, entries = row, e
 			return stubHistory(nav, row, e)
 		}
@@ -100,7 +100,7 @@ func TestHistoryOfRow(t *testing.T) {
 	var entries func() []history.Entry
 	h := start(t, 140, 30, func(o *Options) {
 		o.Resource = "pods"
-		o.Screens.History = func(nav Navigator, row *watch.Row, e func() []history.Entry) Screen {
+		o.Registered[0].Plays.History = func(nav Navigator, row *watch.Row, e func() []history.Entry) Screen {
 			entries = e
 			return stubHistory(nav, row, e)
 		}
@@ -130,7 +130,10 @@ func TestHistoryOfRow(t *testing.T) {
 // TestVersionsKeysNeedTheirScreens: without a history or blame screen registered, `h` (table, YAML view) and
 // `b` (YAML view) are not bound, and the help does not list them.
 func TestVersionsKeysNeedTheirScreens(t *testing.T) {
-	h := start(t, 140, 40, func(o *Options) { o.Resource = "deployments"; o.Screens.History, o.Screens.Blame = nil, nil })
+	h := start(t, 140, 40, func(o *Options) {
+		o.Resource = "deployments"
+		o.Registered[0].Plays.History, o.Registered[0].Plays.Blame = nil, nil
+	})
 	h.press(tcell.KeyRune, 'h')
 	h.contains("deployments(shop)[1]")
 	h.press(tcell.KeyRune, 'y')
@@ -148,12 +151,12 @@ func TestVersionsKeysNeedTheirScreens(t *testing.T) {
 }
 
 // TestBlameKeyOpensTheRegisteredScreen: `b` in the YAML view opens the registered blame screen
-// (TableScreens.Blame) with the row and the object the view shows; esc goes back.
+// (Roles.Blame) with the row and the object the view shows; esc goes back.
 func TestBlameKeyOpensTheRegisteredScreen(t *testing.T) {
 	var obj *unstructured.Unstructured
 	h := start(t, 140, 40, func(o *Options) {
 		o.Resource = "deployments"
-		o.Screens.Blame = func(nav Navigator, row *watch.Row, u *unstructured.Unstructured) Screen {
+		o.Registered[0].Plays.Blame = func(nav Navigator, row *watch.Row, u *unstructured.Unstructured) Screen {
 			obj = u
 			return stubBlame(nav, row, u)
 		}

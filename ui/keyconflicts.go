@@ -49,7 +49,8 @@ func resolveKeys(tiers ...[]keymap.Binding) (kept [][]keymap.Binding, lost []key
 // of each other, a line each naming the screen, the command or key, and who has it: a command name of
 // kscope's own (CommandNames) or of an earlier screen's, which is the one that runs; a key on the selected
 // object that kscope or an earlier screen binds in the tables or in the views of one object; a key on a live
-// table or of hidden rows that one binds in the tables. The app says them on the prompt line at start (a
+// table or of hidden rows that one binds in the tables; a role (Roles) an earlier screen plays, whose screen
+// is the one opened. The app says them on the prompt line at start (a
 // screen that collides is shown, not shadowed). A pure function of screens and kscope's key table; safe
 // from any goroutine.
 func ScreenCollisions(screens []ScreenSpec) []string {
@@ -84,7 +85,7 @@ func ScreenCollisions(screens []ScreenSpec) []string {
 			out = appendCollision(out, name, h.Rows.Key, tables)
 		}
 	}
-	return out
+	return append(out, roleCollisions(screens)...)
 }
 
 // screenName is how a collision line names s: its family's title, without what follows in parentheses

@@ -17,7 +17,7 @@ import (
 )
 
 // TestLogsKeysOpenTheRegisteredScreen: `l` and `p` on a table's row (and in the views of one object) open
-// the logs screen registered in Options.Screens with the row's resource and object, previous for `p`, and
+// the logs screen playing Roles.Logs with the row's resource and object, previous for `p`, and
 // the Options of the logs; esc goes back; without one registered, neither key is bound.
 func TestLogsKeysOpenTheRegisteredScreen(t *testing.T) {
 	type call struct {
@@ -31,7 +31,7 @@ func TestLogsKeysOpenTheRegisteredScreen(t *testing.T) {
 	h := start(t, 120, 30, func(o *Options) {
 		o.Resource = "pods"
 		o.LogLines, o.LogTail, o.LogWrap, o.LogFollow = 100, 42, &wrap, &follow
-		o.Screens.Logs = func(nav Navigator, res discovery.Resource, row *watch.Row, previous bool, s LogSettings) {
+		o.Registered[0].Plays.Logs = func(nav Navigator, res discovery.Resource, row *watch.Row, previous bool, s LogSettings) {
 			calls = append(calls, call{res.Name, row.Name, previous, s})
 			stubLogs(nav, res, row, previous, s)
 		}
@@ -52,7 +52,7 @@ func TestLogsKeysOpenTheRegisteredScreen(t *testing.T) {
 		t.Errorf("opened %+v, want logs then previous logs of pods web-7d9f-abcde with the options' settings", calls)
 	}
 
-	bare := start(t, 120, 30, func(o *Options) { o.Resource = "pods"; o.Screens.Logs = nil })
+	bare := start(t, 120, 30, func(o *Options) { o.Resource = "pods"; o.Registered[0].Plays.Logs = nil })
 	bare.press(tcell.KeyRune, 'l')
 	bare.press(tcell.KeyRune, 'p')
 	bare.contains("pods(shop)[3]")

@@ -4,16 +4,12 @@ import (
 	"context"
 	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/clock"
 
 	"kscope/cluster"
-	"kscope/discovery"
-	"kscope/history"
 	"kscope/ui/host"
 	"kscope/ui/keymap"
 	"kscope/ui/theme"
-	"kscope/watch"
 )
 
 // Navigator is what a screen living in a package of its own may ask of the app: the keys every screen offers,
@@ -58,48 +54,6 @@ type Navigator interface {
 }
 
 var _ Navigator = (*App)(nil)
-
-// TableScreens are the screens, each in a package of its own, that a live table (or a view of one object)
-// opens with its key in Keys: the program registers them in Options (one line each); a screen not
-// registered leaves its keys unbound. A plain value.
-type TableScreens struct {
-	// Contexts opens the kubeconfig's contexts (`:ctx` without a name): list reads them (it may block: call it
-	// off the UI goroutine), use switches to one (UI goroutine).
-	Contexts func(nav Navigator, list func() ([]cluster.KubeContext, error), use func(name string)) Screen
-	// History opens the versions kscope keeps of row (`h` in a table and in a YAML view): entries returns
-	// them, oldest first (history.Entries over the app's book and an open table's row versions), read again
-	// each time it is called; call it on the UI goroutine only.
-	History func(nav Navigator, row *watch.Row, entries func() []history.Entry) Screen
-	// Blame opens each YAML line's field managers of obj, the object of row as the YAML view shows it (`b`
-	// there); obj is never nil, and must not be modified.
-	Blame func(nav Navigator, row *watch.Row, obj *unstructured.Unstructured) Screen
-	// Logs opens the logs of row, an object of res (keymap.Keys.Object.Logs; previous,
-	// keymap.Keys.Object.PrevLogs: of the containers' previous instances), in the tables and the views of one object. It may read the cluster
-	// and ask which container before it pushes its screen, or say on the prompt line why it opens none;
-	// settings are the Options of the logs. Called on the UI goroutine.
-	Logs func(nav Navigator, res discovery.Resource, row *watch.Row, previous bool, settings LogSettings)
-	// YAML opens the live YAML of row, an object of res (keymap.Keys.Table.YAML and Open in a table, the tree's,
-	// the describe view's): obj is what ui hands it (ObjectView: the object keys, openers, versions recorded).
-	YAML func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen
-	// Describe opens the live description of row, an object of res (keymap.Keys.Object.Describe), as YAML does.
-	Describe func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen
-	// Containers opens the containers of row, a pod (res), live (Keys.Table.Open on a pod): ctr is what ui
-	// hands it (ContainerView: the keys that act on one container, checked and refused as the object keys).
-	Containers func(nav Navigator, res discovery.Resource, row *watch.Row, ctr ContainerView) Screen
-}
-
-// LogSettings are what Options say of a logs screen (config.yaml's logger section, --log-lines). A plain
-// value.
-type LogSettings struct {
-	// Lines is how many lines the screen keeps (Options.LogLines; 0: its default); Tail how many of a
-	// container's last lines it starts with (Options.LogTail; 0: its default).
-	Lines, Tail int
-	// Wrap, Timestamps and Follow, when set, are its toggles at start (nil: its defaults).
-	Wrap, Timestamps, Follow *bool
-	// Container, when set, is the one container of a pod to read (the containers view's choice): no
-	// question asked.
-	Container string
-}
 
 // EveryTickWhileOnTop implements Navigator: it runs fn on the UI goroutine once every Options.Tick (none when Tick is off) while v is
 // the top view, until the returned cancel is called.

@@ -15,7 +15,7 @@ import (
 )
 
 // TestObjectViewsOpenTheRegisteredScreens: y and enter on a table row open the YAML view registered in
-// Options.Screens (TableScreens.YAML), d the describe view, each with the row and an ObjectView whose openers
+// Options.Registered (Roles.YAML), d the describe view, each with the row and an ObjectView whose openers
 // are the registered screens' (describe's y: the YAML view; the YAML view's h and b: history and blame); esc
 // goes back. Without them registered, y and d are not bound and the openers are nil.
 func TestObjectViewsOpenTheRegisteredScreens(t *testing.T) {
@@ -23,11 +23,11 @@ func TestObjectViewsOpenTheRegisteredScreens(t *testing.T) {
 	var views []ObjectView
 	h := start(t, 100, 30, func(o *Options) {
 		o.Resource = "pods"
-		o.Screens.YAML = func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen {
+		o.Registered[0].Plays.YAML = func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen {
 			opened, views = append(opened, "yaml "+res.Name+" "+row.Key), append(views, obj)
 			return stubYAML(nav, res, row, obj)
 		}
-		o.Screens.Describe = func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen {
+		o.Registered[0].Plays.Describe = func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen {
 			opened, views = append(opened, "describe "+res.Name+" "+row.Key), append(views, obj)
 			return stubDescribe(nav, res, row, obj)
 		}
@@ -64,7 +64,7 @@ func TestObjectViewsOpenTheRegisteredScreens(t *testing.T) {
 
 	bare := start(t, 100, 30, func(o *Options) {
 		o.Resource = "pods"
-		o.Screens.YAML, o.Screens.Describe, o.Screens.History = nil, nil, nil
+		o.Registered[0].Plays.YAML, o.Registered[0].Plays.Describe, o.Registered[0].Plays.History = nil, nil, nil
 	})
 	var keys []string
 	bare.quietly(func() {
@@ -143,4 +143,38 @@ func TestReadOnlyRefusesDelete(t *testing.T) {
 	if h.app.modal != nil || len(h.cluster.deleted()) != 0 {
 		t.Error("read-only mode asked or deleted")
 	}
+}
+
+// TestFirstRegisteredPlaysTheRole: when two registered screens play the YAML view, y opens the first's; a
+// role only the later one plays (describe) is the later one's.
+func TestFirstRegisteredPlaysTheRole(t *testing.T) {
+	var opened []string
+	yamlOf := func(who string) ObjectScreen {
+		return func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen {
+			opened = append(opened, who+" yaml")
+			return stubYAML(nav, res, row, obj)
+		}
+	}
+	h := start(t, 100, 30, func(o *Options) {
+		o.Resource = "pods"
+		o.Registered = []ScreenSpec{
+			{Keys: keymap.Family{Screen: "ui/first"}, Plays: Roles{YAML: yamlOf("first")}},
+			{Keys: keymap.Family{Screen: "ui/second"}, Plays: Roles{YAML: yamlOf("second"),
+				Describe: func(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen {
+					opened = append(opened, "second describe")
+					return stubDescribe(nav, res, row, obj)
+				}}},
+		}
+	})
+	h.press(tcell.KeyRune, 'y')
+	h.eventually("yaml stub")
+	h.press(tcell.KeyEscape, 0)
+	h.eventually("pods(shop)[3]")
+	h.press(tcell.KeyRune, 'd')
+	h.eventually("describe stub")
+	h.ui(func() {
+		if want := []string{"first yaml", "second describe"}; !slices.Equal(opened, want) {
+			t.Errorf("opened %q, want %q", opened, want)
+		}
+	})
 }

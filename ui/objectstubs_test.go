@@ -36,12 +36,12 @@ type stubObjectScreen struct {
 	described string
 }
 
-// stubYAML is the tests' TableScreens.YAML.
+// stubYAML is the tests' Roles.YAML.
 func stubYAML(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen {
 	return &stubObjectScreen{nav: nav, res: res, row: row, obj: obj, text: tview.NewTextView().SetDynamicColors(true)}
 }
 
-// stubDescribe is the tests' TableScreens.Describe.
+// stubDescribe is the tests' Roles.Describe.
 func stubDescribe(nav Navigator, res discovery.Resource, row *watch.Row, obj ObjectView) Screen {
 	return &stubObjectScreen{nav: nav, describe: true, res: res, row: row, obj: obj, text: tview.NewTextView().SetDynamicColors(true)}
 }

@@ -31,10 +31,8 @@ type Options struct {
 	Contexts func() ([]cluster.KubeContext, error)
 	// Resource, when set, is opened at start instead of the resource picker (resolved through the catalog).
 	Resource string
-	// Screens are the screens in packages of their own that tables open (see TableScreens).
-	Screens TableScreens
 	// Registered are the screens in packages of their own that declare themselves (ScreenSpec): their
-	// commands join the command bar, their keys the key table.
+	// commands join the command bar, their keys the key table, the roles they play (Roles) kscope's keys.
 	Registered []ScreenSpec
 	// ReadOnly refuses every change to the cluster (delete, edit, scale, restart) without sending a request.
 	ReadOnly bool

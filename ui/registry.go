@@ -32,6 +32,9 @@ type ScreenSpec struct {
 	Tables []TableKey
 	// Hidden are the rows of other tables the screen is the view of, hidden there until a key shows them.
 	Hidden []HiddenRows
+	// Plays are the roles the screen plays for kscope's own keys and the other screens (the YAML of an
+	// object, its history, …): what they open it with.
+	Plays Roles
 }
 
 // HiddenRows are rows a screen hides in the tables of a resource (the storage of what it shows: Helm's
@@ -141,7 +144,9 @@ func withScreens(families []keymap.Family, screens []ScreenSpec) []keymap.Family
 		}
 	}
 	for _, s := range screens {
-		families = append(families, s.Keys)
+		if len(s.Keys.Defs) > 0 { // a screen whose keys are kscope's (keymap.Keys) adds no family
+			families = append(families, s.Keys)
+		}
 	}
 	return families
 }
@@ -215,14 +220,15 @@ func (a screenSession) Connect(ctx context.Context, context string) (cluster.Int
 // OpenHistory implements Session.
 func (a screenSession) OpenHistory(conn cluster.Interface, context string, res discovery.Resource, row *watch.Row,
 	extra func() []history.FeedChange) bool {
-	if a.opts.Screens.History == nil {
+	open := a.roles().History
+	if open == nil {
 		return false
 	}
 	on := a.App
 	if conn != nil {
 		on = a.memberApp(conn, context)
 	}
-	on.Push(on.opts.Screens.History(on, row, func() []history.Entry {
+	on.Push(open(on, row, func() []history.Entry {
 		if extra == nil {
 			return on.historyOf(res, row)
 		}

@@ -59,7 +59,7 @@ func TestRegisteredScreen(t *testing.T) {
 		o.Resource = "deployments"
 		o.Registered = []ScreenSpec{feedSpec(&s, &words)}
 		o.Keys = []config.KeyRemap{{Name: "feed mark", Key: "M"}}
-		o.Screens.History = func(nav Navigator, r *watch.Row, e func() []history.Entry) Screen {
+		o.Registered[0].Plays.History = func(nav Navigator, r *watch.Row, e func() []history.Entry) Screen {
 			row, entries = r, e
 			return stubHistory(nav, r, e)
 		}
@@ -128,7 +128,7 @@ func TestRegisteredScreenOverClusters(t *testing.T) {
 			}
 			return nil, errors.New("no such context")
 		}
-		o.Screens.History = func(nav Navigator, r *watch.Row, e func() []history.Entry) Screen {
+		o.Registered[0].Plays.History = func(nav Navigator, r *watch.Row, e func() []history.Entry) Screen {
 			historyNav, entries = nav, e
 			return stubHistory(nav, r, e)
 		}

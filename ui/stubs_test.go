@@ -26,9 +26,17 @@ func stubContexts(nav Navigator, list func() ([]cluster.KubeContext, error), _ f
 	return &stubScreen{nav: nav, text: tview.NewTextView().SetText(fmt.Sprintf("contexts stub of %d (%v)", len(contexts), err))}
 }
 
-// stubScreens are the screens the harness registers, as the program registers the real ones (cli/screens.go).
+// stubScreens are the screens the harness registers, as the program registers the real ones (cli/screens.go):
+// the first plays every role (stubRoles; a test sets one of its roles as o.Registered[0].Plays.History).
 func stubScreens() []ScreenSpec {
-	return []ScreenSpec{stubForwards, stubRolloutsSpec, treeSpec(stubTree), pulseSpec(stubPulse)}
+	return []ScreenSpec{stubRoles(), stubForwards, stubRolloutsSpec, treeSpec(stubTree), pulseSpec(stubPulse)}
+}
+
+// stubRoles is the tests' screen of every role (the real ones are packages ui/objectview, ui/versions,
+// ui/logview, ui/containers and ui/contexts), its keys kscope's.
+func stubRoles() ScreenSpec {
+	return ScreenSpec{Keys: keymap.Family{Screen: "ui/stubroles"}, Plays: Roles{YAML: stubYAML, Describe: stubDescribe,
+		History: stubHistory, Blame: stubBlame, Logs: stubLogs, Contexts: stubContexts}}
 }
 
 // The keys of the tests' tree and rollouts screens, as the real ones (packages ui/treeview and ui/rollouts)

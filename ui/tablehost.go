@@ -78,10 +78,11 @@ func (h *tableHost) Bindings() []keymap.Binding {
 		t.FilterBinding(),
 		t.OpenBinding(),
 	}
-	if a.opts.Screens.YAML != nil { // a screen of its own package (TableScreens)
+	roles := a.roles() // the registered screens' (ScreenSpec.Plays)
+	if roles.YAML != nil {
 		keys = append(keys, keymap.Keys.Table.YAML.Bind(h.withSelected(a.openYAML)))
 	}
-	if a.opts.Screens.History != nil { // a screen of its own package (TableScreens)
+	if roles.History != nil {
 		keys = append(keys, keymap.Keys.Table.History.Bind(h.withSelected(a.openHistory)))
 	}
 	keys = append(keys,

@@ -24,7 +24,7 @@ func TestTreeKeyOpensTheRegisteredScreen(t *testing.T) {
 	var resourceForKind func(string, string) (discovery.Resource, error)
 	h := start(t, 100, 30, func(o *Options) {
 		o.Resource = "pods"
-		o.Registered = []ScreenSpec{stubForwards, stubRolloutsSpec, treeSpec(func(s Session, r discovery.Resource, w *watch.Row) (Screen, error) {
+		o.Registered = []ScreenSpec{stubRoles(), stubForwards, stubRolloutsSpec, treeSpec(func(s Session, r discovery.Resource, w *watch.Row) (Screen, error) {
 			res, row, resourceForKind = r, w, s.ResourceForKind
 			return stubTree(s, r, w)
 		})}

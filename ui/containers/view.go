@@ -33,7 +33,7 @@ type View struct {
 }
 
 // New returns the containers screen of pod, an object of res (pods): ctr's keys act on the selected
-// container. It registers in ui.TableScreens.Containers.
+// container. It plays ui.Roles.Containers (Spec).
 func New(nav ui.Navigator, res discovery.Resource, pod *watch.Row, ctr ui.ContainerView) ui.Screen {
 	v := &View{nav: nav, res: res, pod: pod, table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
 	v.table.SetBorder(true)

@@ -24,7 +24,7 @@ type View struct {
 }
 
 // New returns the contexts screen: list reads the kubeconfig's contexts (off the UI goroutine), use switches
-// to one (on it). It registers in ui.TableScreens.Contexts.
+// to one (on it). It plays ui.Roles.Contexts (Spec).
 func New(nav ui.Navigator, list func() ([]cluster.KubeContext, error), use func(name string)) ui.Screen {
 	v := &View{nav: nav, list: list, use: use, table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}
 	v.table.SetBorder(true)

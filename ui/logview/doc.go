@@ -9,7 +9,7 @@
 // (logPods, over a watch of them), and asks which container when a pod has several.
 //
 // It implements ui.Screen, asks the app only for what ui.Navigator offers, and is registered in
-// ui.Options.Screens as Logs (Open, one line in the program); ui never imports it and binds `l` and `p` only
+// ui.Options.Registered (Spec: Open plays ui.Roles.Logs; one line in the program); ui never imports it and binds `l` and `p` only
 // when it is registered. A logs view of one pod is a plugins.Subject (the containers' plugins) and a
 // ui.SkinnedScreen (the skin's logs background).
 //

@@ -16,7 +16,7 @@ import (
 
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
-// Open opens the logs of row, an object of res (ui.TableScreens.Logs): a pod's containers (the user picks
+// Open opens the logs of row, an object of res (ui.Roles.Logs): a pod's containers (the user picks
 // one when it has several, or all of them; settings.Container, when set, is the one read, without asking),
 // or every pod a workload or service selects; previous reads the containers' previous instances (kubectl
 // logs -p). It reads the object off the UI goroutine and pushes the view once it knows what to follow, or

@@ -44,7 +44,7 @@ type DescribeView struct {
 }
 
 // NewDescribeView returns the describe view of row, an object of res; obj is what ui hands it (the object
-// keys, the opener of the YAML view). It is ui.TableScreens.Describe.
+// keys, the opener of the YAML view). It plays ui.Roles.Describe (Spec).
 func NewDescribeView(nav ui.Navigator, res discovery.Resource, row *watch.Row, obj ui.ObjectView) ui.Screen {
 	v := &DescribeView{nav: nav, res: res, row: row, obj: obj, text: searchtext.New()}
 	v.health = newHealthPanel(nav, v.text.View())

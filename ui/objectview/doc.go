@@ -6,6 +6,6 @@
 // The object keys these views offer (edit, delete, scale, restart, shell, logs, port-forward, owner, events,
 // tree…), with their access checks and read-only refusals, stay in ui: ui hands each view a ui.ObjectView
 // with them, the openers of the history, blame and YAML screens, and the recording of the object's versions.
-// The views implement ui.Screen, ask only ui.Navigator, and are registered in ui.Options.Screens by the
-// program (TableScreens.YAML, Describe: one line each); ui never imports this package.
+// The views implement ui.Screen, ask only ui.Navigator, and are registered in ui.Options.Registered by the
+// program (Spec: they play ui.Roles.YAML and Describe; one line); ui never imports this package.
 package objectview

@@ -40,7 +40,7 @@ type YAMLView struct {
 }
 
 // NewYAMLView returns the YAML view of row, an object of res; obj is what ui hands it (the object keys, the
-// openers of history and blame, the recording of versions). It is ui.TableScreens.YAML.
+// openers of history and blame, the recording of versions). It plays ui.Roles.YAML (Spec).
 func NewYAMLView(nav ui.Navigator, res discovery.Resource, row *watch.Row, obj ui.ObjectView) ui.Screen {
 	v := &YAMLView{nav: nav, res: res, row: row, obj: obj}
 	v.text = searchtext.New()

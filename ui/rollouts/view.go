@@ -31,7 +31,7 @@ type View struct {
 }
 
 // New returns the rollouts screen of row, a deployment, statefulset or daemonset (res); guard checks an undo
-// before it is asked. It registers in ui.TableScreens.Rollouts.
+// before it is asked. Spec's object key opens it.
 func New(nav ui.Navigator, res discovery.Resource, row *watch.Row, guard ui.WriteGuard) ui.Screen {
 	v := &View{nav: nav, res: res, row: row, guard: guard,
 		table: tview.NewTable().SetFixed(1, 0).SetSelectable(true, false)}

@@ -49,7 +49,7 @@ type View struct {
 	life     screenlife.Life // the lists and watches, the health reads, the rebuilds and the tick
 }
 
-// New returns the relationship tree of row, an object of res (a ui.TableScreens opener, `t`), over the
+// New returns the relationship tree of row, an object of res (its Spec's object key, `t`), over the
 // metadata of every kind nav's cluster can list and watch, in row's namespace when res is namespaced.
 // openYAML opens an object's YAML view (Enter on a node); resourceForKind finds the catalog's resource of
 // an ownerReference's apiVersion and kind (a node missing from the lists). It returns an error, and a nil

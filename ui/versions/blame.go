@@ -30,7 +30,7 @@ type BlameView struct {
 	reveal bool
 }
 
-// NewBlame returns the blame of obj, the object of row, as it is now (a ui.TableScreens opener); obj is not
+// NewBlame returns the blame of obj, the object of row, as it is now (ui.Roles.Blame); obj is not
 // nil, and not modified.
 func NewBlame(nav ui.Navigator, row *watch.Row, obj *unstructured.Unstructured) ui.Screen {
 	v := &BlameView{nav: nav, row: row, obj: obj}

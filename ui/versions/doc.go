@@ -6,7 +6,7 @@
 // list items keyed as the managers' sets key them).
 //
 // The screens draw what package history holds; the app hands the history screen its versions as a function
-// (ui.TableScreens.History) and the blame its object (ui.TableScreens.Blame). They implement ui.Screen, ask
-// only ui.Navigator, and are registered in ui.Options.Screens by the program (one line); ui never imports
+// (ui.Roles.History) and the blame its object (ui.Roles.Blame). They implement ui.Screen, ask
+// only ui.Navigator, and are registered in ui.Options.Registered by the program (Spec, one line); ui never imports
 // this package.
 package versions

@@ -34,7 +34,7 @@ type HistoryView struct {
 	life    screenlife.Life // the tick
 }
 
-// NewHistory returns the history of row (a ui.TableScreens opener): entries returns the versions kept of it,
+// NewHistory returns the history of row (ui.Roles.History): entries returns the versions kept of it,
 // oldest first; the view calls it on the UI goroutine each time it reads them again.
 func NewHistory(nav ui.Navigator, row *watch.Row, entries func() []history.Entry) ui.Screen {
 	v := &HistoryView{nav: nav, row: row, read: entries}
