@@ -25,7 +25,8 @@ type Kinds struct {
 	kinds      []discovery.Resource
 	labels     []string
 	namespace  string
-	namespaces []string // two or more namespaces, or nil
+	namespaces []string             // two or more namespaces, or nil
+	objectCols []watch.ObjectColumn // the columns every kind's rows are computed with from its objects (nil: the server's)
 	parts      []cluster.RowSource
 
 	// The gathering goroutine's own, unguarded.
@@ -41,16 +42,26 @@ type Kinds struct {
 // namespace ("" = all), or in namespaces when there are two or more; a cluster-scoped kind at the cluster.
 // start starts its goroutines (the app's supervisor's).
 func NewKinds(start spawn.Func, c SourceMaker, res discovery.Resource, kinds []discovery.Resource, namespace string, namespaces []string) (*Kinds, error) {
+	return newKinds(start, c, res, kinds, namespace, namespaces, nil)
+}
+
+// NewObjectKinds is NewKinds in one namespace ("" = all) with every kind's rows computed from its objects
+// with cols (watch.Spec.Columns: the same for every kind, so that the table shows them after KIND).
+func NewObjectKinds(start spawn.Func, c SourceMaker, res discovery.Resource, kinds []discovery.Resource, namespace string, cols []watch.ObjectColumn) (*Kinds, error) {
+	return newKinds(start, c, res, kinds, namespace, nil, cols)
+}
+
+func newKinds(start spawn.Func, c SourceMaker, res discovery.Resource, kinds []discovery.Resource, namespace string, namespaces []string, cols []watch.ObjectColumn) (*Kinds, error) {
 	if len(namespaces) > 1 {
 		namespace = ""
 	} else {
 		namespaces = nil
 	}
 	spec := watch.Spec{GVR: res.GVR(), Namespaced: res.Namespaced, Namespace: namespace}
-	s := &Kinds{sources: c, start: start, res: res, kinds: kinds, namespace: namespace, namespaces: namespaces}
+	s := &Kinds{sources: c, start: start, res: res, kinds: kinds, namespace: namespace, namespaces: namespaces, objectCols: cols}
 	s.StaticSource = watch.NewFedSource(spec, nil, watch.Hooks{Go: start, Run: s.run, Release: s.stopParts})
 	for _, k := range kinds {
-		part, err := kindPart(start, c, k, namespace, namespaces)
+		part, err := kindPart(start, c, k, namespace, namespaces, cols)
 		if err != nil {
 			return nil, err
 		}
@@ -66,8 +77,8 @@ func NewKinds(start spawn.Func, c SourceMaker, res discovery.Resource, kinds []d
 }
 
 // kindPart builds the source of one kind of a Kinds.
-func kindPart(start spawn.Func, c SourceMaker, k discovery.Resource, namespace string, namespaces []string) (cluster.RowSource, error) {
-	spec := watch.Spec{GVR: k.GVR(), Namespaced: k.Namespaced}
+func kindPart(start spawn.Func, c SourceMaker, k discovery.Resource, namespace string, namespaces []string, cols []watch.ObjectColumn) (cluster.RowSource, error) {
+	spec := watch.Spec{GVR: k.GVR(), Namespaced: k.Namespaced, }
 	var part cluster.RowSource
 	var err error
 	switch {
@@ -90,7 +101,7 @@ func (s *Kinds) Kinds() []discovery.Resource { return s.kinds }
 
 // InNamespace returns a new (not started) source of the same kinds in namespace ns ("" = all).
 func (s *Kinds) InNamespace(ns string) (cluster.RowSource, error) {
-	return NewKinds(s.start, s.sources, s.res, s.kinds, ns, nil)
+	return newKinds(s.start, s.sources, s.res, s.kinds, ns, nil, s.objectCols)
 }
 
 // KindOf returns the resource of a row of the table and the row as its kind's source keys it.
