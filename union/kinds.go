@@ -78,7 +78,7 @@ func newKinds(start spawn.Func, c SourceMaker, res discovery.Resource, kinds []d
 
 // kindPart builds the source of one kind of a Kinds.
 func kindPart(start spawn.Func, c SourceMaker, k discovery.Resource, namespace string, namespaces []string, cols []watch.ObjectColumn) (cluster.RowSource, error) {
-	spec := watch.Spec{GVR: k.GVR(), Namespaced: k.Namespaced, }
+	spec := watch.Spec{GVR: k.GVR(), Namespaced: k.Namespaced, Columns: cols}
 	var part cluster.RowSource
 	var err error
 	switch {
