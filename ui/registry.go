@@ -118,6 +118,10 @@ type Session interface {
 	// path (also on error, when there is one; the caller removes it). UI goroutine; it blocks until the editor
 	// quits.
 	Edit(content []byte) (edited []byte, path string, err error)
+	// OpenTable pushes a live table of res over src (built, not started: the table starts and stops it),
+	// titled title, kept in its namespace when the user switches. The rows of a source of several kinds
+	// (union.Kinds, union.Named) act on their own kinds.
+	OpenTable(res discovery.Resource, src cluster.RowSource, title string)
 }
 
 // screenSession is the Session of an App: what a registered screen asks beyond Navigator, kept off App's own
@@ -264,6 +268,11 @@ func (a screenSession) Edit(content []byte) (edited []byte, path string, err err
 		edited, path, err = launch(content) // no screen to suspend (tests)
 	}
 	return edited, path, err
+}
+
+// OpenTable implements Session.
+func (a screenSession) OpenTable(res discovery.Resource, src cluster.RowSource, title string) {
+	drillHost{verbHost{a.App}}.OpenTable(res, src, title, true)
 }
 
 // objectOpeners are the registered screens' object keys for the object keys (verbs.Screens.More), opening

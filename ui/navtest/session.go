@@ -37,8 +37,16 @@ type Session struct {
 	Editor func(content []byte) ([]byte, error)
 
 	histories []HistoryOpened
+	tables    []TableOpened
 	yamls     []*watch.Row
 	guarded   []string
+}
+
+// TableOpened is one OpenTable call.
+type TableOpened struct {
+	Res   discovery.Resource
+	Src   cluster.RowSource
+	Title string
 }
 
 // HistoryOpened is one OpenHistory call.
@@ -158,4 +166,18 @@ func (s *Session) Edit(content []byte) ([]byte, string, error) {
 	}
 	out, err := s.Editor(content)
 	return out, "", err
+}
+
+// OpenTable implements ui.Session: recorded (Tables); the source is not started.
+func (s *Session) OpenTable(res discovery.Resource, src cluster.RowSource, title string) {
+	s.rec.Lock()
+	defer s.rec.Unlock()
+	s.tables = append(s.tables, TableOpened{Res: res, Src: src, Title: title})
+}
+
+// Tables are the tables opened so far, in order.
+func (s *Session) Tables() []TableOpened {
+	s.rec.Lock()
+	defer s.rec.Unlock()
+	return append([]TableOpened(nil), s.tables...)
 }
