@@ -28,9 +28,18 @@ type releases struct {
 	sources *helmtest.Sources
 	store   *helmtest.Store
 	helm    helmCalls
+	// objects are the rows of the objects' own lists (a release's objects), by resource.
+	objects map[string][]*watch.Row
 }
 
 func (c *releases) NewSource(spec watch.Spec) (cluster.RowSource, error) {
+	if spec.Columns != nil { // the objects themselves, computed columns
+		cols := make([]watch.Column, len(spec.Columns))
+		for i, oc := range spec.Columns {
+			cols[i] = oc.Column
+		}
+		return watch.NewStaticSource(spec, cols, c.objects[spec.GVR.Resource]...), nil
+	}
 	return c.sources.NewSource(spec)
 }
 func (c *releases) Get(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) (*unstructured.Unstructured, error) {

@@ -33,7 +33,7 @@ type Releases struct {
 	content *livetable.RowContent
 	filter  watch.Filter
 	guard   Guard
-	edit    Editor
+	session ui.Session
 	guards  map[string]ui.WriteGuard // guardOf's
 	life    screenlife.Life          // the source, its follower and the tick that ages the rows
 }
@@ -41,7 +41,7 @@ type Releases struct {
 // NewReleases returns the table of src's releases, in s; its first show starts src, its Close stops it. guard
 // checks the writes (nil: none is offered).
 func NewReleases(s ui.Session, src *helm.Source, guard Guard) *Releases {
-	v := &Releases{nav: s, src: src, guard: guard, edit: s.Edit, content: livetable.NewRowContent(s.Clock().Now, flashFor, ghostFor)}
+	v := &Releases{nav: s, src: src, guard: guard, session: s, content: livetable.NewRowContent(s.Clock().Now, flashFor, ghostFor)}
 	v.content.SetTheme(s.Theme())
 	v.table = tview.NewTable().SetContent(v.content).SetFixed(1, 0).SetSelectable(true, false)
 	v.table.SetBorder(true)
@@ -89,9 +89,9 @@ func (v *Releases) Close() {
 func (v *Releases) Bindings() []keymap.Binding {
 	out := []keymap.Binding{
 		v.nav.HelpBinding(),
-		keys.Revisions.Bind(func() {
-			v.withSelected(func(r *watch.Row) { v.nav.Push(NewRevisions(v.nav, v.src, r.Key, v.guard)) })
-		}),
+		keys.Revisions.Bind(v.openRevisions),
+		keys.History.Bind(v.openRevisions),
+		keys.Objects.Bind(v.openObjects),
 		keys.Describe.Bind(func() { v.openText(described) }),
 		keys.Values.Bind(func() { v.openText(values) }),
 		keys.Manifest.Bind(func() { v.openText(manifest) }),
@@ -133,8 +133,25 @@ func (v *Releases) upgradeSelected() {
 		}
 		c := v.nav.Cluster()
 		v.guardOf(latest, "create").Permitted("upgrade release "+latest.Key(), func() {
-			upgrading{nav: v.nav, life: &v.life, c: c, edit: v.edit, latest: latest}.start()
+			upgrading{nav: v.nav, life: &v.life, c: c, edit: v.session.Edit, latest: latest}.start()
 		})
+	})
+}
+
+// openRevisions pushes the selected release's revisions.
+func (v *Releases) openRevisions() {
+	v.withSelected(func(r *watch.Row) { v.nav.Push(NewRevisions(v.nav, v.src, r.Key, v.guard)) })
+}
+
+// openObjects opens the live table of the selected release's objects.
+func (v *Releases) openObjects() {
+	v.withSelected(func(r *watch.Row) {
+		latest, ok := v.selectedLatest()
+		if !ok {
+			v.nav.Errorf("release %s has no revision left", r.Key)
+			return
+		}
+		openObjects(v.session, &v.life, v.nav.Cluster(), latest)
 	})
 }
 

@@ -15,10 +15,14 @@ import (
 
 // keys are the Helm screens' keys: their family of the key table (Spec.Keys).
 var keys = struct {
-	Revisions, Filter, Diff, Describe, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy, Rollback, Uninstall, Upgrade, Apply, Storage keymap.KeyDef
+	Revisions, History, Objects, Filter, Diff, Describe, Values, AllValues, Manifest, Notes, YAML, Search, NextMatch, Copy, Rollback, Uninstall, Upgrade, Apply, Storage keymap.KeyDef
 }{
 	Revisions: keymap.NewKey("release revisions", keymap.Key(tcell.KeyEnter, "enter"),
 		"the selected release's revisions (helm history): status, chart, app version, description"),
+	History: keymap.NewKey("release history", keymap.Char('h'),
+		"the selected release's revisions, as enter (helm history; h is history on every object)"),
+	Objects: keymap.NewKey("release objects", keymap.Char('o'),
+		"a live table of the objects the selected release's manifest names, with their HEALTH (kstatus); the object keys act on each (t: its tree)"),
 	Diff: keymap.NewKey("revision diff", keymap.Key(tcell.KeyEnter, "enter"),
 		"in the revisions: the selected revision's values and manifest against the latest's"),
 	Filter: keymap.NewKey("filter", keymap.Char('/'),
@@ -52,7 +56,7 @@ var keys = struct {
 // NS (else the view's namespace); Tab after it offers all and the namespaces.
 var Spec = ui.ScreenSpec{
 	Keys: keymap.Family{Title: "Helm releases (:helm)", Screen: "ui/helm", Defs: []keymap.KeyDef{
-		keys.Revisions, keys.Filter, keys.Diff, keys.Describe, keys.Values, keys.AllValues, keys.Manifest, keys.Notes, keys.YAML,
+		keys.Revisions, keys.History, keys.Objects, keys.Filter, keys.Diff, keys.Describe, keys.Values, keys.AllValues, keys.Manifest, keys.Notes, keys.YAML,
 		keys.Search, keys.NextMatch, keys.Copy, keys.Rollback, keys.Uninstall, keys.Upgrade, keys.Apply, keys.Storage}},
 	Commands: []ui.Command{{
 		Names:      []string{"helm", "hr", "releases"},
