@@ -34,8 +34,9 @@ const chunkSize = 16 << 10
 // Proxy forwards every TCP connection it accepts to Target through a shaped link: each chunk of bytes read
 // from one side is written to the other Delay after it was read, and no sooner than the capped bandwidth
 // allows after the chunk before it, in each direction on its own. Since it delays bytes and not only a
-// connection's first packet, a TCP or TLS handshake pays its round trips as it would on a far link. Its
-// methods are safe for concurrent use.
+// connection's first packet, a TLS handshake pays its round trips as it would on a far link; the TCP
+// handshake, which the proxy's host answers at once, is paid by holding the client's first bytes one round
+// trip. Its methods are safe for concurrent use.
 type Proxy struct {
 	// Target is the address every connection is forwarded to.
 	Target string
@@ -149,9 +150,12 @@ func (p *Proxy) forward(c net.Conn) {
 		p.mu.Unlock()
 		l.close()
 	}()
+	// The client's connect returned at once (the proxy is on its host), where a far server's SYN-ACK takes a
+	// round trip: its first bytes leave no sooner than that round trip after the accept.
+	connected := time.Now().Add(up.Delay + down.Delay)
 	var wg sync.WaitGroup
 	for _, d := range []direction{
-		{from: c, to: s, shape: up, count: &p.bytesUp},
+		{from: c, to: s, shape: up, count: &p.bytesUp, free: connected},
 		{from: s, to: c, shape: down, count: &p.bytesDown},
 	} {
 		wg.Add(1)
@@ -179,11 +183,13 @@ func (l *link) close() {
 	})
 }
 
-// direction is one way of a link: bytes read from from are written to to, shaped, and counted in count.
+// direction is one way of a link: bytes read from from are written to to, shaped, and counted in count; none
+// leaves before free (the TCP handshake's round trip, for the client's side).
 type direction struct {
 	from, to net.Conn
 	shape    Shape
 	count    *atomic.Int64
+	free     time.Time
 }
 
 // chunk is bytes read from a side and when they may be written to the other.
@@ -217,7 +223,7 @@ func (p *Proxy) pipe(l *link, d direction) {
 			l.close()
 		}
 	})
-	var free time.Time // when the link has sent the bytes queued so far
+	free := d.free // when the link has sent the bytes queued so far
 	for {
 		b := make([]byte, chunkSize)
 		n, err := d.from.Read(b)

@@ -86,6 +86,17 @@ func TestDelayEachDirection(t *testing.T) {
 	}
 }
 
+func TestFirstBytesPayTheTCPHandshake(t *testing.T) {
+	const delay = 100 * time.Millisecond
+	_, addr := startProxy(t, echoServer(t), Shape{Delay: delay})
+	// connect returns at once (the proxy is local); a far server's SYN-ACK would take a round trip, so the
+	// first echo comes no sooner than that round trip and its own.
+	c := dial(t, addr)
+	if took := roundTrip(t, c, []byte("hello")); took < 4*delay {
+		t.Fatalf("first round trip on a new connection took %s, want at least %s (the handshake's and its own)", took, 4*delay)
+	}
+}
+
 func TestBandwidthCap(t *testing.T) {
 	const rate = 8_000_000 // 1 MB/s
 	_, addr := startProxy(t, echoServer(t), Shape{Rate: rate})

@@ -6,8 +6,9 @@
 //	farlink --listen 127.0.0.1:7443 --target 127.0.0.1:6443 --delay 50ms --rate 50mbit [--control 127.0.0.1:7444]
 //
 // --delay is the one-way delay of each direction (the round trip is twice it); --up-delay, --down-delay,
-// --up-rate and --down-rate set one direction apart. Bytes are delayed chunk by chunk, so a TCP or TLS
-// handshake pays its round trips honestly. The control address (plain HTTP, loopback only) answers:
+// --up-rate and --down-rate set one direction apart. Bytes are delayed chunk by chunk, so a TLS handshake
+// pays its round trips honestly; the TCP handshake (answered at once by the proxy's own host) is paid by
+// holding a connection's first bytes from the client one round trip. The control address (plain HTTP, loopback only) answers:
 //
 //	GET  /stats                 {"connections":N,"open":N,"bytes_up":N,"bytes_down":N}
 //	POST /drop                  closes every open connection (new ones are forwarded as usual)
