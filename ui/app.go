@@ -18,7 +18,6 @@ import (
 	"kscope/ui/keymap"
 	"kscope/ui/picker"
 	"kscope/ui/plugins"
-	"kscope/ui/prompt"
 	"kscope/ui/theme"
 	"kscope/ui/verbs"
 )
@@ -99,12 +98,13 @@ type session struct {
 	draws     uint64
 	drawLater bool
 
+	// prompts are the prompt line (bar) and the dialogs over the views' pages (body): a service of its own.
+	*prompts
+	// userFiles are the clipboard and the saved files: a service of its own.
+	*userFiles
 	header *Header
 	status *StatusLine
-	bar    *prompt.Bar
-	body   *tview.Pages
 	root   *tview.Flex
-	modal  tview.Primitive
 
 	stack       []Screen
 	namespace   string              // "" = all namespaces
@@ -143,10 +143,6 @@ type session struct {
 	settleMu                   sync.Mutex
 	settleRunning, settleAgain bool
 
-	noticeMu sync.Mutex
-	notices  []string      // Notice lines not shown yet
-	noticed  chan struct{} // capacity 1: notices are waiting
-
 	// forwards are the port-forwards started in this session, for :pf (stopped with the connection).
 	forwards forwards.List
 	// shellIn and shellOut, when set (tests), are the terminal a shell runs on instead of stdin and stdout.
@@ -159,7 +155,7 @@ func New(opts Options) *App {
 	opts.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{session: &session{opts: opts, tv: tview.NewApplication(), ctx: ctx, cancel: cancel,
-		noticed: make(chan struct{}, 1), sup: opts.Supervisor,
+		sup:  opts.Supervisor,
 		favs: cloneFavorites(opts.Favorites), memberApps: map[cluster.Interface]*App{}, screenOf: map[Screen]*App{}}}
 	a.home = a
 	a.versions = history.NewBook()
@@ -169,14 +165,18 @@ func New(opts Options) *App {
 	a.members = newMemberSet(a.sup.Func())
 	a.header = NewHeader()
 	a.status = NewStatusLine()
-	a.bar = newCommandBar(a)
-	a.verbs = verbs.New(verbHost{a})
 	a.theme = theme.New(opts.Skin)
+	a.prompts = newPrompts(a.tv, tview.NewPages(), newCommandBar(a), a.theme, func() {
+		if v := a.top(); v != nil {
+			a.tv.SetFocus(v.Primitive())
+		}
+	})
+	a.userFiles = &userFiles{clipboard: opts.Clipboard, saveDir: opts.SaveDir, say: a.prompts}
+	a.verbs = verbs.New(verbHost{a})
 	a.header.theme, a.status.theme = a.theme, a.theme
 	for _, line := range a.readKeys() {
 		a.Notice(line)
 	}
-	a.body = tview.NewPages()
 	a.root = tview.NewFlex().SetDirection(tview.FlexRow).
 		AddItem(a.header.view, 2, 0, false).
 		AddItem(a.body, 0, 1, true).
@@ -227,7 +227,7 @@ func (a *App) Run() (err error) {
 	}
 	a.tv.EnableMouse(a.opts.Mouse)
 	a.attach(a.opts.Cluster)
-	a.Go(a.showNotices)
+	a.Go(func() { a.showNotices(a.ctx.Done()) })
 	a.Go(a.stopOnFailure)
 	err = a.tv.Run()
 	a.stopMu.Lock()
@@ -388,18 +388,10 @@ func (a *App) UpdateStatus(v Screen) {
 	}
 }
 
-// Message implements Navigator: a one-line note on the prompt line.
-func (a *App) Message(text string) { a.bar.Message(text, false) }
-
-// Errorf implements Navigator: a one-line error on the prompt line (red).
-func (a *App) Errorf(format string, args ...any) {
-	a.bar.Message(fmt.Sprintf(format, args...), true)
-}
-
 // capture routes a key: prompt and modal first, then the key table for the top view, then the widget.
 func (a *App) capture(ev *tcell.EventKey) *tcell.EventKey {
 	a.skipDraw = a.screen != nil && a.screen.takeFollowed(ev) // more keys wait: draw after the last
-	if a.bar.Active() || a.modal != nil {
+	if a.prompts.open() {
 		if ev.Key() == tcell.KeyCtrlC {
 			a.Stop()
 			return nil

@@ -102,11 +102,6 @@ func (a *App) SpaceRedraw(ctx context.Context, last *time.Time) bool {
 	return true
 }
 
-// Ask implements Navigator: the command bar takes the line.
-func (a *App) Ask(label, initial string, done func(text string)) {
-	a.bar.Open(label, initial, done, nil)
-}
-
 // Theme implements Navigator.
 func (a *App) Theme() *theme.Theme { return a.theme }
 
