@@ -247,7 +247,7 @@ func dialogText(scr string) string {
 	}, scr)
 }
 
-// TestUIHelmUpgrade: e on web opens its user values in $EDITOR (a script changes replicas 2 → 7), then the
+// TestUIHelmUpgrade: o on web opens the live table of its objects (web-config, healthy), t there its tree; e on web opens its user values in $EDITOR (a script changes replicas 2 → 7), then the
 // server's dry run of the upgrade shows the config map's change against the live one; a asks (Cancel first),
 // then Helm's upgrade makes revision 2 with the edited values (the SDK's storage and the live ConfigMap say so).
 // Read-only mode refuses e before the editor opens.
@@ -272,6 +272,18 @@ func TestUIHelmUpgrade(t *testing.T) {
 	s.typeText(":helm")
 	s.keys("Enter")
 	s.waitFor("web-1.0.0")
+	// o: the release's objects, live, with their health; t on one: its tree.
+	s.keys("o")
+	s.waitUntil("web-config with its health", func(scr string) bool {
+		f := strings.Fields(strings.Trim(lineWith(scr, "web-config"), "║ "))
+		return strings.Contains(scr, "objects("+ns+"/web)") && len(f) >= 3 && f[0] == "configmap" && f[2] == "Current"
+	})
+	s.typeText("t")
+	s.waitFor("tree configmaps "+ns+"/web-config", "ConfigMap web-config")
+	s.keys("Escape")
+	s.waitFor("objects(" + ns + "/web)[1]") // the table's title, not its crumb
+	s.keys("Escape")
+	s.waitFor("helm(" + ns + ")[1]")
 	s.keys("e")
 	s.waitFor("upgrade", ns+"/web", "revision 1 → 2 (dry run)", "change    configmaps "+ns+"/web-config",
 		`- replicas: 2`, `+ replicas: 7`, `-   replicas: "2"`, `+   replicas: "7"`, "0 to create  1 to change  0 to delete")
