@@ -26,22 +26,19 @@ type connectionHooks struct {
 type observedClient struct {
 	dynamic.Interface
 	hooks connectionHooks
-	// guard, if set, bounds its streamed lists (streamguard.go).
-	guard *streamGuard
 }
 
 func (c observedClient) Resource(gvr schema.GroupVersionResource) dynamic.NamespaceableResourceInterface {
-	return observedResource{NamespaceableResourceInterface: c.Interface.Resource(gvr), hooks: c.hooks, guard: c.guard}
+	return observedResource{NamespaceableResourceInterface: c.Interface.Resource(gvr), hooks: c.hooks}
 }
 
 type observedResource struct {
 	dynamic.NamespaceableResourceInterface
 	hooks connectionHooks
-	guard *streamGuard
 }
 
 func (r observedResource) Namespace(ns string) dynamic.ResourceInterface {
-	return observedNamespace{ResourceInterface: r.NamespaceableResourceInterface.Namespace(ns), hooks: r.hooks, guard: r.guard}
+	return observedNamespace{ResourceInterface: r.NamespaceableResourceInterface.Namespace(ns), hooks: r.hooks}
 }
 
 func (r observedResource) List(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
@@ -49,13 +46,12 @@ func (r observedResource) List(ctx context.Context, opts metav1.ListOptions) (*u
 }
 
 func (r observedResource) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	return observedWatch(ctx, r.NamespaceableResourceInterface, opts, r.hooks, r.guard)
+	return observedWatch(ctx, r.NamespaceableResourceInterface, opts, r.hooks)
 }
 
 type observedNamespace struct {
 	dynamic.ResourceInterface
 	hooks connectionHooks
-	guard *streamGuard
 }
 
 func (r observedNamespace) List(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
@@ -63,7 +59,7 @@ func (r observedNamespace) List(ctx context.Context, opts metav1.ListOptions) (*
 }
 
 func (r observedNamespace) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	return observedWatch(ctx, r.ResourceInterface, opts, r.hooks, r.guard)
+	return observedWatch(ctx, r.ResourceInterface, opts, r.hooks)
 }
 
 func observedList(ctx context.Context, ri dynamic.ResourceInterface, opts metav1.ListOptions, h connectionHooks) (*unstructured.UnstructuredList, error) {
@@ -74,13 +70,8 @@ func observedList(ctx context.Context, ri dynamic.ResourceInterface, opts metav1
 	return list, err
 }
 
-// observedWatch opens a watch and passes its events on, telling the hooks about an ERROR event. A streamed
-// list goes through g (if set): refused at once once g has seen one that never ended, bounded otherwise.
-func observedWatch(ctx context.Context, ri dynamic.ResourceInterface, opts metav1.ListOptions, h connectionHooks, g *streamGuard) (watch.Interface, error) {
-	guarded := g != nil && streamedList(opts)
-	if guarded && g.refused.Load() {
-		return nil, errNoStreamEnd
-	}
+// observedWatch opens a watch and passes its events on, telling the hooks about an ERROR event.
+func observedWatch(ctx context.Context, ri dynamic.ResourceInterface, opts metav1.ListOptions, h connectionHooks) (watch.Interface, error) {
 	w, err := ri.Watch(ctx, opts)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -89,16 +80,12 @@ func observedWatch(ctx context.Context, ri dynamic.ResourceInterface, opts metav
 		return nil, err
 	}
 	h.connected()
-	w = watch.Filter(w, func(ev watch.Event) (watch.Event, bool) {
+	return watch.Filter(w, func(ev watch.Event) (watch.Event, bool) {
 		if ev.Type == watch.Error && ctx.Err() == nil {
 			h.disconnected(watchEventError(ev))
 		}
 		return ev, true
-	})
-	if guarded {
-		return g.guard(w), nil
-	}
-	return w, nil
+	}), nil
 }
 
 // watchEventError is the error an ERROR event carries (a Status, typed or unstructured).

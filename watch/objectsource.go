@@ -3,7 +3,6 @@ package watch
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -42,8 +41,6 @@ type ObjectSource struct {
 	proto *protoListWatch
 	// earlyTold is when the readers were last told of the first list's rows as it arrived (earlyRow).
 	earlyTold time.Time
-	// fellBack is set once a streamed list of its informer never ended and it listed instead (streamguard.go).
-	fellBack atomic.Bool
 }
 
 // rowMetadata are the metadata fields every object keeps: those a Row holds.
@@ -100,11 +97,7 @@ func (s *ObjectSource) run(ctx context.Context, spawn func(func())) {
 		spawn(func() { r.RunWithContext(ctx) })
 		return
 	}
-	client := observedClient{Interface: s.client, hooks: connectionHooks{connected: s.connected, disconnected: s.disconnected},
-		guard: &streamGuard{spawn: spawn, fellBack: func() {
-			s.fellBack.Store(true)
-			s.Signal()
-		}}}
+	client := observedClient{Interface: s.client, hooks: connectionHooks{connected: s.connected, disconnected: s.disconnected}}
 	spec := s.spec
 	inf := dynamicinformer.NewFilteredDynamicInformer(client, spec.GVR, spec.Namespace, 0, cache.Indexers{},
 		func(o *metav1.ListOptions) {
@@ -130,16 +123,6 @@ func (s *ObjectSource) run(ctx context.Context, spawn func(func())) {
 		case <-ctx.Done():
 		}
 	})
-}
-
-// State returns the current phase and error; its note says so when the server never ended a streamed list
-// and the source listed instead.
-func (s *ObjectSource) State() State {
-	st := s.phased.State()
-	if s.fellBack.Load() {
-		st.Note = fellBackNote
-	}
-	return st
 }
 
 // release lets the rows go once the informer has stopped (Hooks.Release).
