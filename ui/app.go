@@ -131,9 +131,8 @@ type session struct {
 	pending atomic.Int64
 	// refusals are the children's writes the read-only proxy refused (ChildRefused).
 	refusals childRefusals
-	// lifeMu guards suspended (a child has the terminal) and interrupted (a signal asked the UI to stop).
-	lifeMu                 sync.Mutex
-	suspended, interrupted bool
+	// terminal hands the terminal to a child and ends the UI on a signal: a service of its own.
+	*terminal
 
 	// stopMu guards uiEnded: tview's Run has been told to stop, or has returned (see Stop).
 	stopMu  sync.Mutex
@@ -172,6 +171,7 @@ func New(opts Options) *App {
 		}
 	})
 	a.userFiles = &userFiles{clipboard: opts.Clipboard, saveDir: opts.SaveDir, say: a.prompts}
+	a.terminal = &terminal{tv: a.tv, stderr: opts.Stderr, notice: a.Notice, cancelWork: cancel, stopUI: a.Stop}
 	a.verbs = verbs.New(verbHost{a})
 	a.header.theme, a.status.theme = a.theme, a.theme
 	for _, line := range a.readKeys() {

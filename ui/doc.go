@@ -66,8 +66,9 @@
 // App is the hub: the header, a stack of views, the command bar, the status line, and the few keys that work
 // everywhere (globalBindings: `:`, esc, ctrl-c). Everything else belongs to a view. Parts of the session
 // are services of their own, each a type the session embeds: prompts (prompts.go: the prompt line's messages
-// and errors, its questions, the dialogs over the views, the notices of kscope's standard error) and
-// userFiles (clipboard.go: the clipboard and the saved files); App's methods of Navigator are theirs. A view (the Screen
+// and errors, its questions, the dialogs over the views, the notices of kscope's standard error), userFiles
+// (clipboard.go: the clipboard and the saved files) and terminal (lifecycle.go, suspend.go: the terminal
+// handed to a child, the end of the UI on a signal); App's methods of Navigator and host.Prompts are theirs. A view (the Screen
 // interface in app.go, its methods exported so that a view can live in a package of its own) draws one
 // screen and returns its own keys from Bindings(), as closures over itself;
 // it also gives its status-line text, what esc clears before the app goes back, the keys no binding took

@@ -1,9 +1,29 @@
 package ui
 
 import (
+	"context"
 	"os"
+	"sync"
 	"syscall"
+
+	"github.com/rivo/tview"
 )
+
+// terminal is the session's hold on the terminal, a service of its own: it hands the terminal to a child
+// (suspend) and ends the UI on a signal (Signal, Interrupt), whatever holds the terminal then. One per
+// session, shared by its Apps; suspend runs on the UI goroutine, Signal and Interrupt on any.
+type terminal struct {
+	tv *tview.Application
+	// stderr is Options.Stderr; notice says a line on the prompt line from any goroutine (prompts.Notice).
+	stderr StderrHandover
+	notice func(line string)
+	// cancelWork cancels the session's work; stopUI stops the UI (App.Stop).
+	cancelWork context.CancelFunc
+	stopUI     func()
+	// lifeMu guards suspended (a child has the terminal) and interrupted (a signal asked the UI to stop).
+	lifeMu                 sync.Mutex
+	suspended, interrupted bool
+}
 
 // stopOnFailure stops the UI once a goroutine of the supervisor has panicked (Run then returns the panic),
 // unless the UI ends first. Run starts it.
@@ -19,43 +39,43 @@ func (a *App) stopOnFailure() {
 // (Interrupt) and tells true; but a SIGINT while a child has the terminal came from the user's ctrl-c to that
 // child (it reaches the whole foreground process group), so it is ignored, as a shell ignores it while a job
 // runs, and Signal tells false. Safe for any goroutine.
-func (a *App) Signal(sig os.Signal) bool {
-	a.lifeMu.Lock()
-	suspended := a.suspended
-	a.lifeMu.Unlock()
+func (t *terminal) Signal(sig os.Signal) bool {
+	t.lifeMu.Lock()
+	suspended := t.suspended
+	t.lifeMu.Unlock()
 	if suspended && sig == syscall.SIGINT {
 		return false
 	}
-	a.Interrupt()
+	t.Interrupt()
 	return true
 }
 
 // Interrupt ends Run from any goroutine, whatever the UI is doing: the session's work is cancelled (a shell's
 // stream ends with it) and the UI stops, finalising the screen, as soon as its goroutine is free: at once, once
 // the child that has the terminal returns, or as soon as Run has started when it has not yet.
-func (a *App) Interrupt() {
-	a.lifeMu.Lock()
-	a.interrupted = true
-	a.lifeMu.Unlock()
-	a.cancel()
-	go a.tv.QueueUpdate(a.Stop) // (a suspended screen cannot be finalised: the UI goroutine runs it after)
+func (t *terminal) Interrupt() {
+	t.lifeMu.Lock()
+	t.interrupted = true
+	t.lifeMu.Unlock()
+	t.cancelWork()
+	go t.tv.QueueUpdate(t.stopUI) // (a suspended screen cannot be finalised: the UI goroutine runs it after)
 }
 
 // enterChild marks the terminal as given to a child; false when the UI is being interrupted (no child starts
 // then). UI goroutine.
-func (a *App) enterChild() bool {
-	a.lifeMu.Lock()
-	defer a.lifeMu.Unlock()
-	if a.interrupted {
+func (t *terminal) enterChild() bool {
+	t.lifeMu.Lock()
+	defer t.lifeMu.Unlock()
+	if t.interrupted {
 		return false
 	}
-	a.suspended = true
+	t.suspended = true
 	return true
 }
 
 // leaveChild marks the terminal as the UI's again. UI goroutine.
-func (a *App) leaveChild() {
-	a.lifeMu.Lock()
-	a.suspended = false
-	a.lifeMu.Unlock()
+func (t *terminal) leaveChild() {
+	t.lifeMu.Lock()
+	t.suspended = false
+	t.lifeMu.Unlock()
 }

@@ -19,19 +19,19 @@ type StderrHandover interface {
 //
 // While it runs, a signal that ends kscope (Signal) cancels the session's work and the UI stops when fn
 // returns; a child that is not watching the session's context is waited for.
-func (a *App) suspend(fn func()) bool {
-	if !a.enterChild() {
+func (t *terminal) suspend(fn func()) bool {
+	if !t.enterChild() {
 		return true // interrupted: the child does not start, the UI is stopping
 	}
-	defer a.leaveChild()
-	return a.tv.Suspend(func() {
-		if h := a.opts.Stderr; h != nil {
+	defer t.leaveChild()
+	return t.tv.Suspend(func() {
+		if h := t.stderr; h != nil {
 			if err := h.Pause(); err != nil {
-				a.Notice(err.Error())
+				t.notice(err.Error())
 			}
 			defer func() {
 				if err := h.Resume(); err != nil {
-					a.Notice(err.Error())
+					t.notice(err.Error())
 				}
 			}()
 		}
