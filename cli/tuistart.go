@@ -193,7 +193,7 @@ func (o *tuiOptions) checkStart(ctx context.Context, conn *kube.Cluster) error {
 		}
 		return nil
 	}
-	if o.resource != "" {
+	if o.resource != "" && !ui.RegisteredCommand(registered(), o.resource) {
 		if _, err := conn.Catalog().ResolveList(ctx, o.resource); err != nil {
 			return err
 		}

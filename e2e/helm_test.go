@@ -250,7 +250,7 @@ func dialogText(scr string) string {
 // TestUIHelmUpgrade: o on web opens the live table of its objects (web-config, healthy), t there its tree; e on web opens its user values in $EDITOR (a script changes replicas 2 → 7), then the
 // server's dry run of the upgrade shows the config map's change against the live one; a asks (Cancel first),
 // then Helm's upgrade makes revision 2 with the edited values (the SDK's storage and the live ConfigMap say so).
-// Read-only mode refuses e before the editor opens.
+// Read-only mode (started as `kscope helm`) refuses e before the editor opens.
 func TestUIHelmUpgrade(t *testing.T) {
 	parallel(t)
 	ns := testNamespace(t)
@@ -309,11 +309,9 @@ func TestUIHelmUpgrade(t *testing.T) {
 	if err := os.Remove(marker); err != nil {
 		t.Fatal(err)
 	}
-	ro := startTmuxEnv(t, []string{"EDITOR=" + editor}, env.kscope, "; echo KSCOPE-EXIT=$?; sleep 600", "--readonly", "-n", ns, "configmaps")
-	ro.waitFor("configmaps(" + ns + ")")
-	ro.typeText(":helm")
-	ro.keys("Enter")
-	ro.waitFor("web-1.0.0")
+	// `kscope helm` starts on the releases, as `:helm` opens them.
+	ro := startTmuxEnv(t, []string{"EDITOR=" + editor}, env.kscope, "; echo KSCOPE-EXIT=$?; sleep 600", "--readonly", "-n", ns, "helm")
+	ro.waitFor("helm("+ns+")[1]", "web-1.0.0")
 	ro.keys("e")
 	ro.waitFor("read-only mode: refusing to upgrade release " + ns + "/web")
 	if _, err := os.Stat(marker); err == nil {

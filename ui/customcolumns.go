@@ -93,7 +93,7 @@ func (a *App) openColumnsIn(res discovery.Resource, cols []watch.ObjectColumn, n
 
 // openStart opens the resource kscope was started with: with the columns of -o custom-columns when given.
 func (a *App) openStart(catalog cluster.Catalog) {
-	if strings.Contains(a.opts.Resource, " @") { // RESOURCE @CONTEXT…: a table of several clusters
+	if strings.Contains(a.opts.Resource, " @") || a.startsRegistered() { // RESOURCE @CONTEXT…: a table of several clusters; `kscope helm`
 		a.command(a.opts.Resource)
 		return
 	}
@@ -102,6 +102,12 @@ func (a *App) openStart(catalog cluster.Catalog) {
 		return
 	}
 	a.resolveThen(catalog, a.opts.Resource, func(res discovery.Resource) { a.openColumns(res, a.opts.Columns) })
+}
+
+// startsRegistered tells whether kscope starts on a registered screen's command (`kscope helm`), not a resource.
+func (a *App) startsRegistered() bool {
+	f := strings.Fields(a.opts.Resource)
+	return len(f) > 0 && len(a.opts.Columns) == 0 && RegisteredCommand(a.opts.Registered, f[0])
 }
 
 // hasOutputFlag tells whether a command line's words carry -o/--output.

@@ -14,7 +14,7 @@ import (
 // namespace: issue 51, a start of one table made this request before its first list). A start table that
 // never settles (its list refused) leaves the check undone: its error says more. UI goroutine.
 func (a *App) checkNamespaceAtStart(ns string) {
-	if a.opts.Resource == "" || strings.Contains(a.opts.Resource, " @") {
+	if a.opts.Resource == "" || strings.Contains(a.opts.Resource, " @") || a.startsRegistered() {
 		a.warnIfNamespaceMissing(ns)
 		return
 	}

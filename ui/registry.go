@@ -270,6 +270,19 @@ func (a screenSession) Edit(content []byte) (edited []byte, path string, err err
 	return edited, path, err
 }
 
+// RegisteredCommand tells whether word is the name (or an alias) of a command one of screens declares: what
+// `kscope WORD` opens at start, as `:WORD` would, instead of a resource.
+func RegisteredCommand(screens []ScreenSpec, word string) bool {
+	for _, s := range screens {
+		for _, c := range s.Commands {
+			if slices.Contains(c.Names, word) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // OpenTable implements Session.
 func (a screenSession) OpenTable(res discovery.Resource, src cluster.RowSource, title string) {
 	drillHost{verbHost{a.App}}.OpenTable(res, src, title, true)
