@@ -68,11 +68,11 @@
 // are services of their own, each a type the session embeds: prompts (prompts.go: the prompt line's messages
 // and errors, its questions, the dialogs over the views, the notices of kscope's standard error), userFiles
 // (clipboard.go: the clipboard and the saved files) and terminal (lifecycle.go, suspend.go: the terminal
-// handed to a child, the end of the UI on a signal); App's methods of Navigator and host.Prompts are theirs. A view (the Screen
-// interface in app.go, its methods exported so that a view can live in a package of its own) draws one
-// screen and returns its own keys from Bindings(), as closures over itself;
-// it also gives its status-line text, what esc clears before the app goes back, the keys no binding took
-// (the picker types them into its filter), and how it follows a namespace switch. BaseScreen gives the
+// handed to a child, the end of the UI on a signal); App's methods of Navigator and host.Prompts are theirs.
+// A view (the Screen interface in app.go, its methods exported so that a view can live in a package of its
+// own) draws one screen and returns its own keys from Bindings(), as closures over itself; it also gives
+// its status-line text, what esc clears before the app goes back, the keys no binding took (the picker
+// types them into its filter), and how it follows a namespace switch. BaseScreen gives the
 // defaults. A live screen keeps a screenlife.Life (package ui/screenlife): started in its first Activate
 // under a context of its own, stopped in Close, and every update its goroutines hand back goes through
 // Life.Update, dropped once the screen is closed. The help screen is generated from the same bindings: the
@@ -137,11 +137,12 @@
 // # History and blame
 //
 // kscope keeps the versions of what it watches; package history holds them and the comparisons, package
-// ui/versions the screens (history, diff, blame), registered in Options.Registered (Roles.History, Blame). The YAML views' watches
-// record each full object in the app's history.Book (50 versions an object, 32 MB estimated in all), and each
-// table's source keeps its rows' versions (watch.Source.Versions: 50 a row, 5000 a table). `h` opens the
-// registered history screen with a function over both for one object (historyentries.go: historyOf,
-// history.Entries); `b` the registered blame screen with the object the YAML view shows.
+// ui/versions the screens (history, diff, blame), registered in Options.Registered (they play
+// Roles.History and Blame). The YAML views' watches record each full object in the app's history.Book (50
+// versions an object, 32 MB estimated in all), and each table's source keeps its rows' versions
+// (watch.Source.Versions: 50 a row, 5000 a table). `h` opens the history screen with a function over both
+// for one object (historyentries.go: historyOf, history.Entries); `b` the blame screen with the object the
+// YAML view shows.
 //
 // # Views of one object
 //
