@@ -207,6 +207,14 @@ func (s *Source) enqueueLocked(rev Revision) {
 	}
 }
 
+// Reading is how many latest revisions wait for their chart to be read, or are being read (0: every row's
+// CHART and APP VERSION are known, or why not). Safe for concurrent use.
+func (s *Source) Reading() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queued)
+}
+
 // decode decodes queued revisions until ctx ends, recording each one's summary (or error) and telling feed.
 func (s *Source) decode(ctx context.Context) {
 	for {

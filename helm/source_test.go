@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"helm.sh/helm/v4/pkg/release/common"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"kscope/helm"
 	"kscope/helm/helmtest"
@@ -184,4 +186,49 @@ func TestSourceDecodesEachReleaseBeforeItsMetadataIsFilled(t *testing.T) {
 	s.Start(ctx)
 	defer s.Stop()
 	waitRows(t, s, "api 1 deployed shop-2.0.0 2.2.0.0 ", "web 1 deployed shop-1.0.0 2.1.0.0 ")
+}
+
+// blockingGetter holds every Get until release is closed.
+type blockingGetter struct {
+	helm.Getter
+	release chan struct{}
+}
+
+func (g blockingGetter) Get(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) (*unstructured.Unstructured, error) {
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return g.Getter.Get(ctx, gvr, ns, name)
+}
+
+// TestSourceCountsTheChartsLeftToRead: Reading counts the latest revisions whose chart is not read yet, one
+// per release, down to none once read.
+func TestSourceCountsTheChartsLeftToRead(t *testing.T) {
+	store := &helmtest.Store{}
+	kw1 := store.Install(t, helm.Secrets, helmtest.Release("web", "shop", 1, common.StatusSuperseded, "1.0.0"))
+	kw2 := store.Install(t, helm.Secrets, helmtest.Release("web", "shop", 2, common.StatusDeployed, "1.1.0"))
+	ka := store.Install(t, helm.Secrets, helmtest.Release("api", "shop", 1, common.StatusDeployed, "2.0.0"))
+	maker := &helmtest.Sources{}
+	get := blockingGetter{Getter: store, release: make(chan struct{})}
+	s, err := helm.NewSource(nil, maker, get, "shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	maker.Part("secrets").Put(store.Row(helm.Secrets, "shop", kw1, "u1", "1"), store.Row(helm.Secrets, "shop", kw2, "u2", "2"),
+		store.Row(helm.Secrets, "shop", ka, "u3", "3"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.Start(ctx)
+	defer s.Stop()
+	waitRows(t, s, "api 1 deployed   ", "web 2 deployed   ")
+	if n := s.Reading(); n != 2 {
+		t.Errorf("reading %d charts before any is read, want 2 (each release's latest)", n)
+	}
+	close(get.release)
+	waitRows(t, s, "api 1 deployed shop-2.0.0 2.2.0.0 ", "web 2 deployed shop-1.1.0 2.1.1.0 ")
+	if n := s.Reading(); n != 0 {
+		t.Errorf("reading %d charts once all are read, want 0", n)
+	}
 }

@@ -233,6 +233,9 @@ func (v *Releases) Status() string {
 		parts = append(parts, fmt.Sprintf("%d release(s) in %s; chart and app version read from each latest revision once",
 			len(v.content.Rows()), where(v.src.Spec().Namespace)))
 	}
+	if n := v.src.Reading(); n > 0 {
+		parts = append(parts, fmt.Sprintf("reading the charts: %d left", n))
+	}
 	return strings.Join(parts, " · ") + verbs.NotPermitted(v.Bindings())
 }
 
