@@ -105,6 +105,31 @@ func (s *Clusters) ClusterOf(row *watch.Row) (cluster.Interface, string, bool) {
 	return c, s.contexts[i], c != nil
 }
 
+// PartOf returns the source of a row's cluster and the row's key there; false while its cluster has no
+// source (or for a row of no cluster of the table).
+func (s *Clusters) PartOf(row *watch.Row) (cluster.RowSource, string, bool) {
+	i, key, ok := s.index(row)
+	if !ok {
+		return nil, "", false
+	}
+	s.mu.Lock()
+	src := s.parts[i].src
+	s.mu.Unlock()
+	return src, key, src != nil
+}
+
+// Sources are the clusters' sources as they are now, in the order of Contexts: nil for a cluster that has
+// none yet (connecting) or will have none (unreachable, not served).
+func (s *Clusters) Sources() []cluster.RowSource {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]cluster.RowSource, len(s.parts))
+	for i, p := range s.parts {
+		out[i] = p.src
+	}
+	return out
+}
+
 // KindOf returns the resource of a row of the table (its cluster's) and the row as its cluster's source holds
 // it now, keyed as that source keys it (passed on to that source when it shows several kinds).
 func (s *Clusters) KindOf(row *watch.Row) (discovery.Resource, *watch.Row, bool) {

@@ -76,6 +76,12 @@ func TestClustersGathersEachClusterApart(t *testing.T) {
 	if !ok || kind.Name != "deployments" || own.Key != "shop/web" || own.UID != "uid-web" {
 		t.Fatalf("kind of b's web: %v %+v %v", kind.Name, own, ok)
 	}
+	if part, key, ok := s.PartOf(row); !ok || part != cluster.RowSource(source("b")) || key != "shop/web" {
+		t.Fatalf("part of b's web: %v %q %v", part, key, ok)
+	}
+	if srcs := s.Sources(); len(srcs) != 3 || srcs[0] != cluster.RowSource(source("a")) || srcs[1] != cluster.RowSource(source("b")) || srcs[2] != nil {
+		t.Fatalf("sources %v", srcs)
+	}
 
 	s.Changes() // (the first lists, laid out again as the second cluster's columns came)
 	source("b").Put(&watch.Row{Key: "shop/api", Namespace: "shop", Name: "api", Cells: []string{"api", "1/1", "1", "1", "<age>", "x"}})
