@@ -4,17 +4,24 @@
 //
 //	helmload --demo [--kubeconfig FILE]
 //	helmload --namespace NS --releases 1000 --revisions 5 [--parallel 16] [--kubeconfig FILE]
+//	helmload --list --namespace NS [--kubeconfig FILE]
 //
 // The demo (helmtest.Demo): shop/storefront with three revisions, shop/payments with a failed upgrade over its
 // install, data/cache stored in ConfigMaps; the objects of each deployed revision are applied too (server-side,
 // labelled and annotated as Helm labels what it installs). A revision stored already is left as it is, so a
 // second run changes nothing. The load (helmtest.Bulk) writes releases × revisions Secrets in NS.
+//
+// --list is what `helm list -n NS` does, by the same SDK and nothing else (the Helm view's bench measures it):
+// the Secrets driver's action configuration over the kubeconfig, then the list action (deployed and failed
+// releases, the latest revision of each). It prints on stdout `releases=N init_s=… run_s=…`: the count listed,
+// the configuration's set-up and Run's time.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"sync"
@@ -22,10 +29,12 @@ import (
 	"syscall"
 	"time"
 
+	"helm.sh/helm/v4/pkg/action"
 	"helm.sh/helm/v4/pkg/release/common"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
@@ -48,7 +57,11 @@ func run() error {
 	releases := flag.Int("releases", 0, "how many releases the load writes")
 	revisions := flag.Int("revisions", 5, "how many revisions each release of the load has")
 	parallel := flag.Int("parallel", 16, "how many revisions the load writes at once")
+	list := flag.Bool("list", false, "list the namespace's releases by Helm's list action, timed, and write nothing")
 	flag.Parse()
+	if *list {
+		return listReleases(*kubeconfig, *namespace)
+	}
 	if !*demo && *releases <= 0 {
 		return fmt.Errorf("say --demo, or --releases N")
 	}
@@ -160,4 +173,26 @@ func writeLoad(ctx context.Context, client kubernetes.Interface, revs []helmtest
 		firstErr = ctx.Err()
 	}
 	return int(written.Load()), firstErr
+}
+
+// listReleases times Helm's list action on namespace as `helm list -n namespace` runs it (the Secrets driver,
+// the default state mask: deployed and failed) and prints what it listed and how long each part took.
+func listReleases(kubeconfig, namespace string) error {
+	flags := genericclioptions.NewConfigFlags(true)
+	flags.KubeConfig, flags.Namespace = &kubeconfig, &namespace
+	start := time.Now()
+	cfg := action.NewConfiguration(action.ConfigurationSetLogger(slog.DiscardHandler))
+	if err := cfg.Init(flags, namespace, "secret"); err != nil {
+		return fmt.Errorf("helm configuration for %s: %w", namespace, err)
+	}
+	initDone := time.Now()
+	list := action.NewList(cfg)
+	list.SetStateMask()
+	rels, err := list.Run()
+	if err != nil {
+		return fmt.Errorf("list the releases of %s: %w", namespace, err)
+	}
+	end := time.Now()
+	fmt.Printf("releases=%d init_s=%.3f run_s=%.3f\n", len(rels), initDone.Sub(start).Seconds(), end.Sub(initDone).Seconds())
+	return nil
 }

@@ -50,6 +50,8 @@ func main() {
 		err = viewsCommand(os.Args[2:])
 	case "far":
 		err = farCommand(os.Args[2:])
+	case "helm":
+		err = helmCommand(os.Args[2:]) // helm.go: issue 52's Helm releases at scale
 	default:
 		err = fmt.Errorf("unknown command %q (want run, report, clusters, views or far)", os.Args[1])
 	}
