@@ -18,6 +18,13 @@ var (
 		"└─────────────────────────────────────────────────────────────────────┘",
 		" 1000 release(s) in bench-helm-1000; chart and app version read from each latest revision once · reading the charts: 996 left",
 	}
+	// The rows on screen have their charts, the rows below them not yet.
+	kscopeHelmReadingBelow = []string{
+		"┌──────────────────── helm(bench-helm-1000)[1000] ────────────────────┐",
+		"│release-0000  bench-helm-1000  5        deployed  release-0000-1.5.0│",
+		"│release-0001  bench-helm-1000  5        deployed  release-0001-1.5.0│",
+		" 1000 release(s) in bench-helm-1000; chart and app version read from each latest revision once · reading the charts: 950 left",
+	}
 	kscopeHelmDone = []string{
 		"┌──────────────────── helm(bench-helm-1000)[1000] ────────────────────┐",
 		"│NAME          NAMESPACE        REVISION STATUS   CHART              │",
@@ -56,6 +63,7 @@ func TestHelmScreenReadsTitleChartsAndReading(t *testing.T) {
 		complete bool
 	}{
 		{name: "kscope reading", screen: kscopeHelmReading, count: 1000, titled: true, reading: true, charts: false},
+		{name: "kscope reading below", screen: kscopeHelmReadingBelow, count: 1000, titled: true, reading: true, charts: true},
 		{name: "kscope done", screen: kscopeHelmDone, count: 1000, titled: true, charts: true, complete: true},
 		{name: "k9s thousands", screen: k9sHelmDone, count: 1000, titled: true, charts: true, complete: true},
 		{name: "filtered", screen: kscopeHelmFiltered, titled: false, charts: true},
