@@ -57,11 +57,12 @@ type HelmSample struct {
 	ProcessS  float64 `json:"process_s,omitempty"`
 	Listed    int     `json:"listed,omitempty"`
 	// MostLeft is the most charts kscope's status line said were left to read, LastLeft the last it said (at
-	// complete 0; at a failure what was still left), ReadRate the charts read a second between the first and
-	// the last capture that said how many were left.
+	// a failure what was still left), each with the capture's time since launch (the read rate is
+	// (MostLeft-LastLeft)/(LastAtS-MostAtS)).
 	MostLeft  int      `json:"most_left,omitempty"`
+	MostAtS   float64  `json:"most_at_s,omitempty"`
 	LastLeft  int      `json:"last_left,omitempty"`
-	ReadRate  float64  `json:"read_rate,omitempty"`
+	LastAtS   float64  `json:"last_at_s,omitempty"`
 	RSSMB     float64  `json:"rss_mb,omitempty"`
 	PeakRSSMB float64  `json:"peak_rss_mb,omitempty"`
 	LoadStart string   `json:"loadavg_start"`
@@ -221,9 +222,9 @@ func (hb *helmBench) measure(name string, extra []string, warm bool) (s HelmSamp
 		return w.complete(sc, time.Since(start)) || (warm && w.first > 0)
 	})
 	s.FrameS, s.FirstS, s.CountS = w.frame.Seconds(), w.first.Seconds(), w.count.Seconds()
-	s.MostLeft, s.LastLeft, s.ReadRate = w.mostLeft, w.lastLeft, w.readRate()
+	s.MostLeft, s.MostAtS, s.LastLeft, s.LastAtS = w.mostLeft, w.mostAt.Seconds(), w.lastLeft, w.lastAt.Seconds()
 	if err != nil {
-		b.failf2(&s.Errors, name, "launch: %s; last screen's status: %s", err, lastLine(last))
+		b.failf2(&s.Errors, name, "launch: not complete after %s (title count %s); last screen's status: %s", hb.limit, titleText(last), lastLine(last))
 		_, s.PeakRSSMB, _ = memoryMB(pid)
 		return s
 	}
@@ -308,6 +309,18 @@ func (b *bench) failf2(errs *[]string, name, format string, args ...any) {
 
 // helmSummary is one sample as the log prints it.
 func helmSummary(s HelmSample) string {
+	w := &helmWatch{mostLeft: s.MostLeft, lastLeft: s.LastLeft, mostAt: secondsOf(s.MostAtS), lastAt: secondsOf(s.LastAtS)}
 	return fmt.Sprintf("complete %.2fs frame %.2fs first %.2fs count %.2fs charts left %d..%d at %.1f/s listed %d init %.2fs process %.2fs rss %.0f MB peak %.0f MB load %s → %s errors %v",
-		s.CompleteS, s.FrameS, s.FirstS, s.CountS, s.MostLeft, s.LastLeft, s.ReadRate, s.Listed, s.InitS, s.ProcessS, s.RSSMB, s.PeakRSSMB, s.LoadStart, s.LoadEnd, s.Errors)
+		s.CompleteS, s.FrameS, s.FirstS, s.CountS, s.MostLeft, s.LastLeft, w.readRate(), s.Listed, s.InitS, s.ProcessS, s.RSSMB, s.PeakRSSMB, s.LoadStart, s.LoadEnd, s.Errors)
+}
+
+// secondsOf is s seconds as a duration.
+func secondsOf(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// titleText is the Helm view's title count on the screen, or "none".
+func titleText(sc []string) string {
+	if n, ok := helmTitleCount(sc); ok {
+		return strconv.Itoa(n)
+	}
+	return "none"
 }

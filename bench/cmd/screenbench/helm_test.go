@@ -208,10 +208,28 @@ func TestHelmChartsLeftAndReadRate(t *testing.T) {
 	w.complete(left(1000), secondsDur(2)) // a new revision queued: the most rises
 	w.complete(left(960), secondsDur(7))
 	w.complete(kscopeHelmDone, secondsDur(8)) // says nothing left: not a sample
-	if w.mostLeft != 1000 || w.firstLeft != 990 || w.lastLeft != 960 || w.readRate() != 5 {
-		t.Errorf("most %d first %d last %d rate %v; want 1000, 990, 960, 5", w.mostLeft, w.firstLeft, w.lastLeft, w.readRate())
+	if w.mostLeft != 1000 || w.mostAt != secondsDur(2) || w.lastLeft != 960 || w.lastAt != secondsDur(7) || w.readRate() != 8 {
+		t.Errorf("most %d at %s, last %d at %s, rate %v; want 1000 at 2s, 960 at 7s, 8", w.mostLeft, w.mostAt, w.lastLeft, w.lastAt, w.readRate())
 	}
 	if r := (&helmWatch{}).readRate(); r != 0 {
 		t.Errorf("rate without samples %v, want 0", r)
+	}
+}
+
+func TestHelmSampleRate(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		s     HelmSample
+		rate  float64
+		exact bool
+	}{
+		{name: "timed", s: HelmSample{MostLeft: 2000, MostAtS: 1, LastLeft: 1400, LastAtS: 121}, rate: 5, exact: true},
+		{name: "failed, no times", s: HelmSample{MostLeft: 1990, LastLeft: 1390, CountS: 0.5}, rate: 5},
+		{name: "complete, no times", s: HelmSample{MostLeft: 110, CountS: 1, CompleteS: 12}, rate: 10},
+		{name: "nothing read", s: HelmSample{CompleteS: 0.7, CountS: 0.7}},
+	} {
+		if rate, exact := helmSampleRate(tc.s, 120.5); rate != tc.rate || exact != tc.exact {
+			t.Errorf("%s: %v, %v; want %v, %v", tc.name, rate, exact, tc.rate, tc.exact)
+		}
 	}
 }

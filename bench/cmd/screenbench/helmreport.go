@@ -70,6 +70,55 @@ func helmMedianAll(samples []HelmSample, get func(HelmSample) float64) float64 {
 	return medianAll(v)
 }
 
+// helmSampleRate is the charts kscope read a second in s: from its capture with the most left to its last
+// capture that said how many (exact). A sample without those times (an earlier screenbench's) gives a lower
+// bound: the same count over the time from all releases counted to complete (or the limit, when it failed).
+// 0 when nothing was read.
+func helmSampleRate(s HelmSample, limitS float64) (rate float64, exact bool) {
+	if s.LastAtS > s.MostAtS {
+		return helmReadRate(s.MostLeft, s.LastLeft, secondsOf(s.MostAtS), secondsOf(s.LastAtS)), true
+	}
+	end := s.CompleteS
+	if end == 0 {
+		end = limitS
+	}
+	if s.MostLeft <= s.LastLeft || end <= s.CountS {
+		return 0, false
+	}
+	return float64(s.MostLeft-s.LastLeft) / (end - s.CountS), false
+}
+
+// helmRateText is s's read rate, "≥" before a lower bound, "–" when nothing was read.
+func helmRateText(s HelmSample, limitS float64) string {
+	r, exact := helmSampleRate(s, limitS)
+	switch {
+	case r == 0:
+		return "–"
+	case exact:
+		return fmt.Sprintf("%.1f", r)
+	}
+	return fmt.Sprintf("≥ %.1f", r)
+}
+
+// helmRatesText is the median read rate of the samples that read charts, "≥" before it when any is a lower
+// bound.
+func helmRatesText(samples []HelmSample, limitS float64) string {
+	var v []float64
+	bound := ""
+	for _, s := range samples {
+		if r, exact := helmSampleRate(s, limitS); r > 0 {
+			v = append(v, r)
+			if !exact {
+				bound = "≥ "
+			}
+		}
+	}
+	if len(v) == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%s%.1f", bound, medianAll(v))
+}
+
 // helmSamples is the samples of tool name, in round order.
 func helmSamples(res *HelmResults, name string) []HelmSample {
 	var out []HelmSample
@@ -150,23 +199,23 @@ func helmReport(res *HelmResults) string {
 			"first rows at %s; all %d counted in the title at %s; complete (every chart read) %s.\n",
 			helmSecs(frame), helmSecs(first), res.Releases, helmSecs(counted), seconds(k))
 		fmt.Fprintf(&w, "- Reading the charts (kscope's status line, \"%s: N left\"): at most %s left (median of the runs' most), "+
-			"read at %s charts/s (median; between the first and the last capture that said how many were left), "+
+			"read at %s charts/s (median; from the capture that said the most were left to the last that said how many), "+
 			"still %s left when a run ended (median).\n", helmReading,
 			count(helmMedianSeen(ks, func(s HelmSample) float64 { return float64(s.MostLeft) })),
-			fmt.Sprintf("%.1f", helmMedianSeen(ks, func(s HelmSample) float64 { return s.ReadRate })),
+			helmRatesText(ks, res.LimitS),
 			count(helmMedianAll(ks, func(s HelmSample) float64 { return float64(s.LastLeft) })))
 	}
 	if res.Profile != "" {
 		w.WriteString("- kscope's CPU profile of one more launch (not in the medians, quit 10 s after complete): its top is in " +
 			"the -profile.txt beside this report.\n")
 	}
-	w.WriteString("\n## Every run\n\n| round | tool | complete | frame | first | count | charts left (most → last) | read/s | RSS | peak | load start | load end | errors |\n")
+	w.WriteString("\n## Every run\n\n| round | tool | complete | frame | first | count | charts left (most → last) | charts read/s | RSS | peak | load start | load end | errors |\n")
 	w.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range res.Rounds {
 		for _, name := range r.Order {
 			s := r.Tools[name]
-			fmt.Fprintf(&w, "| %d | %s | %s | %s | %s | %s | %d → %d | %.1f | %s | %s | %s | %s | %s |\n", r.Run, name, seconds(s.CompleteS),
-				seconds(s.FrameS), seconds(s.FirstS), seconds(s.CountS), s.MostLeft, s.LastLeft, s.ReadRate, mb(s.RSSMB), mb(s.PeakRSSMB),
+			fmt.Fprintf(&w, "| %d | %s | %s | %s | %s | %s | %d → %d | %s | %s | %s | %s | %s | %s |\n", r.Run, name, seconds(s.CompleteS),
+				seconds(s.FrameS), seconds(s.FirstS), seconds(s.CountS), s.MostLeft, s.LastLeft, helmRateText(s, res.LimitS), mb(s.RSSMB), mb(s.PeakRSSMB),
 				s.LoadStart, s.LoadEnd, strings.Join(s.Errors, "; "))
 		}
 	}

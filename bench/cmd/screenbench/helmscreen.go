@@ -102,19 +102,25 @@ type helmWatch struct {
 	frame    time.Duration // launch → the first capture with the view's title (0: none yet)
 	first    time.Duration // → the first capture with a release row
 	count    time.Duration // → the first capture whose title counts every release
-	// The charts kscope's status line said were left: the most it said, and when (since launch) the first and the
-	// last capture said so and what (the read rate is (firstLeft-lastLeft)/(lastAt-firstAt)).
-	mostLeft, firstLeft, lastLeft int
-	firstAt, lastAt               time.Duration
+	// The charts kscope's status line said were left: the most it said (the queue grows while the releases are
+	// listed) and the last, each with the capture's time since launch.
+	mostLeft, lastLeft int
+	mostAt, lastAt     time.Duration
 }
 
-// readRate is how many charts a second kscope read between the first and the last capture that said how many
-// were left (0 when fewer than two captures said so, or no time passed).
+// readRate is how many charts a second kscope read from the capture that said the most were left to the last
+// capture that said how many (0 when no time passed between them).
 func (w *helmWatch) readRate() float64 {
-	if w.lastAt <= w.firstAt {
+	return helmReadRate(w.mostLeft, w.lastLeft, w.mostAt, w.lastAt)
+}
+
+// helmReadRate is the charts read a second from most left at mostAt to last left at lastAt (0 when lastAt is
+// not after mostAt).
+func helmReadRate(most, last int, mostAt, lastAt time.Duration) float64 {
+	if lastAt <= mostAt {
 		return 0
 	}
-	return float64(w.firstLeft-w.lastLeft) / (w.lastAt - w.firstAt).Seconds()
+	return float64(most-last) / (lastAt - mostAt).Seconds()
 }
 
 // complete records the milestones sc (captured at) reaches first and tells whether sc is the complete view.
@@ -130,10 +136,10 @@ func (w *helmWatch) complete(sc []string, at time.Duration) bool {
 		w.count = at
 	}
 	if left, reading := helmChartsLeft(sc); reading {
-		if w.firstAt == 0 {
-			w.firstLeft, w.firstAt = left, at
+		if left > w.mostLeft {
+			w.mostLeft, w.mostAt = left, at
 		}
-		w.lastLeft, w.lastAt, w.mostLeft = left, at, max(w.mostLeft, left)
+		w.lastLeft, w.lastAt = left, at
 	}
 	return helmComplete(sc, w.releases, w.chart)
 }
