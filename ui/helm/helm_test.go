@@ -2,6 +2,7 @@ package helm
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -116,20 +117,27 @@ func rows(nav *navtest.Session, table *tview.Table) []string {
 
 func TestSpecOpensTheReleasesOfANamespace(t *testing.T) {
 	for _, tc := range []struct {
-		args []string
-		ns   string
-		err  string
+		args  []string
+		title string
+		rows  string // the rows' source's type
+		err   string
 	}{
-		{nil, "shop", ""},
-		{[]string{"all"}, "", ""},
-		{[]string{"data"}, "data", ""},
-		{[]string{"data", "web"}, "", "helm: one namespace or all, not 2 words"},
+		{nil, "shop", "*helm.Source", ""},
+		{[]string{"all"}, "all", "*helm.Source", ""},
+		{[]string{"data"}, "data", "*helm.Source", ""},
+		{[]string{"shop,data"}, "shop,data", "*union.Namespaces", ""},
+		{[]string{"@a,@b"}, "shop @a,@b", "*union.Clusters", ""},
+		{[]string{"all", "@a,@b"}, "all @a,@b", "*union.Clusters", ""},
+		{[]string{"data", "web"}, "", "", "helm: one word for the namespaces (NS, NS,NS… or all), not 2"},
+		{[]string{"Shop!"}, "", "", `helm: invalid namespace "Shop!": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		{[]string{"@nope"}, "", "", "helm: " + `no context "nope" in the kubeconfig`},
 	} {
 		_, s := newReleases(t)
+		s.Contexts = []string{"a", "b"}
 		s.UI(func() { Spec.Commands[0].Run(s, tc.args) })
 		pushed := s.Pushed()
 		if tc.err != "" {
-			if len(pushed) != 0 || len(s.Errors()) != 1 || s.Errors()[0] != tc.err {
+			if len(pushed) != 0 || len(s.Errors()) != 1 || !strings.HasPrefix(s.Errors()[0], tc.err) {
 				t.Errorf("%v: pushed %d, errors %q", tc.args, len(pushed), s.Errors())
 			}
 			continue
@@ -137,8 +145,9 @@ func TestSpecOpensTheReleasesOfANamespace(t *testing.T) {
 		if len(pushed) != 1 {
 			t.Fatalf("%v: pushed %d screens, errors %q", tc.args, len(pushed), s.Errors())
 		}
-		if got := pushed[0].(*Releases).src.Spec().Namespace; got != tc.ns {
-			t.Errorf("%v: releases of %q, want %q", tc.args, got, tc.ns)
+		v := pushed[0].(*Releases)
+		if got := fmt.Sprintf("%T", v.rows); v.title != tc.title || got != tc.rows {
+			t.Errorf("%v: releases of %q over %s, want %q over %s", tc.args, v.title, got, tc.title, tc.rows)
 		}
 	}
 	if names := Spec.Commands[0].Names; strings.Join(names, ",") != "helm,hr,releases" {

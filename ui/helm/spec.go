@@ -10,6 +10,7 @@ import (
 	"kscope/ui"
 	"kscope/ui/keymap"
 	"kscope/ui/livetable"
+	"kscope/union"
 	"kscope/watch"
 )
 
@@ -60,7 +61,7 @@ var Spec = ui.ScreenSpec{
 		keys.Search, keys.NextMatch, keys.Copy, keys.Rollback, keys.Uninstall, keys.Upgrade, keys.Apply, keys.Storage}},
 	Commands: []ui.Command{{
 		Names:      []string{"helm", "hr", "releases"},
-		Usage:      "[NS|all] (the Helm releases, live)",
+		Usage:      "[NS|NS,NS…|all] [@CTX,…] (the Helm releases, live)",
 		Args:       true,
 		Candidates: func(s ui.Session) []string { return append([]string{"all"}, s.Namespaces()...) },
 		Run:        open,
@@ -82,26 +83,36 @@ func releaseSecret(columns []watch.Column, row *watch.Row) bool {
 	return false
 }
 
-// open is the command: the releases of the namespace args name (all: every namespace; none: the view's),
-// pushed, or why they cannot be on the prompt line.
+// open is the command: the releases of the namespaces args name (all: every namespace; NS,NS…: several;
+// none: the view's), in the clusters of its @-words (none: the view's, or those of the table of several on
+// top), pushed; or why they cannot be, on the prompt line.
 func open(s ui.Session, args []string) {
-	ns := s.Namespace()
-	switch {
-	case len(args) > 1:
-		s.Errorf("helm: one namespace or all, not %d words", len(args))
-		return
-	case len(args) == 1 && args[0] == "all":
-		ns = ""
-	case len(args) == 1:
-		ns = args[0]
-	}
-	c := s.Cluster()
-	src, err := helm.NewSource(s.Go, c, c, ns)
+	contexts, rest, err := s.Clusters(args)
 	if err != nil {
-		s.Errorf("%s", err.Error())
+		s.Errorf("helm: %s", err.Error())
 		return
 	}
-	s.Push(NewReleases(s, src, func(rev helm.Revision, apiVerb string) ui.WriteGuard {
+	ns := s.Namespace()
+	var namespaces []string
+	switch {
+	case len(rest) > 1:
+		s.Errorf("helm: one word for the namespaces (NS, NS,NS… or all), not %d", len(rest))
+		return
+	case len(rest) == 1 && rest[0] == "all":
+		ns = ""
+	case len(rest) == 1:
+		if namespaces, err = union.ParseNamespaces(rest[0]); err != nil {
+			s.Errorf("helm: %s", err.Error())
+			return
+		}
+		ns = namespaces[0]
+	}
+	rows, err := releasesSource(s, contexts, ns, namespaces)
+	if err != nil {
+		s.Errorf("helm: %s", err.Error())
+		return
+	}
+	s.Push(NewReleases(s, rows, title(ns, namespaces, contexts), func(rev helm.Revision, apiVerb string) ui.WriteGuard {
 		return s.WriteGuard(storageResource(rev.Driver), storageRow(rev), apiVerb)
 	}))
 }
