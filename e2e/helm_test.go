@@ -321,3 +321,49 @@ func TestUIHelmUpgrade(t *testing.T) {
 		t.Errorf("read-only: web at revision %d, want 2 still", rel.Version)
 	}
 }
+
+// TestUIHelmClusters: `:helm @admin,@second` shows each cluster's releases with its context (the second
+// cluster's written there by Helm's SDK); enter on the second's lists its revisions; uninstalling it is refused
+// (the view is admin's), nothing written.
+func TestUIHelmClusters(t *testing.T) {
+	parallel(t)
+	ns := testNamespace(t)
+	secondNamespace(t, ns)
+	for _, w := range []struct {
+		context string
+		r       helmtest.Revision
+	}{
+		{"admin", helmtest.Revision{Name: "web", Number: 1, ChartVersion: "1.0.0", Status: common.StatusDeployed}},
+		{"second", helmtest.Revision{Name: "api", Number: 1, ChartVersion: "0.1.0", Status: common.StatusSuperseded}},
+		{"second", helmtest.Revision{Name: "api", Number: 2, ChartVersion: "0.2.0", Status: common.StatusDeployed}},
+	} {
+		w.r.Namespace, w.r.Driver, w.r.Description, w.r.Deployed = ns, helm.Secrets, "Install complete", time.Now().Add(-time.Hour)
+		if _, _, err := helmtest.WriteRevision(kubernetes.NewForConfigOrDie(restConfig(t, w.context)), w.r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startUI(t, "-n", ns, "configmaps")
+	s.waitFor("configmaps(" + ns + ")")
+	s.typeText(":helm @admin,@second")
+	s.keys("Enter")
+	scr := s.waitUntil("both clusters' releases", func(scr string) bool {
+		return strings.Contains(scr, "helm("+ns+" @admin,@second)[2]") &&
+			hasFields(lineWith(scr, " web "), "admin", "web", "1", "deployed", "web-1.0.0") &&
+			hasFields(lineWith(scr, " api "), "second", "api", "2", "deployed", "api-0.2.0")
+	})
+	if !strings.Contains(scr, "CONTEXT") {
+		t.Errorf("no CONTEXT column:\n%s", scr)
+	}
+	s.keys("/")
+	s.typeText("api")
+	s.keys("Enter")
+	s.waitFor("</api>")
+	s.keys("C-d")
+	s.waitFor("refusing to uninstall release " + ns + "/api: it is in context second, not the view's")
+	s.keys("Enter")
+	s.waitFor("revisions("+ns+"/api)[2]", "api-0.1.0")
+	second := kubernetes.NewForConfigOrDie(restConfig(t, "second"))
+	if rel := sdkRelease(t, second, ns, "api"); rel.Version != 2 || rel.Info.Status != common.StatusDeployed {
+		t.Errorf("the second cluster's api: revision %d %s, want 2 deployed still", rel.Version, rel.Info.Status)
+	}
+}
