@@ -55,7 +55,7 @@ rm -f "$profile"
 	--out "$report.json" --report "$report.md" || status=$?
 if [ -s "$profile" ]; then
 	{
-		echo "kscope -n $ns helm, one launch with --cpuprofile, quit 10 s after its view was complete (go tool pprof -top)"
+		echo "kscope -n $ns helm, one launch with --cpuprofile, quit 10 s after its view was complete or at the limit (go tool pprof -top)"
 		go tool pprof -top -nodecount=40 "$work/kscope-helm" "$profile" 2>&1
 	} >"$report-profile.txt"
 fi
