@@ -3,6 +3,9 @@ package cluster
 import (
 	"context"
 	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // HelmTimeout bounds one Helm action: how long Helm waits for the release's hooks (helm's --timeout).
@@ -44,4 +47,17 @@ type HelmRelease struct {
 	Driver string
 	// Latest is the number of the latest revision the user saw: the precondition of a write.
 	Latest int
+}
+
+// HelmStorage is what a connection may offer a releases table beside the Helm role: a reader of the objects
+// Helm stores revisions in, with a request rate of its own, so that a table of a thousand releases reads each
+// latest revision in seconds (the connection's default rate, 5 requests a second, would take minutes). Its
+// reads are the connection's (read-only wrap included). Safe for concurrent use.
+type HelmStorage interface {
+	HelmStorage() ObjectReader
+}
+
+// ObjectReader reads one full object, as Objects.Get. Safe for concurrent use.
+type ObjectReader interface {
+	Get(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, error)
 }

@@ -33,6 +33,19 @@ func Decode(ctx context.Context, g Getter, rev Revision) (*rspb.Release, error) 
 	return decodeObject(rev, u)
 }
 
+// decodeVersion is Decode, and the Version of the object as read (its UID and resourceVersion, which rev
+// lacks when it was listed before its metadata was filled in).
+func decodeVersion(ctx context.Context, g Getter, rev Revision) (*rspb.Release, string, error) {
+	u, err := g.Get(ctx, rev.Driver.GVR(), rev.Namespace, rev.Object)
+	if err != nil {
+		return nil, "", fmt.Errorf("read release %s revision %d: %w", rev.Key(), rev.Number, err)
+	}
+	read := rev
+	read.UID, read.ResourceVersion = u.GetUID(), u.GetResourceVersion()
+	rel, err := decodeObject(rev, u)
+	return rel, read.Version(), err
+}
+
 // decodeObject decodes u, the object rev is stored in.
 func decodeObject(rev Revision, u *unstructured.Unstructured) (*rspb.Release, error) {
 	var (

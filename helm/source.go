@@ -12,7 +12,7 @@ import (
 )
 
 // Decoders is how many revisions a Source decodes at once (each one GET of a stored revision).
-const Decoders = 4
+const Decoders = 8
 
 // SourceMaker builds live rows (cluster.Sources's NewSource).
 type SourceMaker interface {
@@ -37,8 +37,9 @@ type Source struct {
 	mu      sync.Mutex
 	revs    [][]Revision            // each part's revisions as last read
 	decoded map[string]decodedEntry // by the stored object (Revision.Stored)
-	queue   []Revision              // revisions waiting for a decoder
-	queued  map[string]bool         // their Revision.Versions
+	queue   []string                // the keys of the releases waiting for a decoder, in order
+	pending map[string]Revision     // the revision each waits with: its latest as last seen
+	reading map[string]bool         // the stored objects being decoded (Revision.Stored)
 	wake    chan struct{}           // a decoder has work (cap 1)
 	done    chan struct{}           // a decoder finished one (cap 1)
 }
@@ -61,7 +62,7 @@ type decodedEntry struct {
 // decoding through get. start starts its goroutines (the app's supervisor's).
 func NewSource(start spawn.Func, sources SourceMaker, get Getter, namespace string) (*Source, error) {
 	spec := watch.Spec{GVR: Resource.GVR(), Namespaced: true, Namespace: namespace, Go: start}
-	s := &Source{get: get, shown: map[string]bool{}, decoded: map[string]decodedEntry{}, queued: map[string]bool{},
+	s := &Source{get: get, shown: map[string]bool{}, decoded: map[string]decodedEntry{}, pending: map[string]Revision{}, reading: map[string]bool{},
 		wake: make(chan struct{}, 1), done: make(chan struct{}, 1)}
 	s.StaticSource = watch.NewFedSource(spec, Columns(namespace == ""), watch.Hooks{Go: start, Run: s.run, Release: s.stopParts})
 	for _, d := range []Driver{Secrets, ConfigMaps} {
@@ -148,13 +149,14 @@ func (s *Source) take() {
 	failed := 0
 	for _, rev := range latest {
 		d, ok := s.decoded[rev.Stored()]
-		if !ok || d.version != rev.Version() {
+		fresh := ok && (d.version == rev.Version() || rev.UID == "" && rev.ResourceVersion == "")
+		if !fresh {
 			s.enqueueLocked(rev)
 		}
 		if ok && d.err != nil {
 			failed++
 		}
-		rows = append(rows, s.row(rev, d, ok && d.version == rev.Version()))
+		rows = append(rows, s.row(rev, d, fresh))
 		now[rev.Key()] = true
 	}
 	s.mu.Unlock()
@@ -193,14 +195,19 @@ func (s *Source) row(rev Revision, d decodedEntry, fresh bool) *watch.Row {
 		ResourceVersion: rv, Created: updated, Cells: cells}
 }
 
-// enqueueLocked queues rev for a decoder unless it is queued already. s.mu held.
+// enqueueLocked queues rev, the latest revision of its release, for a decoder: in the place of the one its
+// release waits with, if any. s.mu held.
 func (s *Source) enqueueLocked(rev Revision) {
-	k := rev.Version()
-	if s.queued[k] {
+	k := rev.Key()
+	if s.reading[rev.Stored()] {
+		return // once read, take looks again whether what was read is still fresh
+	}
+	if _, waiting := s.pending[k]; waiting {
+		s.pending[k] = rev
 		return
 	}
-	s.queued[k] = true
-	s.queue = append(s.queue, rev)
+	s.pending[k] = rev
+	s.queue = append(s.queue, k)
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -212,7 +219,7 @@ func (s *Source) enqueueLocked(rev Revision) {
 func (s *Source) Reading() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.queued)
+	return len(s.pending) + len(s.reading)
 }
 
 // decode decodes queued revisions until ctx ends, recording each one's summary (or error) and telling feed.
@@ -228,19 +235,24 @@ func (s *Source) decode(ctx context.Context) {
 			}
 		}
 		rctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		rel, err := Decode(rctx, s.get, rev)
+		rel, version, err := decodeVersion(rctx, s.get, rev)
 		cancel()
-		if ctx.Err() != nil {
-			return
+		if version == "" {
+			version = rev.Version()
 		}
-		entry := decodedEntry{version: rev.Version(), err: err}
+		entry := decodedEntry{version: version, err: err}
 		if err == nil {
 			entry.sum = Summarize(rel)
 		}
 		s.mu.Lock()
-		s.decoded[rev.Stored()] = entry
-		delete(s.queued, rev.Version())
+		delete(s.reading, rev.Stored())
+		if ctx.Err() == nil {
+			s.decoded[rev.Stored()] = entry
+		}
 		s.mu.Unlock()
+		if ctx.Err() != nil {
+			return
+		}
 		select {
 		case s.done <- struct{}{}:
 		default:
@@ -255,8 +267,11 @@ func (s *Source) next() (Revision, bool) {
 	if len(s.queue) == 0 {
 		return Revision{}, false
 	}
-	rev := s.queue[0]
+	k := s.queue[0]
 	s.queue = s.queue[1:]
+	rev := s.pending[k]
+	delete(s.pending, k)
+	s.reading[rev.Stored()] = true
 	if len(s.queue) > 0 {
 		select {
 		case s.wake <- struct{}{}:

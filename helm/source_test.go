@@ -232,3 +232,30 @@ func TestSourceCountsTheChartsLeftToRead(t *testing.T) {
 		t.Errorf("reading %d charts once all are read, want 0", n)
 	}
 }
+
+// TestSourceReadsEachLatestRevisionOnceThoughItsMetadataComesLater: rows listed before their metadata is
+// filled in (no UID nor resourceVersion) are read once; the fill (the same objects) reads nothing again.
+func TestSourceReadsEachLatestRevisionOnceThoughItsMetadataComesLater(t *testing.T) {
+	store := &helmtest.Store{}
+	kw := store.Install(t, helm.Secrets, helmtest.Release("web", "shop", 1, common.StatusDeployed, "1.0.0"))
+	ka := store.Install(t, helm.Secrets, helmtest.Release("api", "shop", 1, common.StatusDeployed, "2.0.0"))
+	filled := []*watch.Row{store.Row(helm.Secrets, "shop", kw, "uw", "5"), store.Row(helm.Secrets, "shop", ka, "ua", "6")}
+	maker := &helmtest.Sources{}
+	s, err := helm.NewSource(nil, maker, store, "shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := func(r *watch.Row) *watch.Row { b := *r; b.UID, b.ResourceVersion, b.Labels = "", "", nil; return &b }
+	maker.Part("secrets").Put(bare(filled[0]), bare(filled[1]))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.Start(ctx)
+	defer s.Stop()
+	waitRows(t, s, "api 1  shop-2.0.0 2.2.0.0 ", "web 1  shop-1.0.0 2.1.0.0 ")
+	maker.Part("secrets").Put(filled...)
+	waitRows(t, s, "api 1 deployed shop-2.0.0 2.2.0.0 ", "web 1 deployed shop-1.0.0 2.1.0.0 ")
+	time.Sleep(100 * time.Millisecond) // a read the fill would start has had its time
+	if n := store.Gets(); n != 2 || s.Reading() != 0 {
+		t.Errorf("%d reads of stored revisions (%d left), want 2: one per release", n, s.Reading())
+	}
+}

@@ -50,6 +50,9 @@ type Cluster struct {
 	metrics metricsClient
 	// rules answers Can from one rules review per namespace (access.go).
 	rules accessRules
+	// helmStore reads Helm's stored revisions at a rate of its own, built on first use (helm.go).
+	helmOnce  sync.Once
+	helmStore cluster.ObjectReader
 }
 
 var _ cluster.Interface = (*Cluster)(nil)

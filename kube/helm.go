@@ -10,10 +10,53 @@ import (
 	helmkube "helm.sh/helm/v4/pkg/kube"
 	rspb "helm.sh/helm/v4/pkg/release/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 
 	"kscope/cluster"
 )
+
+// helmQPS and helmBurst let a releases table read each release's latest revision at once (Decoders at a time),
+// as a tree's client lists every kind at once.
+const (
+	helmQPS   = 100
+	helmBurst = 200
+)
+
+// HelmStorage implements cluster.HelmStorage: a dynamic client of its own over the connection's config (its
+// transport, so its one connection, and its read-only wrap), at helmQPS; the connection's own, if that
+// client cannot be built.
+func (c *Cluster) HelmStorage() cluster.ObjectReader {
+	c.helmOnce.Do(func() {
+		cfg := rest.CopyConfig(c.cfg)
+		cfg.QPS, cfg.Burst = helmQPS, helmBurst
+		if dyn, err := dynamic.NewForConfig(cfg); err == nil {
+			c.helmStore = storageReader{host: c.cfg.Host, dyn: dyn}
+		}
+	})
+	if c.helmStore == nil {
+		return c
+	}
+	return c.helmStore
+}
+
+// storageReader reads one object with its own client, as Cluster.Get does.
+type storageReader struct {
+	host string
+	dyn  dynamic.Interface
+}
+
+// Get implements cluster.ObjectReader; errors are worded by DescribeServerError.
+func (r storageReader) Get(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, error) {
+	obj, err := r.dyn.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, DescribeServerError(r.host, err)
+	}
+	return obj, nil
+}
 
 // helmGroupResource names the storage of a release in the errors it causes.
 var helmGroupResource = schema.GroupResource{Group: "helm.sh", Resource: "releases"}

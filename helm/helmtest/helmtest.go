@@ -86,11 +86,18 @@ func (s *Store) Install(t testing.TB, d helm.Driver, rel *rspb.Release) string {
 }
 
 // Row is the row of the object key of d in namespace ns as the live source of d's objects lists it, with uid
-// and resourceVersion rv.
+// and resourceVersion rv; the object Get reads has them too, as the server's has (none given: none set).
 func (s *Store) Row(d helm.Driver, ns, key, uid, rv string) *watch.Row {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.objects[d.GVR().Resource+"/"+ns+"/"+key]
+	meta := u["metadata"].(map[string]any)
+	if uid != "" {
+		meta["uid"] = uid
+	}
+	if rv != "" {
+		meta["resourceVersion"] = rv
+	}
 	labels := map[string]string{}
 	for k, v := range u["metadata"].(map[string]any)["labels"].(map[string]any) {
 		labels[k] = v.(string)

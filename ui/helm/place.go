@@ -86,7 +86,7 @@ type helmSources struct {
 
 // NewSource implements union.SourceMaker: the releases of spec's namespace.
 func (m helmSources) NewSource(spec watch.Spec) (cluster.RowSource, error) {
-	return helm.NewSource(m.start, m.c, m.c, spec.Namespace)
+	return helm.NewSource(m.start, m.c, storage(m.c), spec.Namespace)
 }
 
 // inCluster builds the releases of c in namespaces (two or more), else in ns ("": all).
@@ -95,7 +95,16 @@ func inCluster(start spawn.Func, c cluster.Interface, ns string, namespaces []st
 		return union.NewNamespaces(start, helmSources{start: start, c: c},
 			watch.Spec{GVR: helm.Resource.GVR(), Namespaced: true}, namespaces)
 	}
-	return helm.NewSource(start, c, c, ns)
+	return helm.NewSource(start, c, storage(c), ns)
+}
+
+// storage is what reads c's stored revisions: its reader of Helm's storage when it has one (a rate of its
+// own), else c.
+func storage(c cluster.Interface) helm.Getter {
+	if h, ok := c.(cluster.HelmStorage); ok {
+		return h.HelmStorage()
+	}
+	return c
 }
 
 // releasesSource builds the releases table's rows: in the view's cluster (contexts nil) or over the clusters
