@@ -50,8 +50,8 @@ type HelmRelease struct {
 }
 
 // HelmStorage is what a connection may offer a releases table beside the Helm role: a reader of the objects
-// Helm stores revisions in, with a request rate of its own, so that a table of a thousand releases reads each
-// latest revision in seconds (the connection's default rate, 5 requests a second, would take minutes). Its
+// Helm stores revisions in, without the connection's request rate (its readers' number bounds it), so that a
+// table of a thousand releases reads each latest revision in seconds (5 requests a second would take minutes). Its
 // reads are the connection's (read-only wrap included). Safe for concurrent use.
 type HelmStorage interface {
 	HelmStorage() ObjectReader

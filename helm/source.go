@@ -40,6 +40,9 @@ type Source struct {
 	queue   []string                // the keys of the releases waiting for a decoder, in order
 	pending map[string]Revision     // the revision each waits with: its latest as last seen
 	reading map[string]bool         // the stored objects being decoded (Revision.Stored)
+	latest  map[string]Revision     // each release's latest revision as take last put it, by key
+	read    []string                // the keys of the releases read since the rows were last put
+	failed  map[string]bool         // the keys of the releases whose latest revision could not be decoded
 	wake    chan struct{}           // a decoder has work (cap 1)
 	done    chan struct{}           // a decoder finished one (cap 1)
 }
@@ -63,6 +66,7 @@ type decodedEntry struct {
 func NewSource(start spawn.Func, sources SourceMaker, get Getter, namespace string) (*Source, error) {
 	spec := watch.Spec{GVR: Resource.GVR(), Namespaced: true, Namespace: namespace, Go: start}
 	s := &Source{get: get, shown: map[string]bool{}, decoded: map[string]decodedEntry{}, pending: map[string]Revision{}, reading: map[string]bool{},
+		latest: map[string]Revision{}, failed: map[string]bool{},
 		wake: make(chan struct{}, 1), done: make(chan struct{}, 1)}
 	s.StaticSource = watch.NewFedSource(spec, Columns(namespace == ""), watch.Hooks{Go: start, Run: s.run, Release: s.stopParts})
 	for _, d := range []Driver{Secrets, ConfigMaps} {
@@ -120,9 +124,45 @@ func (s *Source) feed(ctx context.Context) {
 		case <-s.parts[0].src.Notify():
 		case <-s.parts[1].src.Notify():
 		case <-s.done:
+			s.takeRead()
+			continue
 		}
 		s.take()
 	}
+}
+
+// takeRead puts the rows of the releases read since the rows were last put: the lists are not read again
+// (a thousand releases' charts would each re-read every revision).
+func (s *Source) takeRead() {
+	s.mu.Lock()
+	keys := s.read
+	s.read = nil
+	rows := make([]*watch.Row, 0, len(keys))
+	for _, k := range keys {
+		rev, ok := s.latest[k]
+		if !ok {
+			continue // gone meanwhile
+		}
+		d, ok := s.decoded[rev.Stored()]
+		fresh := ok && (d.version == rev.Version() || rev.UID == "" && rev.ResourceVersion == "")
+		if !fresh {
+			s.enqueueLocked(rev)
+		}
+		if ok && d.err != nil {
+			s.failed[k] = true
+		} else {
+			delete(s.failed, k)
+		}
+		rows = append(rows, s.row(rev, d, fresh))
+	}
+	failed := len(s.failed)
+	s.mu.Unlock()
+	states := make([]watch.State, len(s.parts))
+	for i, p := range s.parts {
+		states[i] = p.src.State()
+	}
+	s.Put(rows...)
+	s.SetState(releasesState(s.parts, states, failed))
 }
 
 // take reads every driver's revisions and state, puts the latest revision of each release and deletes the
@@ -145,6 +185,9 @@ func (s *Source) take() {
 	}
 	latest := Latest(all)
 	rows := make([]*watch.Row, 0, len(latest))
+	s.read = nil
+	clear(s.latest)
+	clear(s.failed)
 	now := map[string]bool{}
 	failed := 0
 	for _, rev := range latest {
@@ -155,9 +198,11 @@ func (s *Source) take() {
 		}
 		if ok && d.err != nil {
 			failed++
+			s.failed[rev.Key()] = true
 		}
 		rows = append(rows, s.row(rev, d, fresh))
 		now[rev.Key()] = true
+		s.latest[rev.Key()] = rev
 	}
 	s.mu.Unlock()
 	var gone []string
@@ -248,6 +293,7 @@ func (s *Source) decode(ctx context.Context) {
 		delete(s.reading, rev.Stored())
 		if ctx.Err() == nil {
 			s.decoded[rev.Stored()] = entry
+			s.read = append(s.read, rev.Key())
 		}
 		s.mu.Unlock()
 		if ctx.Err() != nil {

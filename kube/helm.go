@@ -19,20 +19,18 @@ import (
 	"kscope/cluster"
 )
 
-// helmQPS and helmBurst let a releases table read each release's latest revision at once (Decoders at a time),
-// as a tree's client lists every kind at once.
-const (
-	helmQPS   = 100
-	helmBurst = 200
-)
+// helmQPS turns the client-side rate limit off for the reader of Helm's storage: its load is bounded by how
+// many read at once (helm.Decoders), and the server's priority and fairness bounds the rest. A rate (the
+// connection's 5/s, or even 100/s) made a thousand releases' charts take minutes, or 8 s.
+const helmQPS = -1
 
 // HelmStorage implements cluster.HelmStorage: a dynamic client of its own over the connection's config (its
-// transport, so its one connection, and its read-only wrap), at helmQPS; the connection's own, if that
-// client cannot be built.
+// transport, so its one connection, and its read-only wrap), without a client-side rate (helmQPS); the
+// connection's own, if that client cannot be built.
 func (c *Cluster) HelmStorage() cluster.ObjectReader {
 	c.helmOnce.Do(func() {
 		cfg := rest.CopyConfig(c.cfg)
-		cfg.QPS, cfg.Burst = helmQPS, helmBurst
+		cfg.QPS = helmQPS
 		if dyn, err := dynamic.NewForConfig(cfg); err == nil {
 			c.helmStore = storageReader{host: c.cfg.Host, dyn: dyn}
 		}

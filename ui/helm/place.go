@@ -98,8 +98,8 @@ func inCluster(start spawn.Func, c cluster.Interface, ns string, namespaces []st
 	return helm.NewSource(start, c, storage(c), ns)
 }
 
-// storage is what reads c's stored revisions: its reader of Helm's storage when it has one (a rate of its
-// own), else c.
+// storage is what reads c's stored revisions: its reader of Helm's storage when it has one (no client-side
+// rate: its readers' number bounds it), else c.
 func storage(c cluster.Interface) helm.Getter {
 	if h, ok := c.(cluster.HelmStorage); ok {
 		return h.HelmStorage()
