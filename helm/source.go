@@ -31,9 +31,6 @@ type Source struct {
 	get   Getter
 	parts []part
 
-	// The feeding goroutine's own, unguarded: the release keys shown.
-	shown map[string]bool
-
 	mu      sync.Mutex
 	revs    [][]Revision            // each part's revisions as last read
 	decoded map[string]decodedEntry // by the stored object (Revision.Stored)
@@ -65,7 +62,7 @@ type decodedEntry struct {
 // decoding through get. start starts its goroutines (the app's supervisor's).
 func NewSource(start spawn.Func, sources SourceMaker, get Getter, namespace string) (*Source, error) {
 	spec := watch.Spec{GVR: Resource.GVR(), Namespaced: true, Namespace: namespace, Go: start}
-	s := &Source{get: get, shown: map[string]bool{}, decoded: map[string]decodedEntry{}, pending: map[string]Revision{}, reading: map[string]bool{},
+	s := &Source{get: get, decoded: map[string]decodedEntry{}, pending: map[string]Revision{}, reading: map[string]bool{},
 		latest: map[string]Revision{}, failed: map[string]bool{},
 		wake: make(chan struct{}, 1), done: make(chan struct{}, 1)}
 	s.StaticSource = watch.NewFedSource(spec, Columns(namespace == ""), watch.Hooks{Go: start, Run: s.run, Release: s.stopParts})
@@ -139,21 +136,9 @@ func (s *Source) takeRead() {
 	s.read = nil
 	rows := make([]*watch.Row, 0, len(keys))
 	for _, k := range keys {
-		rev, ok := s.latest[k]
-		if !ok {
-			continue // gone meanwhile
+		if rev, ok := s.latest[k]; ok { // (else gone meanwhile)
+			rows = append(rows, s.rowLocked(rev))
 		}
-		d, ok := s.decoded[rev.Stored()]
-		fresh := ok && (d.version == rev.Version() || rev.UID == "" && rev.ResourceVersion == "")
-		if !fresh {
-			s.enqueueLocked(rev)
-		}
-		if ok && d.err != nil {
-			s.failed[k] = true
-		} else {
-			delete(s.failed, k)
-		}
-		rows = append(rows, s.row(rev, d, fresh))
 	}
 	failed := len(s.failed)
 	s.mu.Unlock()
@@ -185,36 +170,41 @@ func (s *Source) take() {
 	}
 	latest := Latest(all)
 	rows := make([]*watch.Row, 0, len(latest))
+	shown := s.latest // the releases put last
+	s.latest = make(map[string]Revision, len(latest))
 	s.read = nil
-	clear(s.latest)
 	clear(s.failed)
-	now := map[string]bool{}
-	failed := 0
 	for _, rev := range latest {
-		d, ok := s.decoded[rev.Stored()]
-		fresh := ok && (d.version == rev.Version() || rev.UID == "" && rev.ResourceVersion == "")
-		if !fresh {
-			s.enqueueLocked(rev)
-		}
-		if ok && d.err != nil {
-			failed++
-			s.failed[rev.Key()] = true
-		}
-		rows = append(rows, s.row(rev, d, fresh))
-		now[rev.Key()] = true
 		s.latest[rev.Key()] = rev
+		rows = append(rows, s.rowLocked(rev))
 	}
-	s.mu.Unlock()
 	var gone []string
-	for k := range s.shown {
-		if !now[k] {
+	for k := range shown {
+		if _, ok := s.latest[k]; !ok {
 			gone = append(gone, k)
 		}
 	}
-	s.shown = now
+	failed := len(s.failed)
+	s.mu.Unlock()
 	s.Put(rows...)
 	s.Delete(gone...)
 	s.SetState(releasesState(s.parts, states, failed))
+}
+
+// rowLocked is the row of rev, the latest revision of its release, with its summary while the one decoded is
+// still rev's; else it queues rev for a decoder. It notes whether the release's decode failed. s.mu held.
+func (s *Source) rowLocked(rev Revision) *watch.Row {
+	d, ok := s.decoded[rev.Stored()]
+	fresh := ok && (d.version == rev.Version() || rev.UID == "" && rev.ResourceVersion == "")
+	if !fresh {
+		s.enqueueLocked(rev)
+	}
+	if ok && d.err != nil {
+		s.failed[rev.Key()] = true
+	} else {
+		delete(s.failed, rev.Key())
+	}
+	return s.row(rev, d, fresh)
 }
 
 // row is the table row of rev, the latest revision of its release, with its decoded summary d when fresh.
