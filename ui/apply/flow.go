@@ -122,7 +122,7 @@ func NewFrom(h Host, res discovery.Resource, row *watch.Row) {
 		switch {
 		case !ok:
 		case bytes.Equal(edited, shown):
-			removeFile(path)
+			RemoveFile(path)
 			h.Message("new from " + what + ": unchanged, nothing applied")
 		default:
 			start(h, "the new object", []Source{{Data: edited}}, path)
@@ -157,20 +157,21 @@ func edit(h Host, content []byte) ([]byte, string, bool) {
 		edited, path, err = launch(content) // no screen to suspend (tests)
 	}
 	if err != nil {
-		removeFile(path)
+		RemoveFile(path)
 		h.Errorf("apply: the editor failed: %s", err)
 		return nil, "", false
 	}
-	if len(bytes.TrimSpace(stripComments(edited))) == 0 {
-		removeFile(path)
+	if len(bytes.TrimSpace(StripComments(edited))) == 0 {
+		RemoveFile(path)
 		h.Message("apply: the saved file was empty, nothing applied")
 		return nil, "", false
 	}
 	return edited, path, true
 }
 
-// stripComments drops the lines beginning with '#' (after blanks).
-func stripComments(text []byte) []byte {
+// StripComments drops the lines beginning with '#' (after blanks): the comments above a text kscope opens in
+// the user's editor.
+func StripComments(text []byte) []byte {
 	var out []byte
 	for _, line := range bytes.SplitAfter(text, []byte("\n")) {
 		if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {
@@ -189,10 +190,10 @@ func start(h Host, what string, srcs []Source, kept string) {
 	}
 	items, err := Items(srcs, h.Cluster().Catalog().Resources(), h.Namespace())
 	if err != nil {
-		h.Errorf("apply %s: nothing applied: %s%s", what, err, keptIn(kept))
+		h.Errorf("apply %s: nothing applied: %s%s", what, err, KeptIn(kept))
 		return
 	}
-	removeFile(kept)
+	RemoveFile(kept)
 	h.Message(fmt.Sprintf("dry run of %d objects …", len(items)))
 	request(h, planTimeout(len(items)), func(ctx context.Context, c cluster.Interface) ([]Result, error) {
 		return Plan(ctx, c, items, false)
@@ -226,15 +227,17 @@ func request[T any](h Host, timeout time.Duration, work func(context.Context, cl
 	})
 }
 
-// keptIn says where the user's text stays ("" for no file).
-func keptIn(path string) string {
+// KeptIn says, after an error, where the user's text stays: "; your text is in PATH" ("" for no file).
+func KeptIn(path string) string {
 	if path == "" {
 		return ""
 	}
 	return "; your text is in " + path
 }
 
-func removeFile(path string) {
+// RemoveFile removes the editor's file at path, once its text is read well ("" for none); an error is not the
+// user's to act on.
+func RemoveFile(path string) {
 	if path != "" {
 		_ = os.Remove(path)
 	}

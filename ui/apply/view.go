@@ -89,7 +89,7 @@ func (v *View) render() {
 	v.text.SetTitle(fmt.Sprintf(" [aqua::b]apply[white] %s  %d objects%s (dry run) ", tview.Escape(v.what), len(v.results), force))
 	var b strings.Builder
 	for _, r := range v.results {
-		fmt.Fprintf(&b, "%s %s  [gray]%s[-]\n", stateLabel(r.State), tview.Escape(r.What()), tview.Escape(r.Where()))
+		fmt.Fprintf(&b, "%s %s  [gray]%s[-]\n", r.State.Label(), tview.Escape(r.What()), tview.Escape(r.Where()))
 		for _, c := range r.Conflicts {
 			fmt.Fprintf(&b, "  [red]%s is owned by %s[-]\n", tview.Escape(c.Field), tview.Escape(strconv.Quote(c.Manager)))
 		}
@@ -102,8 +102,8 @@ func (v *View) render() {
 	v.h.ShowStatus()
 }
 
-// stateLabel is the word before an object, coloured.
-func stateLabel(s State) string {
+// Label is the word the views of a dry run put before an object in state s, coloured.
+func (s State) Label() string {
 	switch s {
 	case Create:
 		return "[green::b]create   [-::-]"

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"reflect"
 	"time"
 
@@ -70,15 +69,15 @@ func (u upgrading) editValues(rel *rspb.Release, text string) {
 	header := fmt.Sprintf(upgradeHeader, key, rel.Version, helm.Summarize(rel).Chart)
 	edited, path, err := u.edit([]byte(header + text))
 	if err != nil {
-		u.nav.Errorf("helm upgrade %s: the editor failed: %s%s", key, err.Error(), keptIn(path))
+		u.nav.Errorf("helm upgrade %s: the editor failed: %s%s", key, err.Error(), apply.KeptIn(path))
 		return
 	}
 	vals, err := parseValues(edited)
 	if err != nil {
-		u.nav.Errorf("helm upgrade %s: nothing upgraded: %s%s", key, err.Error(), keptIn(path))
+		u.nav.Errorf("helm upgrade %s: nothing upgraded: %s%s", key, err.Error(), apply.KeptIn(path))
 		return
 	}
-	removeFile(path)
+	apply.RemoveFile(path)
 	if sameValues(vals, rel.Config) {
 		u.nav.Message(fmt.Sprintf("helm upgrade %s: the values are unchanged, nothing upgraded", key))
 		return
@@ -100,7 +99,7 @@ func (u upgrading) editValues(rel *rspb.Release, text string) {
 // (every line removed) is no value.
 func parseValues(text []byte) (map[string]any, error) {
 	vals := map[string]any{}
-	if len(bytes.TrimSpace(stripComments(text))) == 0 {
+	if len(bytes.TrimSpace(apply.StripComments(text))) == 0 {
 		return vals, nil
 	}
 	if err := yaml.Unmarshal(text, &vals); err != nil {
@@ -196,29 +195,4 @@ func deletedObjects(old, rendered []helm.Object) []helm.Object {
 		}
 	}
 	return out
-}
-
-// stripComments drops the lines beginning with '#' (after blanks).
-func stripComments(text []byte) []byte {
-	var out []byte
-	for _, line := range bytes.SplitAfter(text, []byte("\n")) {
-		if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {
-			out = append(out, line...)
-		}
-	}
-	return out
-}
-
-// keptIn says where the user's text stays ("" for no file).
-func keptIn(path string) string {
-	if path == "" {
-		return ""
-	}
-	return "; your text is in " + path
-}
-
-func removeFile(path string) {
-	if path != "" {
-		_ = os.Remove(path)
-	}
 }

@@ -82,7 +82,7 @@ func (v *Upgrade) render() {
 	b.WriteString(theme.DiffMarkup(p.ValuesDiff))
 	b.WriteString("\n\n[::b]objects[::-] [gray](the server's dry run of each, against the live one)[-]\n")
 	for _, r := range p.Results {
-		fmt.Fprintf(&b, "%s %s\n", stateLabel(r.State), tview.Escape(r.What()))
+		fmt.Fprintf(&b, "%s %s\n", r.State.Label(), tview.Escape(r.What()))
 		if r.State == apply.Create || r.State == apply.Change {
 			b.WriteString(theme.DiffMarkup(r.Diff))
 		}
@@ -96,19 +96,6 @@ func (v *Upgrade) render() {
 	}
 	v.text.SetText(b.String())
 	v.nav.UpdateStatus(v)
-}
-
-// stateLabel is the word before an object, coloured.
-func stateLabel(s apply.State) string {
-	switch s {
-	case apply.Create:
-		return "[green::b]create   [-::-]"
-	case apply.Change:
-		return "[yellow::b]change   [-::-]"
-	case apply.Unchanged:
-		return "[gray::b]unchanged[-::-]"
-	}
-	return "[red::b]conflict [-::-]"
 }
 
 // ask asks (Cancel first), then upgrades the release with the plan's values, saying how it went.
